@@ -1,0 +1,176 @@
+// Package site finds a static site's layout and maps every source page to the output file its
+// generator wrote for it, exactly as Hugo and Jekyll do.
+//
+// Usage:
+//
+//	s, err := site.Open("my-site", site.Options{})        // detects Hugo, Jekyll or a plain folder
+//	pages, err := s.Pages()                                // every source page, with its output file
+//	for _, p := range pages {
+//		fmt.Println(p.Source, "->", p.Output, p.URL)
+//	}
+//
+// Open reads the generator's own configuration (Hugo's hugo.* / config.* / config/_default, Jekyll's
+// _config.yml) for what changes paths. Pages reads every source page's front matter; problems in
+// them are returned together (errors.Join), each a *frontmatter.Error naming file and line.
+package site
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// Generator names.
+const (
+	Hugo   = "hugo"
+	Jekyll = "jekyll"
+	None   = "none"
+)
+
+// Options override what Open detects. The zero value detects everything.
+type Options struct {
+	Generator string // "hugo", "jekyll", "none"; "" detects
+	Content   string // content folder, relative to the root (or absolute); "" for the generator's
+	Output    string // output folder, relative to the root (or absolute); "" for the generator's
+	// Env looks up environment variables (HUGO_ENVIRONMENT, JEKYLL_ENV, ...); nil means none set.
+	Env func(string) string
+	// Now is the build clock, for future and expired pages; the zero value means time.Now().
+	Now time.Time
+}
+
+// Site is a site's layout.
+type Site struct {
+	Root      string // the site's root folder, as given to Open
+	Generator string // Hugo, Jekyll or None
+	Content   string // content folder (absolute, or relative to the working directory like Root); "" for None
+	Output    string // output folder (absolute, or relative to the working directory like Root)
+	// ConfigFiles are the generator configuration files that were read (watch mode follows them).
+	ConfigFiles []string
+
+	opt  Options
+	hugo *hugoConfig   // set when Generator == Hugo
+	jek  *jekyllConfig // set when Generator == Jekyll
+}
+
+// Page is one source page and what its generator writes for it.
+type Page struct {
+	Source string // slash path relative to Site.Root: "content/blog/a.md"
+	Kind   string // "home", "section", "page", "taxonomy", "term" (Hugo); "page", "post", "document" (Jekyll)
+	Lang   string // language code, "" when the site has one language
+	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
+	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
+	// NoOutput says why the generator writes nothing for the page (draft, future, expired,
+	// "build.render: never", headless, "published: false"); "" when Output is set. A page with a
+	// reason here is not a warning.
+	NoOutput string
+	// Inputs are the page's robots directives: cascade or defaults (rules.FromCascade) first, then
+	// its own front matter (rules.FromFrontMatter).
+	Inputs []rules.Input
+	// Resources are the bundle files published with the page, slash paths relative to Site.Output;
+	// they inherit the page's decision.
+	Resources []string
+	// Aliases are the output files of the page's alias (redirect) stubs, relative to Site.Output.
+	Aliases []string
+}
+
+// ErrNoSite is returned by Open when root is not a folder.
+var ErrNoSite = errors.New("not a folder")
+
+// Open detects the site at root: Hugo when a Hugo config (hugo.toml|yaml|json, config.toml|yaml|json
+// or config/_default/) is there, Jekyll when _config.yml is there, else None, where root itself is the
+// output folder.
+func Open(root string, opt Options) (*Site, error) {
+	fi, err := os.Stat(root)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: %w", root, ErrNoSite)
+	}
+	if opt.Now.IsZero() {
+		opt.Now = time.Now()
+	}
+	if opt.Env == nil {
+		opt.Env = func(string) string { return "" }
+	}
+	s := &Site{Root: root, opt: opt, Generator: opt.Generator}
+	if s.Generator == "" {
+		s.Generator = detect(root)
+	}
+	switch s.Generator {
+	case Hugo:
+		err = s.openHugo()
+	case Jekyll:
+		err = s.openJekyll()
+	case None:
+		s.Output = root
+	default:
+		return nil, fmt.Errorf("unknown generator %q (want hugo, jekyll or none)", s.Generator)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if opt.Content != "" {
+		s.Content = s.abs(opt.Content)
+	}
+	if opt.Output != "" {
+		s.Output = s.abs(opt.Output)
+	}
+	return s, nil
+}
+
+// Pages maps every source page to its output. For None it returns no pages.
+func (s *Site) Pages() ([]Page, error) {
+	switch s.Generator {
+	case Hugo:
+		return s.hugoPages()
+	case Jekyll:
+		return s.jekyllPages()
+	}
+	return nil, nil
+}
+
+// PagerParent reports, for the URL path of a paginated list page ("/blog/page/2/" in Hugo,
+// "/blog/page2/" with jekyll-paginate), the URL path of the list page it continues.
+func (s *Site) PagerParent(url string) (string, bool) {
+	switch s.Generator {
+	case Hugo:
+		return s.hugoPagerParent(url)
+	case Jekyll:
+		return s.jekyllPagerParent(url)
+	}
+	return "", false
+}
+
+// detect names the generator whose configuration is in root.
+func detect(root string) string {
+	for _, name := range []string{"hugo.toml", "hugo.yaml", "hugo.yml", "hugo.json", "config.toml", "config.yaml", "config.yml", "config.json"} {
+		if fileExists(filepath.Join(root, name)) {
+			return Hugo
+		}
+	}
+	if fi, err := os.Stat(filepath.Join(root, "config", "_default")); err == nil && fi.IsDir() {
+		return Hugo
+	}
+	if fileExists(filepath.Join(root, "_config.yml")) || fileExists(filepath.Join(root, "_config.yaml")) || fileExists(filepath.Join(root, "_config.toml")) {
+		return Jekyll
+	}
+	return None
+}
+
+// abs resolves p against the site root unless it is absolute.
+func (s *Site) abs(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(s.Root, p)
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}
