@@ -1,0 +1,41 @@
+// Package headers writes robotsmith's block of a static host's `_headers`
+// file: the X-Robots-Tag HTTP header for files that cannot carry a robots
+// <meta> tag (PDFs, images, any non-HTML file), and for pages when asked.
+//
+// Two dialects are written, Netlify's and Cloudflare Pages'. Both hosts fold
+// repeated X-Robots-Tag lines into one comma-joined header, so each File's
+// Lines hold the generic value first and then one line per agent. Every file
+// is matched by exactly one robotsmith rule. Netlify rules are exact paths;
+// Cloudflare rules are exact paths too until the file would exceed
+// Cloudflare's 100 rules, when files that share a decision are folded into
+// `/folder/*` rules that change no other file's headers. The Cloudflare
+// dialect begins with a rule for the preview host names
+// (`https://:hash.:project.pages.dev/*`) that keeps the `noindex` Cloudflare
+// sends on preview deployments.
+//
+// The block sits between `# robotsmith: begin` and `# robotsmith: end`;
+// Merge replaces it in the user's own `_headers` and keeps every other byte,
+// and Lint reports the user's rules that also set X-Robots-Tag for a file
+// that robotsmith covers.
+//
+// Usage (the pipeline resolves the files, this package writes the format):
+//
+//	files := []headers.File{
+//		{Path: "/files/report.pdf", Lines: []string{"noindex, nofollow", "googlebot: nosnippet"}},
+//		{Path: "/img/logo.png"}, // default decision: no rule, never folded over
+//	}
+//	old, _ := os.ReadFile("public/_headers") // may not exist
+//	opt := headers.Options{Format: headers.Cloudflare, Existing: old}
+//	block, err := headers.Block(files, opt)
+//	if err != nil {
+//		return err // limits that cannot be met, paths that cannot be written
+//	}
+//	for _, f := range headers.Lint(old, files, opt.Format) {
+//		log.Printf("_headers:%d: %s: %s", f.Line, f.Path, f.Msg)
+//	}
+//	err = os.WriteFile("public/_headers", headers.Merge(old, block), 0o644)
+//
+// Paths in File are URL paths as served and not percent-encoded (the file's
+// name: "/files/my report.pdf"); the block writes them percent-encoded the
+// way both hosts compare them with a request's path.
+package headers

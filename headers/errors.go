@@ -1,0 +1,73 @@
+package headers
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Sentinel errors that callers may branch on with errors.Is.
+var (
+	// ErrPath: a path that a `_headers` rule cannot match exactly ('*', a
+	// placeholder, whitespace the host would trim, a "." or ".." segment).
+	ErrPath = errors.New("path cannot be written as a _headers rule")
+	// ErrLines: X-Robots-Tag lines that the host would fold into a header
+	// with another meaning (a bare directive after an agent's line), empty
+	// lines, line breaks, or a line over Cloudflare's 2,000 characters.
+	ErrLines = errors.New("bad X-Robots-Tag lines")
+	// ErrCaseConflict: Netlify matches paths case-insensitively, so two
+	// files that differ only in case cannot get different headers there.
+	ErrCaseConflict = errors.New("paths differ only in case but get different X-Robots-Tag lines")
+	// ErrTooManyRules: the Cloudflare limit of 100 rules cannot be met even
+	// after folding; the error is a *LimitError.
+	ErrTooManyRules = errors.New("too many _headers rules")
+)
+
+// PathError is a problem with one file's path or lines.
+type PathError struct {
+	Path string // the File's Path
+	Msg  string // what is wrong, for a person
+	Err  error  // ErrPath, ErrLines or ErrCaseConflict
+}
+
+func (e *PathError) Error() string { return "_headers: " + e.Path + ": " + e.Msg }
+
+// Unwrap returns the sentinel error.
+func (e *PathError) Unwrap() error { return e.Err }
+
+// FolderCost is a folder whose files do not share one decision, with the
+// number of rules its files need; a config rule giving the whole folder one
+// decision would fold them into a single `/folder/*` rule.
+type FolderCost struct {
+	Folder string // "/photos/2024/"
+	Rules  int
+}
+
+// LimitError says that Cloudflare's limit of 100 rules cannot be met.
+type LimitError struct {
+	Needed  int          // rules the file would need: preview rule + the user's + robotsmith's after folding
+	Limit   int          // 100
+	User    int          // the user's own rules outside robotsmith's block
+	Folders []FolderCost // folders to give one decision, enough to meet the limit where possible
+}
+
+func (e *LimitError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "_headers: cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %d of your own, %d for files)",
+		e.Limit, e.Needed, e.User, e.Needed-1-e.User)
+	if len(e.Folders) > 0 {
+		b.WriteString("; give these folders one decision with a rule in the config so each folds into one /folder/* rule:")
+		for i, f := range e.Folders {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, " %s (now %d rules)", f.Folder, f.Rules)
+		}
+	} else {
+		b.WriteString("; files at the site root cannot be folded: give them one decision or fewer of your own rules")
+	}
+	return b.String()
+}
+
+// Unwrap returns ErrTooManyRules.
+func (e *LimitError) Unwrap() error { return ErrTooManyRules }

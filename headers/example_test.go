@@ -1,0 +1,34 @@
+package headers_test
+
+import (
+	"fmt"
+
+	"github.com/robotsmith/robotsmith/headers"
+)
+
+func ExampleBlock() {
+	files := []headers.File{
+		{Path: "/files/report.pdf", Lines: []string{"noindex, nofollow", "googlebot: nosnippet"}},
+		{Path: "/img/logo.png"}, // the default decision: no rule
+		{Path: "/img/draft one.png", Lines: []string{"noindex"}},
+	}
+	block, err := headers.Block(files, headers.Options{Format: headers.Netlify})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	existing := []byte("/*\n  X-Frame-Options: DENY\n")
+	fmt.Print(string(headers.Merge(existing, block)))
+	// Output:
+	// /*
+	//   X-Frame-Options: DENY
+	//
+	// # robotsmith: begin
+	// # Written by robotsmith on every build; edit the rules in its config, not here.
+	// /files/report.pdf
+	//   X-Robots-Tag: noindex, nofollow
+	//   X-Robots-Tag: googlebot: nosnippet
+	// /img/draft%20one.png
+	//   X-Robots-Tag: noindex
+	// # robotsmith: end
+}

@@ -1,0 +1,260 @@
+package headers
+
+import (
+	"bytes"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// The `_headers` reader. Both hosts read the file line by line: a trimmed
+// line that is empty or starts with '#' is skipped, one that starts with '/'
+// (or, for Cloudflare, "scheme://") starts a rule, and "Name: value" inside a
+// rule adds a header; Cloudflare's "! Name" removes one.
+
+// span is a robotsmith block: bytes [start, end) of the file, from the
+// begin marker's line through the end marker's line and its line break.
+type span struct {
+	start, end int
+	line       int  // 1-based line of the begin marker
+	closed     bool // an end marker was found
+}
+
+// userHeader is one header line of a user's rule.
+type userHeader struct {
+	line  int
+	name  string // as written
+	value string
+	unset bool // Cloudflare "! Name"
+}
+
+// userRule is a rule outside robotsmith's blocks.
+type userRule struct {
+	line    int
+	path    string
+	headers []userHeader
+}
+
+type parsed struct {
+	blocks []span
+	rules  []userRule
+}
+
+var cloudflareURLLine = regexp.MustCompile(`^[^\s]+://`)
+
+// parse reads a `_headers` file. It never fails: lines it does not
+// understand are skipped, as the hosts skip them.
+func parse(data []byte) parsed {
+	var p parsed
+	var cur *userRule
+	inBlock := false
+	off := 0
+	for n := 1; off < len(data); n++ {
+		end := bytes.IndexByte(data[off:], '\n')
+		next := len(data)
+		if end >= 0 {
+			next = off + end + 1
+		}
+		raw := data[off:next]
+		line := strings.TrimSpace(string(raw))
+		switch {
+		case line == BeginMarker && !inBlock:
+			inBlock = true
+			p.blocks = append(p.blocks, span{start: off, end: len(data), line: n})
+			cur = nil
+		case line == EndMarker && inBlock:
+			inBlock = false
+			b := &p.blocks[len(p.blocks)-1]
+			b.end, b.closed = next, true
+		case inBlock, line == "", strings.HasPrefix(line, "#"):
+		case strings.HasPrefix(line, "/") || cloudflareURLLine.MatchString(line):
+			p.rules = append(p.rules, userRule{line: n, path: line})
+			cur = &p.rules[len(p.rules)-1]
+		case cur == nil:
+		case strings.HasPrefix(line, "! "):
+			cur.headers = append(cur.headers, userHeader{line: n, name: strings.TrimSpace(line[2:]), unset: true})
+		default:
+			name, value, ok := strings.Cut(line, ":")
+			if ok && strings.TrimSpace(name) != "" {
+				cur.headers = append(cur.headers, userHeader{line: n, name: strings.TrimSpace(name), value: strings.TrimSpace(value)})
+			}
+		}
+		off = next
+	}
+	return p
+}
+
+// countUserRules counts the rules outside robotsmith's block that
+// Cloudflare counts: path lines followed by at least one header.
+func countUserRules(existing []byte) int {
+	n := 0
+	for _, r := range parse(existing).rules {
+		if len(r.headers) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// Merge returns existing with its robotsmith block replaced by block, or
+// with block appended after a blank line when it has none; existing may be
+// nil. Every byte outside the block is kept. A begin marker without an end
+// marker makes a block that runs to the end of the file; blocks after the
+// first are removed.
+func Merge(existing, block []byte) []byte {
+	p := parse(existing)
+	if len(p.blocks) == 0 {
+		out := append([]byte(nil), existing...)
+		switch {
+		case len(out) == 0:
+		case bytes.HasSuffix(out, []byte("\n\n")), bytes.HasSuffix(out, []byte("\r\n\r\n")):
+		case bytes.HasSuffix(out, []byte("\n")):
+			out = append(out, '\n')
+		default:
+			out = append(out, '\n', '\n')
+		}
+		return append(out, block...)
+	}
+	var out []byte
+	prev := 0
+	for i, b := range p.blocks {
+		out = append(out, existing[prev:b.start]...)
+		if i == 0 {
+			out = append(out, block...)
+		}
+		prev = b.end
+	}
+	return append(out, existing[prev:]...)
+}
+
+// Finding is a lint finding about an existing `_headers`.
+type Finding struct {
+	Line int    // 1-based line in the existing file
+	Path string // the file robotsmith covers that the user's rule also sets, or ""
+	Msg  string
+}
+
+func (f Finding) String() string {
+	if f.Path == "" {
+		return fmt.Sprintf("_headers:%d: %s", f.Line, f.Msg)
+	}
+	return fmt.Sprintf("_headers:%d: %s: %s", f.Line, f.Path, f.Msg)
+}
+
+// Lint reports user rules outside robotsmith's block that set (or, on
+// Cloudflare, remove) X-Robots-Tag for a file robotsmith covers (one with
+// Lines), one finding per rule naming the first such file, and a begin
+// marker without an end marker. Findings are in line order.
+func Lint(existing []byte, files []File, f Format) []Finding {
+	p := parse(existing)
+	var out []Finding
+	for _, b := range p.blocks {
+		if !b.closed {
+			out = append(out, Finding{Line: b.line, Msg: "\"" + BeginMarker + "\" has no \"" + EndMarker + "\": robotsmith will replace everything after it"})
+		}
+	}
+	if len(p.blocks) > 1 {
+		for _, b := range p.blocks[1:] {
+			out = append(out, Finding{Line: b.line, Msg: "a second robotsmith block: robotsmith keeps only the first"})
+		}
+	}
+	var covered []string
+	for _, fl := range files {
+		if len(fl.Lines) > 0 {
+			covered = append(covered, encodePath(fl.Path))
+		}
+	}
+	sort.Strings(covered)
+	afterBlock := func(line int) bool { return len(p.blocks) > 0 && line > p.blocks[0].line }
+	for _, r := range p.rules {
+		var h *userHeader
+		for i := range r.headers {
+			if strings.EqualFold(r.headers[i].name, headerName) {
+				h = &r.headers[i]
+				break
+			}
+		}
+		if h == nil {
+			continue
+		}
+		m := matcher(r.path, f)
+		var hits []string
+		for _, c := range covered {
+			if m(c) {
+				hits = append(hits, c)
+			}
+		}
+		if len(hits) == 0 {
+			continue
+		}
+		var effect string
+		switch {
+		case h.unset:
+			effect = "cloudflare removes the X-Robots-Tag that robotsmith sets"
+		case f == Netlify && afterBlock(r.line):
+			effect = "this rule comes after robotsmith's block, so netlify sends its X-Robots-Tag instead of robotsmith's"
+		case f == Netlify:
+			effect = "robotsmith's block comes later, so netlify drops this rule's X-Robots-Tag for it"
+		default:
+			effect = "cloudflare joins both values into one X-Robots-Tag"
+		}
+		msg := fmt.Sprintf("rule %s also sets X-Robots-Tag for a file robotsmith covers; %s", r.path, effect)
+		if len(hits) > 1 {
+			msg += fmt.Sprintf(" (and %d more files)", len(hits)-1)
+		}
+		out = append(out, Finding{Line: h.line, Path: hits[0], Msg: msg})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// matcher returns a test of an encoded request path against a rule's path
+// as the host's own matcher does it (Netlify: @netlify/headers-parser
+// getForRegExp; Cloudflare: workers-shared generateRuleRegExp). A
+// Cloudflare rule for another host is tested on its path alone.
+func matcher(rulePath string, f Format) func(string) bool {
+	var pat string
+	if f == Netlify {
+		var parts []string
+		for _, s := range strings.Split(rulePath, "/") {
+			s = strings.TrimRight(s, " \t")
+			switch {
+			case s == "":
+				continue
+			case strings.HasPrefix(s, ":"):
+				parts = append(parts, `([^/]+)`)
+			case s == "*":
+				parts = append(parts, `?(.*)`)
+			default:
+				q := strings.Split(s, "*")
+				for i := range q {
+					q[i] = regexp.QuoteMeta(q[i])
+				}
+				parts = append(parts, strings.Join(q, "(.*)"))
+			}
+		}
+		pat = `(?i)^/` + strings.Join(parts, "/") + `/?$`
+	} else {
+		if m := cloudflareURLLine.FindString(rulePath); m != "" {
+			rest := rulePath[len(m):]
+			if i := strings.IndexByte(rest, '/'); i >= 0 {
+				rulePath = rest[i:]
+			} else {
+				rulePath = "/"
+			}
+		}
+		q := strings.Split(rulePath, "*")
+		for i := range q {
+			q[i] = placeholder.ReplaceAllString(regexp.QuoteMeta(q[i]), `[^/]+`)
+		}
+		pat = `^` + strings.Join(q, "(.*)") + `$`
+	}
+	re, err := regexp.Compile(pat)
+	if err != nil {
+		return func(string) bool { return false }
+	}
+	return re.MatchString
+}
+
+var placeholder = regexp.MustCompile(`:[A-Za-z]\w*`)

@@ -1,0 +1,130 @@
+package headers
+
+import (
+	"strconv"
+	"strings"
+)
+
+// valued are the directives written as "name: value" (or "name:value"); any
+// other "token:" at the start of a comma-separated item names a user agent.
+var valued = map[string]bool{
+	"max-snippet":       true,
+	"max-image-preview": true,
+	"max-video-preview": true,
+	"unavailable_after": true,
+}
+
+// agentPrefix returns the user agent that item starts with ("googlebot" for
+// "googlebot: nosnippet") and the rest, or "" and item when it has none.
+func agentPrefix(item string) (agent, rest string) {
+	item = strings.TrimSpace(item)
+	name, after, ok := strings.Cut(item, ":")
+	if !ok {
+		return "", item
+	}
+	name = strings.ToLower(strings.TrimSpace(name))
+	if name == "" || valued[name] || !isToken(name) {
+		return "", item
+	}
+	return name, strings.TrimSpace(after)
+}
+
+// isToken reports whether s can be a user agent's name in X-Robots-Tag.
+func isToken(s string) bool {
+	for _, c := range s {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// Directives is what an X-Robots-Tag header means: the directives for all
+// crawlers and, per agent, the ones after that agent's prefix. Values are
+// lower case; unavailable_after keeps its date.
+type Directives struct {
+	Generic map[string]bool
+	Agents  map[string]map[string]bool
+}
+
+// Interpret reads one X-Robots-Tag header value the way Google and MDN
+// describe it: a directive belongs to the agent named before it, or to all
+// crawlers when no agent was named yet. Both hosts fold repeated lines into
+// one value joined with ", ", so Interpret(strings.Join(lines, ", ")) is what
+// a crawler reads from a file's Lines.
+func Interpret(value string) Directives {
+	d := Directives{Generic: map[string]bool{}, Agents: map[string]map[string]bool{}}
+	cur := d.Generic
+	for _, item := range strings.Split(value, ",") {
+		agent, rest := agentPrefix(item)
+		if agent != "" {
+			if d.Agents[agent] == nil {
+				d.Agents[agent] = map[string]bool{}
+			}
+			cur = d.Agents[agent]
+		}
+		if rest = strings.ToLower(strings.TrimSpace(rest)); rest != "" {
+			cur[normalizeValued(rest)] = true
+		}
+	}
+	return d
+}
+
+// normalizeValued writes "max-snippet : 5" as "max-snippet:5".
+func normalizeValued(s string) string {
+	name, v, ok := strings.Cut(s, ":")
+	if !ok || !valued[strings.TrimSpace(name)] {
+		return s
+	}
+	return strings.TrimSpace(name) + ":" + strings.TrimSpace(v)
+}
+
+// Equal reports whether d and e hold the same directives for the same agents.
+func (d Directives) Equal(e Directives) bool {
+	if !sameSet(d.Generic, e.Generic) || len(d.Agents) != len(e.Agents) {
+		return false
+	}
+	for a, s := range d.Agents {
+		t, ok := e.Agents[a]
+		if !ok || !sameSet(s, t) {
+			return false
+		}
+	}
+	return true
+}
+
+func sameSet(a, b map[string]bool) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k := range a {
+		if !b[k] {
+			return false
+		}
+	}
+	return true
+}
+
+// checkLines reports what is wrong with one file's lines, or "".
+func checkLines(lines []string) string {
+	sawAgent := ""
+	for i, l := range lines {
+		if strings.ContainsAny(l, "\r\n\x00") {
+			return "X-Robots-Tag line " + strconv.Itoa(i+1) + " holds a line break"
+		}
+		if strings.TrimSpace(l) == "" {
+			return "X-Robots-Tag line " + strconv.Itoa(i+1) + " is empty"
+		}
+		agent, _ := agentPrefix(strings.Split(l, ",")[0])
+		switch {
+		case agent != "":
+			sawAgent = agent
+		case sawAgent != "":
+			return "X-Robots-Tag line " + strconv.Itoa(i+1) + " (" + strings.TrimSpace(l) + ") has no agent but follows the line for " +
+				sawAgent + "; the host joins the lines, so it would apply to " + sawAgent + " only: put generic directives first"
+		}
+	}
+	return ""
+}
