@@ -25,37 +25,43 @@ type Directives struct {
 // Touches reports whether d changes a page at all.
 func (d Directives) Touches() bool { return len(d.Tags) > 0 || d.Clear }
 
-// KnownAgents are the meta names rewrite treats as robots-family tags: the
-// generic "robots" and the crawler names that Google and Bing document for the
-// robots meta tag, plus widely used crawlers' names. Lower case.
-var knownAgents = map[string]bool{
-	"robots":          true,
-	"googlebot":       true,
-	"googlebot-news":  true,
-	"googlebot-image": true,
-	"googlebot-video": true,
-	"google-extended": true,
-	"adsbot-google":   true,
-	"bingbot":         true,
-	"msnbot":          true,
-	"bingpreview":     true,
-	"slurp":           true,
-	"duckduckbot":     true,
-	"yandex":          true,
-	"yandexbot":       true,
-	"baiduspider":     true,
-	"applebot":        true,
-	"seznambot":       true,
-	"naverbot":        true,
-	"yeti":            true,
-	"archive.org_bot": true,
-	"ia_archiver":     true,
-	"gptbot":          true,
-	"ccbot":           true,
+// knownAgent reports whether a lower-case name is one of the meta names
+// rewrite treats as robots-family tags: the generic "robots" and the crawler
+// names that Google and Bing document for the robots meta tag, plus widely
+// used crawlers' names. A switch rather than a map keeps the package free of
+// mutable state.
+func knownAgent(name string) bool {
+	switch name {
+	case "robots",
+		"googlebot",
+		"googlebot-news",
+		"googlebot-image",
+		"googlebot-video",
+		"google-extended",
+		"adsbot-google",
+		"bingbot",
+		"msnbot",
+		"bingpreview",
+		"slurp",
+		"duckduckbot",
+		"yandex",
+		"yandexbot",
+		"baiduspider",
+		"applebot",
+		"seznambot",
+		"naverbot",
+		"yeti",
+		"archive.org_bot",
+		"ia_archiver",
+		"gptbot",
+		"ccbot":
+		return true
+	}
+	return false
 }
 
 // IsAgent reports whether name (any case, surrounding space ignored) is a
 // robots-family meta name: "robots" or a known crawler's name.
 func IsAgent(name string) bool {
-	return knownAgents[strings.ToLower(strings.TrimSpace(name))]
+	return knownAgent(strings.ToLower(strings.TrimSpace(name)))
 }

@@ -1,0 +1,155 @@
+package rules
+
+import "strings"
+
+// Class is what kind of page or file a Decision is for.
+type Class int
+
+const (
+	Public    Class = iota // indexable: the full tag form
+	NonPublic              // robots has noindex: the noindex-only form
+	ErrorPage              // an error page: no robots tags at all
+	Redirect               // a redirect stub: no robots tags at all
+)
+
+// String gives "public", "noindex", "error page" or "redirect".
+func (c Class) String() string {
+	switch c {
+	case Public:
+		return "public"
+	case NonPublic:
+		return "noindex"
+	case ErrorPage:
+		return "error page"
+	case Redirect:
+		return "redirect"
+	}
+	return "class?"
+}
+
+// Decision is the resolved result for one page or file.
+type Decision struct {
+	Path   string
+	Class  Class
+	Agents []Agent // "robots" first, then googlebot, bingbot, then other agents alphabetically
+
+	style Style
+	sets  map[string]agentSets // per agent name, including "robots"
+	extra []string             // unknown agent names for Directives.Agents
+}
+
+// Agent is one agent's resolved set: the agent's own values plus "robots" values (additive), in the
+// fixed order of SPEC §4, each with the Source that won it.
+type Agent struct {
+	Name   string
+	Values []Value
+}
+
+// Value is one resolved directive and the source that won it.
+type Value struct {
+	Token  string // "noindex", "max-snippet:50", "unavailable_after:2027-01-31T00:00:00Z"
+	Source Source
+}
+
+// Content gives the tokens joined with ", ".
+func (a Agent) Content() string { return joinValues(a.Values) }
+
+// Agent returns the named agent's resolved set, and whether any source named it.
+func (d Decision) Agent(name string) (Agent, bool) {
+	for _, a := range d.Agents {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Agent{}, false
+}
+
+func (d Decision) robots() set { return d.sets["robots"].own }
+
+// Directives is what rewrite must do to the page (SPEC §5): Three/Single/noindex-only forms, plus one
+// tag per other named agent; Clear with no tags for ErrorPage and Redirect.
+//
+// Tags whose content would be empty (possible only with config defaults that
+// give nothing) are left out; a page left with no tag at all is cleared.
+func (d Decision) Directives() Directives {
+	out := Directives{Agents: append([]string(nil), d.extra...)}
+	robots := d.robots()
+	var tags []Tag
+	addTag := func(name string, s set) {
+		if c := s.content(); c != "" {
+			tags = append(tags, Tag{Name: name, Content: c})
+		}
+	}
+	switch {
+	case d.Class == ErrorPage || d.Class == Redirect:
+	case d.Class == NonPublic:
+		addTag("robots", robots)
+	case d.style == Single:
+		base := robots.merged(d.sets["googlebot"].defaults).merged(d.sets["bingbot"].defaults)
+		addTag("robots", base)
+		for _, a := range d.Agents[1:] {
+			as := d.sets[a.Name]
+			// googlebot and bingbot defaults are folded into the robots tag;
+			// any other agent's values, even from the defaults, need its tag.
+			if as.nonDefault || (agentRank(a.Name) == 3 && !as.own.empty()) {
+				addTag(a.Name, base.merged(as.own))
+			}
+		}
+	default:
+		addTag("robots", robots)
+		for _, name := range []string{"googlebot", "bingbot"} {
+			addTag(name, robots.merged(d.sets[name].own))
+		}
+		for _, a := range d.Agents {
+			if agentRank(a.Name) == 3 {
+				addTag(a.Name, robots.merged(d.sets[a.Name].own))
+			}
+		}
+	}
+	out.Tags = tags
+	out.Clear = len(tags) == 0
+	return out
+}
+
+// HeaderLines are the X-Robots-Tag values for a file (SPEC §6): the generic line first
+// ("noindex, nofollow"), then one line per agent ("googlebot: nosnippet") holding only what that agent
+// adds beyond the generic line and beyond the built-in/config defaults. Empty agent lines are omitted.
+// Error pages and redirect stubs get no lines.
+func (d Decision) HeaderLines() []string {
+	if d.Class == ErrorPage || d.Class == Redirect || len(d.Agents) == 0 {
+		return nil
+	}
+	var lines []string
+	generic := d.Agents[0].Values
+	if c := joinValues(generic); c != "" {
+		lines = append(lines, c)
+	}
+	inGeneric := map[string]bool{}
+	for _, v := range generic {
+		inGeneric[v.Token] = true
+	}
+	for _, a := range d.Agents[1:] {
+		var toks []string
+		for _, v := range a.Values {
+			if v.Source.Kind != FromDefault && !inGeneric[v.Token] {
+				toks = append(toks, v.Token)
+			}
+		}
+		if len(toks) > 0 {
+			lines = append(lines, a.Name+": "+strings.Join(toks, ", "))
+		}
+	}
+	return lines
+}
+
+// IsDefault reports whether every value came from the defaults (such a file needs no _headers rule).
+func (d Decision) IsDefault() bool {
+	for _, a := range d.Agents {
+		for _, v := range a.Values {
+			if v.Source.Kind != FromDefault {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,87 @@
+// Package rules is robotsmith's directive model: it parses robots directives
+// as users write them, merges every source of them (SPEC §3) into one decision
+// per crawler (SPEC §4), and says which tags a page gets (SPEC §5) and which
+// X-Robots-Tag lines a file gets (SPEC §6). It is pure: it reads no files and
+// does no I/O; callers hand it values with their sources.
+//
+// Usage:
+//
+//	r, err := rules.New(rules.Config{Rules: []rules.Rule{{
+//		Paths:  []string{"/tags/**"},
+//		Values: []rules.Input{{Agent: "robots", Value: "noindex, follow"}},
+//		Source: rules.Source{Kind: rules.FromRule, File: "robotsmith.yaml", Line: 14, Rule: 1},
+//	}}})
+//	if err != nil { ... }               // bad globs and malformed values, errors.Join-ed
+//	d, warns, err := r.Decide(rules.Item{
+//		Path:   "/blog/post/",
+//		Inputs: []rules.Input{{Agent: "robots", Value: "nosnippet", Source: fm}},
+//	})
+//	tags := d.Directives()             // for rewrite
+//	lines := d.HeaderLines()           // for _headers
+//
+// # Values
+//
+// A value is a comma list, any case, extra spaces allowed: index, noindex,
+// follow, nofollow, none (= noindex, nofollow), all (adds nothing), noarchive,
+// nocache, nosnippet, noimageindex, notranslate, indexifembedded,
+// max-snippet:N and max-video-preview:N (N an integer >= -1, -1 meaning no
+// limit), max-image-preview:none|standard|large and unavailable_after:DATE —
+// the union of Google's and Bing's current lists. DATE is ISO 8601 (a date, or
+// a date-time with or without zone), RFC 822/1123 or RFC 850, with zone names
+// UT, UTC, GMT, Z, EST, EDT, CST, CDT, MST, MDT, PST, PDT, CET, CEST or a
+// numeric zone; a date without a zone is UTC. A weekday's comma inside the date
+// ("unavailable_after: Friday, 25-Jun-10 15:00:00 PST") does not split the list.
+// Dates are written as ISO 8601 UTC: unavailable_after:2010-06-25T23:00:00Z.
+//
+// Obsolete (noodp, noydir, nositelinkssearchbox) and unknown values are
+// warnings naming their source and are dropped; malformed values
+// (max-snippet:abc, max-image-preview:huge, a bad date) are errors (*Error,
+// wrapping ErrMalformed) naming their source.
+//
+// # Merging
+//
+// Decide reads the defaults (built-in, SPEC §3.1, or the config's), then every
+// rule whose globs match the path, in order, then the item's own inputs
+// (cascade, front matter, tags already in the page, environment). Merging is
+// additive per agent: an agent's set is the "robots" set plus its own values.
+// In each slot the most restrictive value wins regardless of its source:
+// noindex over index, nofollow over follow, the smallest max-snippet and
+// max-video-preview (-1 loses to any limit), the smallest max-image-preview
+// (none < standard < large), the earliest unavailable_after. So a rule's
+// noindex beats the front matter's index.
+//
+// Provenance is data: every candidate carries its Source and a priority
+// (Kind, reading order). When several sources give the same value, the one
+// comparison priority.beats picks the reported source: the higher Kind wins
+// (default < rule < cascade < front matter < page tag < environment), and on
+// equal Kind the input read first wins. The merge is thus commutative,
+// associative and idempotent.
+//
+// Output is de-duplicated, lower case, joined with ", ", in the fixed order
+// index|noindex, follow|nofollow, noarchive, nocache, nosnippet,
+// noimageindex, notranslate, indexifembedded, max-snippet, max-image-preview,
+// max-video-preview, unavailable_after. When both noarchive and nocache are
+// set only noarchive is written (Bing reads the pair as the weaker nocache);
+// nosnippet drops max-snippet.
+//
+// # Forms
+//
+// A public page (robots has no noindex) gets, in the Three style, tags for
+// robots, googlebot and bingbot (each agent tag being the robots set plus the
+// agent's own values) and one tag for every other agent an input names. In
+// the Single style it gets one robots tag holding the robots set plus the
+// googlebot and bingbot defaults; an agent then gets its own tag only when a
+// non-default source gives it values (or, for agents other than googlebot and
+// bingbot, when the config's defaults give it values, which cannot be folded
+// into the robots tag). A non-public page gets only the robots tag. Error
+// pages (Config.ErrorPages, never for assets) and redirect stubs get
+// Directives{Clear: true}: no tags, existing ones removed.
+//
+// # Paths
+//
+// Rule globs are matched against URL paths as served, with doublestar: '*'
+// stays within a segment, '**' crosses segments and may match nothing, so
+// "/drafts/**" matches "/drafts/" itself. A page path ending in "/" also
+// matches a glob written without it: "/blog/*" matches "/blog/post/". Globs
+// must start with "/".
+package rules

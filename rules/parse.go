@@ -1,0 +1,408 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// slot is one position of the fixed output order (SPEC §4). Each slot holds
+// at most one value in a resolved set.
+type slot int
+
+const (
+	slotIndex            slot = iota // index | noindex
+	slotFollow                       // follow | nofollow
+	slotNoarchive                    // noarchive
+	slotNocache                      // nocache
+	slotNosnippet                    // nosnippet
+	slotNoimageindex                 // noimageindex
+	slotNotranslate                  // notranslate
+	slotIndexifembedded              // indexifembedded
+	slotMaxSnippet                   // max-snippet:N
+	slotMaxImagePreview              // max-image-preview:none|standard|large
+	slotMaxVideoPreview              // max-video-preview:N
+	slotUnavailableAfter             // unavailable_after:DATE (Unix seconds)
+	numSlots
+)
+
+// Image preview levels, most restrictive first.
+const (
+	imageNone int64 = iota
+	imageStandard
+	imageLarge
+)
+
+// maxNumber bounds max-snippet and max-video-preview so that no number
+// collides with the "-1 = no limit" ordering key.
+const maxNumber = math.MaxInt32
+
+// tok is one parsed directive: a slot and its value. For index and follow
+// v is 1 for the negative form; flags have v 1; numbers are N; the image
+// level is imageNone..imageLarge; dates are Unix seconds (UTC).
+type tok struct {
+	slot slot
+	v    int64
+}
+
+// key orders values of one slot: the smaller key is the more restrictive value.
+func (t tok) key() int64 {
+	switch t.slot {
+	case slotIndex, slotFollow:
+		return -t.v
+	case slotMaxSnippet, slotMaxVideoPreview:
+		if t.v == -1 {
+			return math.MaxInt64 // no limit loses to any limit
+		}
+		return t.v
+	case slotMaxImagePreview, slotUnavailableAfter:
+		return t.v
+	}
+	return 0
+}
+
+// String is the canonical, lower-case spelling of the token.
+func (t tok) String() string {
+	switch t.slot {
+	case slotIndex:
+		if t.v == 1 {
+			return "noindex"
+		}
+		return "index"
+	case slotFollow:
+		if t.v == 1 {
+			return "nofollow"
+		}
+		return "follow"
+	case slotNoarchive:
+		return "noarchive"
+	case slotNocache:
+		return "nocache"
+	case slotNosnippet:
+		return "nosnippet"
+	case slotNoimageindex:
+		return "noimageindex"
+	case slotNotranslate:
+		return "notranslate"
+	case slotIndexifembedded:
+		return "indexifembedded"
+	case slotMaxSnippet:
+		return "max-snippet:" + strconv.FormatInt(t.v, 10)
+	case slotMaxImagePreview:
+		switch t.v {
+		case imageNone:
+			return "max-image-preview:none"
+		case imageStandard:
+			return "max-image-preview:standard"
+		}
+		return "max-image-preview:large"
+	case slotMaxVideoPreview:
+		return "max-video-preview:" + strconv.FormatInt(t.v, 10)
+	case slotUnavailableAfter:
+		return "unavailable_after:" + time.Unix(t.v, 0).UTC().Format(time.RFC3339)
+	}
+	return ""
+}
+
+// ParseValue parses one comma list (also used for a single list element) into
+// canonical tokens, in the order written: "NoIndex , none" gives
+// ["noindex", "noindex", "nofollow"]; "all" gives nothing. Unknown and
+// obsolete directives are reported in warnings and dropped. Malformed values
+// (max-snippet:abc, max-image-preview:huge, a bad date) make err non-nil
+// (errors.Join of one error per bad token, each wrapping ErrMalformed); the
+// well-formed tokens are still returned.
+func ParseValue(s string) (tokens []string, warnings []string, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			tokens, err = nil, fmt.Errorf("%w: internal error parsing %q: %v", ErrMalformed, s, p)
+		}
+	}()
+	toks, warnings, err := parseValue(s)
+	for _, t := range toks {
+		tokens = append(tokens, t.String())
+	}
+	return tokens, warnings, err
+}
+
+// parseValue splits s at commas, keeping together an unavailable_after date
+// whose weekday is followed by a comma ("Friday, 25-Jun-10 15:00:00 PST"),
+// and parses each directive.
+func parseValue(s string) ([]tok, []string, error) {
+	var (
+		toks  []tok
+		warns []string
+		errs  []error
+	)
+	parts := strings.Split(s, ",")
+	for i := 0; i < len(parts); i++ {
+		p := strings.TrimSpace(parts[i])
+		if p == "" {
+			continue
+		}
+		name, arg, hasArg := strings.Cut(p, ":")
+		if strings.EqualFold(strings.TrimSpace(name), "unavailable_after") && hasArg &&
+			isWeekday(strings.TrimSpace(arg)) && i+1 < len(parts) {
+			i++
+			p += "," + parts[i]
+		}
+		ts, warn, err := parseDirective(p)
+		toks = append(toks, ts...)
+		if warn != "" {
+			warns = append(warns, warn)
+		}
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return toks, warns, errors.Join(errs...)
+}
+
+// parseDirective parses one trimmed directive such as "noindex",
+// "max-snippet: 50" or "unavailable_after:2027-01-31".
+func parseDirective(p string) (toks []tok, warn string, err error) {
+	name, arg, hasArg := strings.Cut(p, ":")
+	name = strings.ToLower(strings.TrimSpace(name))
+	arg = strings.TrimSpace(arg)
+	flag := func(s slot, v int64) ([]tok, string, error) {
+		if hasArg {
+			return nil, "", fmt.Errorf("%w: %s takes no value (got %q)", ErrMalformed, name, p)
+		}
+		return []tok{{s, v}}, "", nil
+	}
+	number := func(s slot) ([]tok, string, error) {
+		if !hasArg || arg == "" {
+			return nil, "", fmt.Errorf("%w: %s needs a number (%s:N, -1 for no limit)", ErrMalformed, name, name)
+		}
+		n, err := strconv.ParseInt(arg, 10, 64)
+		if err != nil || n < -1 || n > maxNumber {
+			return nil, "", fmt.Errorf("%w: %s: %q is not an integer from -1 to %d", ErrMalformed, name, arg, maxNumber)
+		}
+		return []tok{{s, n}}, "", nil
+	}
+	switch name {
+	case "index":
+		return flag(slotIndex, 0)
+	case "noindex":
+		return flag(slotIndex, 1)
+	case "follow":
+		return flag(slotFollow, 0)
+	case "nofollow":
+		return flag(slotFollow, 1)
+	case "none":
+		if hasArg {
+			return nil, "", fmt.Errorf("%w: none takes no value (got %q)", ErrMalformed, p)
+		}
+		return []tok{{slotIndex, 1}, {slotFollow, 1}}, "", nil
+	case "all":
+		if hasArg {
+			return nil, "", fmt.Errorf("%w: all takes no value (got %q)", ErrMalformed, p)
+		}
+		return nil, "", nil
+	case "noarchive":
+		return flag(slotNoarchive, 1)
+	case "nocache":
+		return flag(slotNocache, 1)
+	case "nosnippet":
+		return flag(slotNosnippet, 1)
+	case "noimageindex":
+		return flag(slotNoimageindex, 1)
+	case "notranslate":
+		return flag(slotNotranslate, 1)
+	case "indexifembedded":
+		return flag(slotIndexifembedded, 1)
+	case "max-snippet":
+		return number(slotMaxSnippet)
+	case "max-video-preview":
+		return number(slotMaxVideoPreview)
+	case "max-image-preview":
+		switch strings.ToLower(arg) {
+		case "none":
+			return []tok{{slotMaxImagePreview, imageNone}}, "", nil
+		case "standard":
+			return []tok{{slotMaxImagePreview, imageStandard}}, "", nil
+		case "large":
+			return []tok{{slotMaxImagePreview, imageLarge}}, "", nil
+		}
+		return nil, "", fmt.Errorf("%w: max-image-preview: %q is not none, standard or large", ErrMalformed, arg)
+	case "unavailable_after":
+		if !hasArg || arg == "" {
+			return nil, "", fmt.Errorf("%w: unavailable_after needs a date", ErrMalformed)
+		}
+		t, err := parseDate(arg)
+		if err != nil {
+			return nil, "", fmt.Errorf("%w: unavailable_after: %v", ErrMalformed, err)
+		}
+		return []tok{{slotUnavailableAfter, t.Unix()}}, "", nil
+	case "noodp", "noydir", "nositelinkssearchbox":
+		return nil, fmt.Sprintf("obsolete directive %q is ignored by Google and Bing; dropped", name), nil
+	}
+	return nil, unknownMsg(name), nil
+}
+
+// unknownMsg words the warning for an unknown directive, suggesting the
+// directive the user probably meant ("no-index", "no_follow", "max_snippet").
+func unknownMsg(name string) string {
+	squash := strings.NewReplacer("-", "", "_", "", " ", "")
+	want := squash.Replace(name)
+	for _, known := range []string{"index", "noindex", "follow", "nofollow", "none", "all",
+		"noarchive", "nocache", "nosnippet", "noimageindex", "notranslate", "indexifembedded",
+		"max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"} {
+		if known != name && squash.Replace(known) == want {
+			return fmt.Sprintf("unknown directive %q (did you mean %q?); dropped", name, known)
+		}
+	}
+	return fmt.Sprintf("unknown directive %q; dropped", name)
+}
+
+func isWeekday(s string) bool {
+	switch strings.ToLower(s) {
+	case "mon", "tue", "wed", "thu", "fri", "sat", "sun",
+		"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday":
+		return true
+	}
+	return false
+}
+
+// isoLayouts are the ISO 8601 forms read. Layouts without a zone are read as UTC.
+var isoLayouts = [...]string{
+	"2006-01-02",
+	time.RFC3339Nano, // 2006-01-02T15:04:05.999999999Z07:00, also "Z"
+	"2006-01-02T15:04:05.999999999Z0700",
+	"2006-01-02T15:04Z07:00",
+	"2006-01-02T15:04Z0700",
+	"2006-01-02T15:04:05.999999999",
+	"2006-01-02T15:04",
+	"2006-01-02 15:04:05.999999999Z07:00",
+	"2006-01-02 15:04:05.999999999",
+	"2006-01-02 15:04",
+}
+
+// mailLayouts are RFC 822/1123 and RFC 850 forms without weekday and zone,
+// which parseDate strips first. Go's "2" reads one or two digits.
+var mailLayouts = [...]string{
+	"2 Jan 2006 15:04:05",
+	"2 Jan 2006 15:04",
+	"2 Jan 06 15:04:05",
+	"2 Jan 06 15:04",
+	"2 Jan 2006",
+	"2-Jan-06 15:04:05",
+	"2-Jan-2006 15:04:05",
+	"2-Jan-06 15:04",
+	"2-Jan-2006 15:04",
+	"2-Jan-06",
+	"2-Jan-2006",
+	"Jan 2 15:04:05 2006", // asctime, after its weekday is stripped
+}
+
+// zoneOffset gives the offset in seconds of the RFC 822 zone names (plus
+// CET/CEST), or of a numeric "+hhmm"/"-hhmm" zone.
+//
+// Written by hand because time.Parse gives an unknown abbreviation such as
+// "PST" a zero offset unless the machine's local zone happens to use it, so
+// the same page would resolve differently on different machines.
+func zoneOffset(z string) (int, bool) {
+	switch strings.ToUpper(z) {
+	case "UT", "UTC", "GMT", "Z":
+		return 0, true
+	case "EST":
+		return -5 * 3600, true
+	case "EDT":
+		return -4 * 3600, true
+	case "CDT":
+		return -5 * 3600, true
+	case "CST":
+		return -6 * 3600, true
+	case "MST":
+		return -7 * 3600, true
+	case "MDT":
+		return -6 * 3600, true
+	case "PST":
+		return -8 * 3600, true
+	case "PDT":
+		return -7 * 3600, true
+	case "CET":
+		return 3600, true
+	case "CEST":
+		return 2 * 3600, true
+	}
+	if len(z) == 6 && z[3] == ':' {
+		z = z[:3] + z[4:]
+	}
+	if len(z) == 5 && (z[0] == '+' || z[0] == '-') {
+		h, err1 := strconv.Atoi(z[1:3])
+		m, err2 := strconv.Atoi(z[3:5])
+		if err1 != nil || err2 != nil || h > 23 || m > 59 || z[1] < '0' || z[3] < '0' {
+			return 0, false
+		}
+		off := h*3600 + m*60
+		if z[0] == '-' {
+			off = -off
+		}
+		return off, true
+	}
+	return 0, false
+}
+
+// parseDate reads the date formats Google documents for unavailable_after
+// ("a widely adopted format including RFC 822, RFC 850, and ISO 8601"): ISO
+// 8601 dates and date-times, RFC 822/1123 ("Fri, 25 Jun 2010 15:00:00 PST",
+// "25 Jun 2010 15:00:00 PST"), RFC 850 ("Friday, 25-Jun-10 15:00:00 PST") and
+// asctime. A date without a zone is UTC. The result is whole seconds, UTC,
+// within years 1 to 9999 so that it can be written back as ISO 8601.
+func parseDate(s string) (time.Time, error) {
+	s = strings.Join(strings.Fields(s), " ")
+	t, err := parseDateAny(s)
+	if err != nil {
+		return time.Time{}, err
+	}
+	t = t.UTC().Truncate(time.Second)
+	if y := t.Year(); y < 1 || y > 9999 {
+		return time.Time{}, fmt.Errorf("date %q is out of range", s)
+	}
+	return t, nil
+}
+
+func parseDateAny(s string) (time.Time, error) {
+	if len(s) >= 4 && s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9' {
+		for _, l := range isoLayouts {
+			if t, err := time.ParseInLocation(l, strings.ToUpper(s), time.UTC); err == nil {
+				return t, nil
+			}
+		}
+		return time.Time{}, fmt.Errorf("%q is not an ISO 8601 date (2027-01-31 or 2027-01-31T15:00:00Z)", s)
+	}
+	rest := s
+	// An optional weekday, with a comma (RFC 822/850) or without (asctime).
+	if wd, after, ok := strings.Cut(rest, ","); ok {
+		if !isWeekday(strings.TrimSpace(wd)) {
+			return time.Time{}, fmt.Errorf("%q: %q is not a weekday", s, wd)
+		}
+		rest = strings.TrimSpace(after)
+	} else if wd, after, ok := strings.Cut(rest, " "); ok && isWeekday(wd) {
+		rest = after
+	}
+	off := 0
+	if i := strings.LastIndexByte(rest, ' '); i >= 0 {
+		// A last field starting with a letter or a sign is the zone; digits
+		// (a year) or a time mean there is none, and the date is UTC.
+		if z := rest[i+1:]; z != "" && (z[0] == '+' || z[0] == '-' || isLetter(z[0])) {
+			o, ok := zoneOffset(z)
+			if !ok {
+				return time.Time{}, fmt.Errorf("%q: unknown time zone %q (use UTC, GMT, an RFC 822 zone such as PST, or +hhmm)", s, z)
+			}
+			off = o
+			rest = rest[:i]
+		}
+	}
+	for _, l := range mailLayouts {
+		if t, err := time.ParseInLocation(l, rest, time.UTC); err == nil {
+			return t.Add(-time.Duration(off) * time.Second), nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is not a date in ISO 8601, RFC 822 or RFC 850 form", s)
+}
+
+func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }

@@ -1,0 +1,406 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	// doublestar has exactly the glob semantics SPEC §2 asks for: '*' stays
+	// inside one path segment, '**' crosses segments and also matches none,
+	// so "/drafts/**" matches "/drafts/" itself and "/**/404.html" matches
+	// "/404.html". It is pure (Match does no I/O), well kept, and already in
+	// go.mod. Its extra syntax (?, [abc], {a,b}, \ escapes) is a superset
+	// users may find useful; nothing in SPEC conflicts with it.
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Style is how a public page's tags are written (SPEC §5).
+type Style int
+
+const (
+	Three  Style = iota // robots + googlebot + bingbot (default)
+	Single              // one merged robots tag (Yoast's current form)
+)
+
+// Input is one raw value from one source for one agent.
+type Input struct {
+	Agent  string // lower-case agent name; "robots" means all agents
+	Value  string // as written: "noindex, NoFollow", "max-snippet:50", "unavailable_after: 2027-01-31"
+	Source Source
+}
+
+// Rule is one section rule from the config.
+type Rule struct {
+	Paths  []string // globs over URL paths as served (SPEC §2)
+	Values []Input  // one per agent key of the rule; Source.Kind == FromRule, File, Line, Rule set
+	Source Source   // the rule itself (FromRule, File, Line of the rule, Rule number)
+}
+
+// Config is everything site-wide. The zero value is useful: built-in defaults, no rules,
+// the default error pages (/404.html, /**/404.html, /50x.html), three tags.
+type Config struct {
+	Defaults   []Input // nil: the built-in defaults of SPEC §3.1; non-nil replaces them
+	Rules      []Rule
+	ErrorPages []string // nil: the default globs
+	Style      Style
+}
+
+// builtinDefaults are SPEC §3.1.
+func builtinDefaults() []Input {
+	def := Source{Kind: FromDefault}
+	return []Input{
+		{Agent: "robots", Value: "index, follow", Source: def},
+		{Agent: "googlebot", Value: "max-snippet:-1, max-image-preview:large, max-video-preview:-1", Source: def},
+		{Agent: "bingbot", Value: "max-snippet:-1, max-image-preview:large, max-video-preview:-1", Source: def},
+	}
+}
+
+// DefaultErrorPages are the error-page globs used when Config.ErrorPages is nil.
+func DefaultErrorPages() []string { return []string{"/404.html", "/**/404.html", "/50x.html"} }
+
+// parsed is one input after parsing: its agent and tokens.
+type parsed struct {
+	agent string
+	toks  []tok
+	src   Source
+}
+
+type compiledRule struct {
+	num    int
+	paths  []string
+	values []parsed
+}
+
+// Resolver decides pages and files. Safe for concurrent use: it is never
+// changed after New.
+type Resolver struct {
+	style      Style
+	defaults   []parsed
+	rules      []compiledRule
+	errorPages []string
+	agents     []string // agents named by the config that IsAgent does not know
+	warnings   []Warning
+}
+
+// New checks and compiles cfg. A bad glob or a malformed value in the defaults or a rule is an error
+// naming its source (all such problems, errors.Join-ed). Unknown values in cfg are warnings, returned
+// by Warnings().
+func New(cfg Config) (r *Resolver, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			r, err = nil, fmt.Errorf("rules: internal error: %v", p)
+		}
+	}()
+	r = &Resolver{style: cfg.Style}
+	var errs []error
+	if cfg.Style != Three && cfg.Style != Single {
+		errs = append(errs, fmt.Errorf("rules: unknown tag style %d", cfg.Style))
+	}
+	defs := cfg.Defaults
+	if defs == nil {
+		defs = builtinDefaults()
+	}
+	named := map[string]bool{}
+	for _, in := range defs {
+		in.Source.Kind = FromDefault
+		p, ws, err := parseInput(in)
+		r.warnings = append(r.warnings, ws...)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		named[p.agent] = true
+		r.defaults = append(r.defaults, p)
+	}
+	for i, rule := range cfg.Rules {
+		src := rule.Source
+		src.Kind = FromRule
+		if src.Rule == 0 {
+			src.Rule = i + 1
+		}
+		cr := compiledRule{num: src.Rule}
+		if len(rule.Paths) == 0 {
+			errs = append(errs, &Error{Source: src, Err: errors.New("rule has no path")})
+		}
+		for _, g := range rule.Paths {
+			if err := checkGlob(g); err != nil {
+				errs = append(errs, &Error{Source: src, Value: g, Err: err})
+				continue
+			}
+			cr.paths = append(cr.paths, g)
+		}
+		for _, in := range rule.Values {
+			in.Source.Kind = FromRule
+			if in.Source.Rule == 0 {
+				in.Source.Rule = src.Rule
+			}
+			if in.Source.File == "" {
+				in.Source.File, in.Source.Line = src.File, src.Line
+			}
+			p, ws, err := parseInput(in)
+			r.warnings = append(r.warnings, ws...)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			named[p.agent] = true
+			cr.values = append(cr.values, p)
+		}
+		r.rules = append(r.rules, cr)
+	}
+	r.errorPages = cfg.ErrorPages
+	if r.errorPages == nil {
+		r.errorPages = DefaultErrorPages()
+	}
+	for _, g := range r.errorPages {
+		if err := checkGlob(g); err != nil {
+			errs = append(errs, fmt.Errorf("error_pages: %q: %w", g, err))
+		}
+	}
+	for a := range named {
+		if !knownAgent(a) {
+			r.agents = append(r.agents, a)
+		}
+	}
+	sort.Strings(r.agents)
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Warnings are the unknown or obsolete values found in the config, each
+// naming its source.
+func (r *Resolver) Warnings() []Warning { return append([]Warning(nil), r.warnings...) }
+
+// parseInput normalises the agent name and parses the value.
+func parseInput(in Input) (parsed, []Warning, error) {
+	agent := strings.ToLower(strings.TrimSpace(in.Agent))
+	if agent == "" {
+		agent = "robots"
+	}
+	if strings.ContainsAny(agent, " \t\r\n,:;\"'<>=") {
+		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: fmt.Errorf("%w: %q is not an agent name", ErrMalformed, in.Agent)}
+	}
+	toks, msgs, err := parseValue(in.Value)
+	var ws []Warning
+	for _, m := range msgs {
+		ws = append(ws, Warning{Source: in.Source, Msg: m})
+	}
+	if err != nil {
+		return parsed{}, ws, &Error{Source: in.Source, Value: in.Value, Err: err}
+	}
+	return parsed{agent: agent, toks: toks, src: in.Source}, ws, nil
+}
+
+var errGlobSlash = errors.New("a path glob must start with /")
+
+func checkGlob(g string) error {
+	if !strings.HasPrefix(g, "/") {
+		return errGlobSlash
+	}
+	if !doublestar.ValidatePattern(g) {
+		return fmt.Errorf("bad glob %q", g)
+	}
+	return nil
+}
+
+// Match reports whether a URL path matches a glob of SPEC §2: '*' matches
+// within one segment, '**' across segments (and matches nothing too, so
+// "/drafts/**" matches "/drafts/"). A page path ending in "/" also matches a
+// glob written for its folder name: "/blog/*" matches "/blog/post/".
+func Match(glob, path string) (bool, error) {
+	if err := checkGlob(glob); err != nil {
+		return false, err
+	}
+	return match(glob, path), nil
+}
+
+// match assumes a checked glob.
+func match(glob, path string) bool {
+	if ok, _ := doublestar.Match(glob, path); ok {
+		return true
+	}
+	if len(path) > 1 && strings.HasSuffix(path, "/") {
+		ok, _ := doublestar.Match(glob, strings.TrimSuffix(path, "/"))
+		return ok
+	}
+	return false
+}
+
+// Matching returns the 1-based numbers of the rules that match a URL path (for explain).
+func (r *Resolver) Matching(path string) []int {
+	var nums []int
+	for _, cr := range r.rules {
+		if cr.matches(path) {
+			nums = append(nums, cr.num)
+		}
+	}
+	return nums
+}
+
+func (cr compiledRule) matches(path string) bool {
+	for _, g := range cr.paths {
+		if match(g, path) {
+			return true
+		}
+	}
+	return false
+}
+
+// Item is one page or file to decide.
+type Item struct {
+	Path     string  // URL path as served: "/blog/post/", "/files/x.pdf", "/404.html"
+	Inputs   []Input // cascade, front matter, existing page tags, environment (any order)
+	Redirect bool    // the page is a redirect stub (meta refresh)
+	Asset    bool    // a non-HTML file (error-page globs do not apply)
+}
+
+// Decide resolves it: defaults, every matching rule in order, then it.Inputs.
+// Unknown/obsolete values -> warnings (dropped); malformed values -> error (an *Error or errors.Join of them)
+// naming the source. A malformed value spoils only itself: the Decision
+// returned with the error holds everything else.
+func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			d, err = Decision{}, fmt.Errorf("rules: internal error deciding %s: %v", it.Path, p)
+		}
+	}()
+	b := builder{own: map[string]*agentSets{}}
+	for _, p := range r.defaults {
+		b.add(p)
+	}
+	for _, cr := range r.rules {
+		if cr.matches(it.Path) {
+			for _, p := range cr.values {
+				b.add(p)
+			}
+		}
+	}
+	var errs []error
+	extra := append([]string(nil), r.agents...)
+	for _, in := range it.Inputs {
+		p, ws, err := parseInput(in)
+		warns = append(warns, ws...)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !knownAgent(p.agent) {
+			extra = append(extra, p.agent)
+		}
+		b.add(p)
+	}
+	d = b.decision(it.Path, r.style)
+	d.extra = uniqSorted(extra)
+	switch {
+	case it.Redirect:
+		d.Class = Redirect
+	case !it.Asset && r.isErrorPage(it.Path):
+		d.Class = ErrorPage
+	case d.robots()[slotIndex].has && d.robots()[slotIndex].tok.v == 1:
+		d.Class = NonPublic
+	default:
+		d.Class = Public
+	}
+	return d, warns, errors.Join(errs...)
+}
+
+func (r *Resolver) isErrorPage(path string) bool {
+	for _, g := range r.errorPages {
+		if match(g, path) {
+			return true
+		}
+	}
+	return false
+}
+
+func uniqSorted(s []string) []string {
+	sort.Strings(s)
+	out := s[:0]
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// agentSets is what the inputs gave one agent.
+type agentSets struct {
+	own        set  // every value the agent's own inputs gave
+	defaults   set  // only those from the defaults
+	nonDefault bool // a non-default source gave the agent a value
+}
+
+// builder merges parsed inputs; seq numbers the inputs in reading order.
+type builder struct {
+	own map[string]*agentSets
+	seq int
+}
+
+func (b *builder) add(p parsed) {
+	b.seq++
+	a := b.own[p.agent]
+	if a == nil {
+		a = &agentSets{}
+		b.own[p.agent] = a
+	}
+	for _, t := range p.toks {
+		e := entry{has: true, tok: t, src: p.src, pri: priority{kind: p.src.Kind, seq: b.seq}}
+		a.own.add(e)
+		if p.src.Kind == FromDefault {
+			a.defaults.add(e)
+		} else {
+			a.nonDefault = true
+		}
+	}
+}
+
+func (b *builder) decision(path string, style Style) Decision {
+	d := Decision{Path: path, style: style, sets: map[string]agentSets{}}
+	for name, a := range b.own {
+		d.sets[name] = *a
+	}
+	if _, ok := d.sets["robots"]; !ok {
+		d.sets["robots"] = agentSets{}
+	}
+	names := make([]string, 0, len(d.sets))
+	for name := range d.sets {
+		names = append(names, name)
+	}
+	sort.Slice(names, func(i, j int) bool { return agentLess(names[i], names[j]) })
+	robots := d.sets["robots"].own
+	for _, name := range names {
+		s := robots
+		if name != "robots" {
+			s = robots.merged(d.sets[name].own)
+		}
+		d.Agents = append(d.Agents, Agent{Name: name, Values: s.values()})
+	}
+	return d
+}
+
+// agentRank puts robots first, then googlebot, then bingbot, then the rest.
+func agentRank(name string) int {
+	switch name {
+	case "robots":
+		return 0
+	case "googlebot":
+		return 1
+	case "bingbot":
+		return 2
+	}
+	return 3
+}
+
+func agentLess(a, b string) bool {
+	if ra, rb := agentRank(a), agentRank(b); ra != rb {
+		return ra < rb
+	}
+	return a < b
+}

@@ -1,0 +1,148 @@
+package rules
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+)
+
+// Kind is where a directive came from, lowest priority first (SPEC §3 order).
+type Kind int
+
+const (
+	FromDefault     Kind = iota // built-in defaults or the config's `defaults`
+	FromRule                    // a section rule in the config
+	FromCascade                 // Hugo cascade / Jekyll defaults
+	FromFrontMatter             // the page's own front matter
+	FromPage                    // a robots-family tag already in the generated page
+	FromEnvironment             // preview deploy (`previews: noindex`)
+)
+
+// String names the kind: "default", "rule", "cascade", "front matter", "page", "environment".
+func (k Kind) String() string {
+	switch k {
+	case FromDefault:
+		return "default"
+	case FromRule:
+		return "rule"
+	case FromCascade:
+		return "cascade"
+	case FromFrontMatter:
+		return "front matter"
+	case FromPage:
+		return "page"
+	case FromEnvironment:
+		return "environment"
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Source is one place a value came from. String() gives what `explain` prints, e.g.
+// "default", "rule 2 at robotsmith.yaml:14", "cascade from content/blog/_index.md:5",
+// "front matter robots at content/blog/a.md:3", "tag <meta name=\"googlebot\"> at public/a/index.html:7",
+// "environment CONTEXT=deploy-preview".
+type Source struct {
+	Kind Kind
+	File string // file the value came from ("" for built-in defaults and the environment)
+	Line int    // 1-based; 0 if unknown
+	Rule int    // 1-based rule number for FromRule
+	Key  string // front matter key, meta name, or "VAR=value" for the environment
+}
+
+// loc is "file:line", "file" or "".
+func (s Source) loc() string {
+	if s.File == "" {
+		return ""
+	}
+	if s.Line > 0 {
+		return s.File + ":" + strconv.Itoa(s.Line)
+	}
+	return s.File
+}
+
+func (s Source) String() string {
+	at := ""
+	if l := s.loc(); l != "" {
+		at = " at " + l
+	}
+	switch s.Kind {
+	case FromDefault:
+		return "default" + at
+	case FromRule:
+		if s.Rule > 0 {
+			return "rule " + strconv.Itoa(s.Rule) + at
+		}
+		return "rule" + at
+	case FromCascade:
+		if l := s.loc(); l != "" {
+			return "cascade from " + l
+		}
+		return "cascade"
+	case FromFrontMatter:
+		if s.Key != "" {
+			return "front matter " + s.Key + at
+		}
+		return "front matter" + at
+	case FromPage:
+		if s.Key != "" {
+			return `tag <meta name="` + s.Key + `">` + at
+		}
+		return "tag" + at
+	case FromEnvironment:
+		if s.Key != "" {
+			return "environment " + s.Key
+		}
+		return "environment"
+	}
+	return s.Kind.String() + at
+}
+
+// priority orders the sources that gave the same value. It is compared by
+// beats, the one place precedence is decided.
+type priority struct {
+	kind Kind
+	seq  int // position of the input in the order Decide reads them
+}
+
+// beats is the single precedence comparison of the package. It is consulted
+// only when two candidates give the same value for the same slot (the more
+// restrictive value always wins first, whatever its source): then the higher
+// Kind (SPEC §3 order) wins the provenance, and on equal Kind the input read
+// first (lower seq) wins. Because seq is unique per input, beats is a strict
+// total order and merging is order-independent.
+func (p priority) beats(q priority) bool {
+	if p.kind != q.kind {
+		return p.kind > q.kind
+	}
+	return p.seq < q.seq
+}
+
+// Warning is a value robotsmith drops: unknown or obsolete directives.
+type Warning struct {
+	Source Source
+	Msg    string
+}
+
+// String gives "<source>: <msg>".
+func (w Warning) String() string { return w.Source.String() + ": " + w.Msg }
+
+// ErrMalformed is wrapped by every error about a malformed directive value,
+// so callers can tell bad input from other failures with errors.Is.
+var ErrMalformed = errors.New("malformed directive")
+
+// Error is a malformed value, naming its source.
+type Error struct {
+	Source Source
+	Value  string // the raw value as written
+	Err    error
+}
+
+// Error gives "<source>: <msg>".
+func (e *Error) Error() string {
+	if e.Value != "" {
+		return fmt.Sprintf("%s: %q: %v", e.Source, e.Value, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Source, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
