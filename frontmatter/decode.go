@@ -33,26 +33,80 @@ func (d *Document) offAt(line, col int) int {
 	return off
 }
 
-// yamlLine matches the position yaml.v3 puts in its messages.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+// yamlLine matches the position yaml.v3 puts in its messages, and
+// yamlAtLine the earlier line a duplicate-key message points back to.
+var (
+	yamlLine   = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	yamlAtLine = regexp.MustCompile(`at line (\d+)$`)
+)
 
-// yamlError turns a yaml.v3 error, whose lines count from the block's first
-// line, into an *Error at the file's line.
+// yamlScannerProblem reports whether msg is one of the yaml.v3 scanner's
+// problems. yaml.v3 gives no structured position, and the line in its
+// message counts from 1 for scanner errors but from 0 for parser errors
+// (decode.go's parser.fail adds 1 for scanner errors only), so the kind of
+// error must be told from its text.
+func yamlScannerProblem(msg string) bool {
+	for _, p := range [...]string{
+		"block sequence entries are not allowed",
+		"could not find expected",
+		"did not find expected alphabetic",
+		"did not find expected comment or line break",
+		"did not find expected digit",
+		"did not find expected hexdecimal",
+		"did not find expected version",
+		"did not find expected whitespace",
+		"did not find the expected '>'",
+		"exceeded max depth",
+		"found a tab character",
+		"found an indentation indicator",
+		"found character that cannot start",
+		"found extremely long version",
+		"found invalid Unicode",
+		"found unexpected document indicator",
+		"found unexpected end of stream",
+		"found unexpected non-alphabetical",
+		"found unknown directive",
+		"found unknown escape",
+		"mapping keys are not allowed",
+		"mapping values are not allowed",
+	} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// yamlError turns a yaml.v3 error, whose lines count within the block, into
+// *Error at the file's line (all of them joined for several type errors).
 func (d *Document) yamlError(err error) error {
+	blockLine, _ := d.lineCol(d.start)
 	msgs := []string{err.Error()}
+	typeErrs := false
 	var te *yaml.TypeError
 	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msgs = te.Errors
+		msgs, typeErrs = te.Errors, true
 	}
 	var errs []error
 	for _, msg := range msgs {
 		msg = strings.TrimSpace(msg)
-		if m := yamlLine.FindStringSubmatch(msg); m != nil {
-			n, _ := strconv.Atoi(m[1])
-			errs = append(errs, d.errAt(d.offAt(n, 1), false, fmt.Errorf("front matter: yaml: %s", m[2])))
+		m := yamlLine.FindStringSubmatch(msg)
+		if m == nil {
+			// No line: yaml.v3 leaves it out when the problem is on the
+			// block's first line (line 0 counted from 0).
+			errs = append(errs, d.errAt(d.start, false, fmt.Errorf("front matter: yaml: %s", strings.TrimPrefix(msg, "yaml: "))))
 			continue
 		}
-		errs = append(errs, d.errAt(d.start, false, fmt.Errorf("front matter: %s", msg)))
+		n, _ := strconv.Atoi(m[1])
+		text := m[2]
+		if !typeErrs && !yamlScannerProblem(text) {
+			n++ // a parser error's line counts from 0
+		}
+		if a := yamlAtLine.FindStringSubmatchIndex(text); a != nil {
+			k, _ := strconv.Atoi(text[a[2]:a[3]])
+			text = text[:a[2]] + strconv.Itoa(blockLine+k-1)
+		}
+		errs = append(errs, d.errAt(d.offAt(n, 1), false, fmt.Errorf("front matter: yaml: %s", text)))
 	}
 	if len(errs) == 1 {
 		return errs[0]

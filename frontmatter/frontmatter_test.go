@@ -1,0 +1,424 @@
+package frontmatter
+
+import (
+	"bytes"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+)
+
+// parseCases is the table TestParse checks and FuzzFrontmatter starts from.
+var parseCases = []struct {
+	desc   string
+	src    string
+	format string
+	fields map[string]any
+	body   string
+	lines  map[string]int // key (any case) -> Line(key)
+	err    string         // the whole *Error message; "" when Parse succeeds
+}{
+	{
+		desc:   "yaml",
+		src:    "---\ntitle: Hello\nRobots: noindex\ncount: 3\n---\n# Body\n",
+		format: "yaml",
+		fields: map[string]any{"title": "Hello", "Robots": "noindex", "count": 3},
+		body:   "# Body\n",
+		lines:  map[string]int{"title": 2, "robots": 3, "ROBOTS": 3, "count": 4, "missing": 0},
+	},
+	{
+		desc:   "yaml date",
+		src:    "---\ndate: 2024-01-02\n---\n",
+		format: "yaml",
+		fields: map[string]any{"date": time.Date(2024, 1, 2, 0, 0, 0, 0, time.UTC)},
+		body:   "",
+		lines:  map[string]int{"date": 2},
+	},
+	{
+		desc:   "yaml nested list and map",
+		src:    "---\nrobots:\n  googlebot: [nosnippet, noarchive]\n  1: x\ntags: [a, b]\n---\nbody",
+		format: "yaml",
+		fields: map[string]any{
+			"robots": map[string]any{"googlebot": []any{"nosnippet", "noarchive"}, "1": "x"},
+			"tags":   []any{"a", "b"},
+		},
+		body:  "body",
+		lines: map[string]int{"robots": 2, "tags": 5},
+	},
+	{
+		desc:   "yaml with a BOM, CRLF and blank lines before it",
+		src:    "\uFEFF\r\n\r\n---\r\ntitle: x\r\nnoindex: true\r\n---\r\nbody\r\n",
+		format: "yaml",
+		fields: map[string]any{"title": "x", "noindex": true},
+		body:   "body\r\n",
+		lines:  map[string]int{"title": 4, "noindex": 5},
+	},
+	{
+		desc:   "yaml body holding another ---",
+		src:    "---\na: 1\n---\ntext\n---\nmore\n",
+		format: "yaml",
+		fields: map[string]any{"a": 1},
+		body:   "text\n---\nmore\n",
+		lines:  map[string]int{"a": 2},
+	},
+	{
+		desc:   "yaml empty",
+		src:    "---\n---\nbody\n",
+		format: "yaml",
+		fields: map[string]any{},
+		body:   "body\n",
+	},
+	{
+		desc:   "yaml only a comment",
+		src:    "---\n# nothing yet\n---\n",
+		format: "yaml",
+		fields: map[string]any{},
+		body:   "",
+	},
+	{
+		desc:   "toml",
+		src:    "+++\ntitle = \"Hello\"\nexpiryDate = 2027-01-31\n[robots]\ngooglebot = \"nosnippet\"\n+++\nbody\n",
+		format: "toml",
+		fields: map[string]any{
+			"title":      "Hello",
+			"expiryDate": time.Date(2027, 1, 31, 0, 0, 0, 0, time.UTC), // compared by instant and layout below
+			"robots":     map[string]any{"googlebot": "nosnippet"},
+		},
+		body:  "body\n",
+		lines: map[string]int{"title": 2, "expirydate": 3, "robots": 4, "googlebot": 0},
+	},
+	{
+		desc:   "toml with a BOM, CRLF, dotted keys and multi-line values",
+		src:    "\uFEFF+++\r\ndescription = '''\r\nnoindex = true\r\n'''\r\nlist = [\r\n  \"x = 1\",\r\n]\r\nrobots.googlebot = \"noarchive\"\r\n+++\r\n",
+		format: "toml",
+		fields: map[string]any{
+			"description": "noindex = true\r\n",
+			"list":        []any{"x = 1"},
+			"robots":      map[string]any{"googlebot": "noarchive"},
+		},
+		body:  "",
+		lines: map[string]int{"description": 2, "list": 5, "robots": 8, "noindex": 0, "x": 0},
+	},
+	{
+		desc:   "toml empty",
+		src:    "+++\n+++\n",
+		format: "toml",
+		fields: map[string]any{},
+		body:   "",
+	},
+	{
+		desc:   "json",
+		src:    "{\n  \"title\": \"Hello\",\n  \"noindex\": true,\n  \"n\": 1.5\n}\nbody\n",
+		format: "json",
+		fields: map[string]any{"title": "Hello", "noindex": true, "n": 1.5},
+		body:   "body\n",
+		lines:  map[string]int{"title": 2, "noindex": 3, "n": 4},
+	},
+	{
+		desc:   "json on one line with a BOM and CRLF",
+		src:    "\uFEFF{\"Title\": \"x\", \"robots\": [\"noindex\"]}\r\nbody",
+		format: "json",
+		fields: map[string]any{"Title": "x", "robots": []any{"noindex"}},
+		body:   "body",
+		lines:  map[string]int{"title": 1, "robots": 1},
+	},
+	{
+		desc:   "json empty object",
+		src:    "{}\n",
+		format: "json",
+		fields: map[string]any{},
+		body:   "",
+	},
+	{
+		desc: "no front matter",
+		src:  "# Title\n\ntext\n",
+		body: "# Title\n\ntext\n",
+	},
+	{
+		desc: "empty file",
+		src:  "",
+		body: "",
+	},
+	{
+		desc: "a template opening the page is not json",
+		src:  "{{< notice >}}\nhi\n{{< /notice >}}\n",
+		body: "{{< notice >}}\nhi\n{{< /notice >}}\n",
+	},
+	{
+		desc: "liquid opening the page is not json",
+		src:  "{% include head.html %}\n",
+		body: "{% include head.html %}\n",
+	},
+	{
+		desc: "unclosed yaml is no front matter",
+		src:  "---\ntitle: x\n",
+		body: "---\ntitle: x\n",
+	},
+	{
+		desc: "yaml syntax error",
+		src:  "---\ntitle: x\n  bad: y\n---\n",
+		err:  "a.md:3: front matter: yaml: mapping values are not allowed in this context",
+	},
+	{
+		desc: "yaml syntax error after a BOM and blank lines",
+		src:  "\uFEFF\n\n---\r\ntitle: x\r\nrobots: [noindex\r\n---\r\n",
+		err:  "a.md:5: front matter: yaml: did not find expected ',' or ']'",
+	},
+	{
+		desc: "yaml parser error",
+		src:  "---\ntitle: x\nlist:\n  - a\n b: c\n---\n",
+		err:  "a.md:5: front matter: yaml: did not find expected key",
+	},
+	{
+		desc: "yaml tab indentation",
+		src:  "---\na:\n\tb: 1\n---\n",
+		err:  "a.md:3: front matter: yaml: found character that cannot start any token",
+	},
+	{
+		desc: "yaml quote left open is reported where the block ends",
+		src:  "\n---\n\"open: x\n---\n",
+		err:  "a.md:4: front matter: yaml: found unexpected end of stream",
+	},
+	{
+		desc: "yaml error on the block's first line",
+		src:  "---\n: x\n---\n",
+		err:  "a.md:2: front matter: yaml: did not find expected key",
+	},
+	{
+		desc: "yaml duplicate key",
+		src:  "---\na: 1\nb: 2\na: 3\n---\n",
+		err:  "a.md:4: front matter: yaml: mapping key \"a\" already defined at line 2",
+	},
+	{
+		desc: "yaml list at the top",
+		src:  "---\n- a\n- b\n---\n",
+		err:  "a.md:2:1: front matter: yaml: want a mapping of keys to values, got a list",
+	},
+	{
+		desc: "toml syntax error",
+		src:  "+++\ntitle = \"x\"\nrobots = \n+++\n",
+		err:  "a.md:3:10: front matter: toml: expected value but found '\\n' instead",
+	},
+	{
+		desc: "toml duplicate key",
+		src:  "\uFEFF+++\na = 1\na = 2\n+++\n",
+		err:  "a.md:3:1: front matter: toml: Key 'a' has already been defined.",
+	},
+	{
+		desc: "json syntax error",
+		src:  "{\n  \"a\": 1,\n  \"b\": }\n",
+		err:  "a.md:3:8: front matter: json: invalid character '}' looking for beginning of value",
+	},
+	{
+		desc: "json not closed",
+		src:  "{\n  \"a\": 1,\n",
+		err:  "a.md:3:1: front matter: json: object not closed before the end of the file",
+	},
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range parseCases {
+		t.Run(tc.desc, func(t *testing.T) {
+			d, err := Parse("a.md", []byte(tc.src))
+			if tc.err != "" {
+				var fe *Error
+				if !errors.As(err, &fe) {
+					t.Fatalf("Parse error = %v (%T), want *Error %q", err, err, tc.err)
+				}
+				if got := err.Error(); got != tc.err {
+					t.Errorf("Parse error:\n got %q\nwant %q", got, tc.err)
+				}
+				if d != nil {
+					t.Errorf("Parse returned a document with an error: %+v", d)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if d.File != "a.md" {
+				t.Errorf("File = %q, want a.md", d.File)
+			}
+			if d.Format != tc.format {
+				t.Errorf("Format = %q, want %q", d.Format, tc.format)
+			}
+			if got := string(d.Body); got != tc.body {
+				t.Errorf("Body = %q, want %q", got, tc.body)
+			}
+			if !equalFields(d.Fields, tc.fields) {
+				t.Errorf("Fields = %#v, want %#v", d.Fields, tc.fields)
+			}
+			for k, want := range tc.lines {
+				if got := d.Line(k); got != want {
+					t.Errorf("Line(%q) = %d, want %d", k, got, want)
+				}
+			}
+		})
+	}
+}
+
+// equalFields compares decoded fields, times by instant (TOML's local dates
+// carry their own zone).
+func equalFields(got, want map[string]any) bool {
+	if (got == nil) != (want == nil) || len(got) != len(want) {
+		return false
+	}
+	for k, w := range want {
+		g, ok := got[k]
+		if !ok {
+			return false
+		}
+		if wt, ok := w.(time.Time); ok {
+			gt, ok := g.(time.Time)
+			if !ok || gt.Format("2006-01-02T15:04:05") != wt.Format("2006-01-02T15:04:05") {
+				return false
+			}
+			continue
+		}
+		if !reflect.DeepEqual(g, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func TestAccessors(t *testing.T) {
+	src := "---\n" +
+		"Title: Hello\n" +
+		"weight: 7\n" +
+		"ratio: 1.5\n" +
+		"Draft: \"true\"\n" +
+		"hidden: true\n" +
+		"shown: false\n" +
+		"maybe: perhaps\n" +
+		"date: 2024-01-02\n" +
+		"updated: 2024-01-02T10:00:00+02:00\n" +
+		"jekyll: 2024-01-02 15:04:05 -0700\n" +
+		"quoted: \"2024-03-04\"\n" +
+		"list: [a]\n" +
+		"---\n"
+	d, err := Parse("p.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("Get", func(t *testing.T) {
+		for _, k := range []string{"title", "TITLE", "Title"} {
+			if v, ok := d.Get(k); !ok || v != "Hello" {
+				t.Errorf("Get(%q) = %v, %v; want Hello, true", k, v, ok)
+			}
+		}
+		if v, ok := d.Get("nope"); ok || v != nil {
+			t.Errorf("Get(nope) = %v, %v; want nil, false", v, ok)
+		}
+	})
+	t.Run("String", func(t *testing.T) {
+		for k, want := range map[string]string{"title": "Hello", "weight": "7", "ratio": "1.5", "list": "", "nope": "", "hidden": "true"} {
+			if got := d.String(k); got != want {
+				t.Errorf("String(%q) = %q, want %q", k, got, want)
+			}
+		}
+	})
+	t.Run("Bool", func(t *testing.T) {
+		for k, want := range map[string]bool{"draft": true, "hidden": true, "shown": false, "maybe": false, "title": false, "nope": false} {
+			if got := d.Bool(k); got != want {
+				t.Errorf("Bool(%q) = %v, want %v", k, got, want)
+			}
+		}
+	})
+	t.Run("Time", func(t *testing.T) {
+		for k, want := range map[string]string{
+			"date":    "2024-01-02T00:00:00Z",
+			"updated": "2024-01-02T08:00:00Z",
+			"jekyll":  "2024-01-02T22:04:05Z",
+			"quoted":  "2024-03-04T00:00:00Z",
+		} {
+			got, ok := d.Time(k)
+			if !ok || got.UTC().Format(time.RFC3339) != want {
+				t.Errorf("Time(%q) = %v, %v; want %s", k, got, ok, want)
+			}
+		}
+		for _, k := range []string{"title", "weight", "nope"} {
+			if got, ok := d.Time(k); ok {
+				t.Errorf("Time(%q) = %v, true; want false", k, got)
+			}
+		}
+	})
+}
+
+func TestNoFrontMatterAccessors(t *testing.T) {
+	d, err := Parse("static.html", []byte("<p>hi</p>"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Fields != nil || d.Format != "" {
+		t.Errorf("Fields, Format = %v, %q; want nil, \"\"", d.Fields, d.Format)
+	}
+	if _, ok := d.Get("title"); ok || d.Line("title") != 0 || d.String("title") != "" || d.Bool("noindex") {
+		t.Error("a document without front matter answers a lookup")
+	}
+	in, err := d.Robots()
+	if err != nil || len(in) != 0 {
+		t.Errorf("Robots() = %v, %v; want none", in, err)
+	}
+	c, err := d.Cascades()
+	if err != nil || len(c) != 0 {
+		t.Errorf("Cascades() = %v, %v; want none", c, err)
+	}
+}
+
+func TestBodyIsTheFilesTail(t *testing.T) {
+	for _, tc := range parseCases {
+		if tc.err != "" {
+			continue
+		}
+		t.Run(tc.desc, func(t *testing.T) {
+			src := []byte(tc.src)
+			d, err := Parse("a.md", src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.HasSuffix(src, d.Body) {
+				t.Errorf("Body %q is not the end of the file %q", d.Body, src)
+			}
+		})
+	}
+}
+
+func TestErrorString(t *testing.T) {
+	base := errors.New("front matter: boom")
+	for _, tc := range []struct {
+		desc string
+		err  *Error
+		want string
+	}{
+		{"line and col", &Error{File: "a.md", Line: 3, Col: 9, Err: base}, "a.md:3:9: front matter: boom"},
+		{"line only", &Error{File: "a.md", Line: 3, Err: base}, "a.md:3: front matter: boom"},
+		{"file only", &Error{File: "a.md", Col: 4, Err: base}, "a.md: front matter: boom"},
+		{"no file", &Error{Line: 2, Col: 1, Err: base}, "2:1: front matter: boom"},
+		{"nothing", &Error{Err: base}, "front matter: boom"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := tc.err.Error(); got != tc.want {
+				t.Errorf("Error() = %q, want %q", got, tc.want)
+			}
+			if !errors.Is(tc.err, base) {
+				t.Error("errors.Is does not reach the wrapped error")
+			}
+		})
+	}
+}
+
+func TestErrorWrapsDecoderError(t *testing.T) {
+	_, err := Parse("a.md", []byte("+++\na = \n+++\n"))
+	var fe *Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v is not *Error", err)
+	}
+	if fe.File != "a.md" || fe.Line != 2 || fe.Col != 5 {
+		t.Errorf("File, Line, Col = %q, %d, %d; want a.md, 2, 5", fe.File, fe.Line, fe.Col)
+	}
+	if !strings.Contains(fe.Err.Error(), "toml") {
+		t.Errorf("Err = %v, want a toml message", fe.Err)
+	}
+}
