@@ -1,0 +1,382 @@
+// Package config reads robotsmith's configuration file (SPEC §2): robotsmith.yaml, .yml, .toml or
+// .json in the site's root. Every key is optional, and the zero Config is the built-in behaviour.
+//
+// Usage:
+//
+//	cfg, err := config.Load("my-site", "")   // finds my-site/robotsmith.yaml (or .yml, .toml, .json)
+//	if err != nil {
+//		return err                           // *config.Error: "robotsmith.yaml:7: rules[2]: ..."
+//	}
+//	r, err := rules.New(cfg.Rules())
+//
+// An unknown key or a bad value is an *Error naming the file and line. Directive values are checked
+// by rules.New, whose errors name the same file and line through rules.Source.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// Names are the file names Load looks for, in order.
+var names = [...]string{"robotsmith.yaml", "robotsmith.yml", "robotsmith.toml", "robotsmith.json"}
+
+// Config is robotsmith.yaml. The zero value is the built-in behaviour of SPEC §2–§8.
+type Config struct {
+	File      string // the file read; "" when the site has none
+	Generator string // "hugo", "jekyll", "none"; "" detects
+	Content   string // source pages' folder, relative to the site root; "" for the generator's
+	Output    string // the generated site, relative to the site root; "" for the generator's
+	Command   string // run before every build; "" for none
+	Tags      rules.Style
+	Existing  string // "merge" (default) or "replace"
+	Previews  string // "noindex" makes preview deploys noindex; "" (or "off") does nothing
+	// ProductionBranch is the Cloudflare Pages production branch (default "main"): a build whose
+	// CF_PAGES_BRANCH differs is a preview.
+	ProductionBranch string
+	Defaults         []rules.Input // nil: the built-in defaults
+	RuleList         []rules.Rule
+	ErrorPages       []string // nil: the built-in globs
+	Headers          Headers
+	Sitemap          string // "prune" (default) or "keep"
+}
+
+// Headers is the `headers:` key.
+type Headers struct {
+	Format string // "netlify" (default) or "cloudflare"
+	HTML   bool   // also write rules for pages
+}
+
+// Rules returns the part of the configuration that package rules decides with.
+func (c *Config) Rules() rules.Config {
+	return rules.Config{Defaults: c.Defaults, Rules: c.RuleList, ErrorPages: c.ErrorPages, Style: c.Tags}
+}
+
+// ReplaceExisting reports whether robots tags already in generated pages are ignored (existing: replace).
+func (c *Config) ReplaceExisting() bool { return c.Existing == "replace" }
+
+// Error is a problem in the configuration file.
+type Error struct {
+	File string
+	Line int
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrNotFound is returned by Load when an explicitly named file does not exist.
+var ErrNotFound = errors.New("config file not found")
+
+// Load reads the configuration of the site at root. With file empty it looks for the names above in
+// root and returns the zero Config (File "") when there is none. A relative file is taken as given
+// (relative to the working directory), like any command-line path.
+func Load(root, file string) (*Config, error) {
+	if file == "" {
+		for _, n := range names {
+			p := filepath.Join(root, n)
+			if _, err := os.Stat(p); err == nil {
+				file = p
+				break
+			}
+		}
+		if file == "" {
+			return &Config{}, nil
+		}
+	}
+	src, err := os.ReadFile(file)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s: %w", file, ErrNotFound)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return Parse(file, src)
+}
+
+// Parse reads a configuration from src; file names it in errors and its extension picks the format
+// (.toml is TOML, anything else YAML or JSON).
+func Parse(file string, src []byte) (*Config, error) {
+	var (
+		root *node
+		err  error
+	)
+	if strings.EqualFold(filepath.Ext(file), ".toml") {
+		root, err = parseTOML(src)
+	} else {
+		root, err = parseYAML(src)
+	}
+	if err != nil {
+		return nil, &Error{File: file, Line: errorLine(err), Err: err}
+	}
+	p := &parser{file: file}
+	c := p.config(root)
+	if len(p.errs) > 0 {
+		return nil, errors.Join(p.errs...)
+	}
+	c.File = file
+	return c, nil
+}
+
+var lineRe = regexp.MustCompile(`line (\d+)`)
+
+// errorLine finds the line number a decoder put into its message (yaml.v3 and BurntSushi/toml both
+// write "line N"), 0 when there is none.
+func errorLine(err error) int {
+	m := lineRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	n := 0
+	fmt.Sscan(m[1], &n)
+	return n
+}
+
+// parser collects every problem in one file rather than stopping at the first.
+type parser struct {
+	file string
+	errs []error
+}
+
+func (p *parser) errorf(n *node, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: n.line, Err: fmt.Errorf(format, args...)})
+}
+
+func (p *parser) config(root *node) *Config {
+	c := &Config{}
+	if root.kind != mapNode {
+		p.errorf(root, "the configuration must be a map of keys, not %s", root.kind)
+		return c
+	}
+	for i, key := range root.keys {
+		v := root.vals[i]
+		switch strings.ToLower(key) {
+		case "generator":
+			c.Generator = p.oneOf(v, key, "hugo", "jekyll", "none")
+		case "content":
+			c.Content = p.str(v, key)
+		case "output":
+			c.Output = p.str(v, key)
+		case "command":
+			c.Command = p.str(v, key)
+		case "tags":
+			if p.oneOf(v, key, "three", "single") == "single" {
+				c.Tags = rules.Single
+			}
+		case "existing":
+			c.Existing = p.oneOf(v, key, "merge", "replace")
+		case "previews":
+			c.Previews = p.oneOf(v, key, "noindex", "off")
+			if c.Previews == "off" {
+				c.Previews = ""
+			}
+		case "production_branch":
+			c.ProductionBranch = p.str(v, key)
+		case "defaults":
+			c.Defaults = p.agentValues(v, key, rules.Source{Kind: rules.FromDefault, File: p.file})
+			if c.Defaults == nil {
+				c.Defaults = []rules.Input{}
+			}
+		case "rules":
+			c.RuleList = p.rules(v)
+		case "error_pages":
+			c.ErrorPages = p.globs(v, key)
+			if c.ErrorPages == nil {
+				c.ErrorPages = []string{}
+			}
+		case "headers":
+			c.Headers = p.headers(v)
+		case "sitemap":
+			c.Sitemap = p.oneOf(v, key, "prune", "keep")
+		default:
+			p.errorf(v, "unknown key %q (known: %s)", key, strings.Join(knownKeys, ", "))
+		}
+	}
+	return c
+}
+
+var knownKeys = []string{"generator", "content", "output", "command", "tags", "existing", "previews",
+	"production_branch", "defaults", "rules", "error_pages", "headers", "sitemap"}
+
+func (p *parser) str(n *node, key string) string {
+	if n.kind != scalarNode || n.value == nil {
+		p.errorf(n, "%s: want a string, not %s", key, n.kind)
+		return ""
+	}
+	s, ok := n.value.(string)
+	if !ok {
+		p.errorf(n, "%s: want a string, not %v", key, n.value)
+		return ""
+	}
+	return s
+}
+
+func (p *parser) oneOf(n *node, key string, allowed ...string) string {
+	s := strings.ToLower(strings.TrimSpace(p.str(n, key)))
+	if s == "" && n.kind == scalarNode {
+		if _, ok := n.value.(string); !ok {
+			return "" // str reported it
+		}
+	}
+	for _, a := range allowed {
+		if s == a {
+			return s
+		}
+	}
+	if n.kind == scalarNode {
+		if _, ok := n.value.(string); ok {
+			p.errorf(n, "%s: %q is not one of %s", key, s, strings.Join(allowed, ", "))
+		}
+	}
+	return ""
+}
+
+// strings reads a string or a list of strings.
+func (p *parser) strings(n *node, key string) []string {
+	if n.kind == listNode {
+		var out []string
+		for _, it := range n.items {
+			if s := p.str(it, key); s != "" {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	if s := p.str(n, key); s != "" {
+		return []string{s}
+	}
+	return nil
+}
+
+func (p *parser) globs(n *node, key string) []string {
+	gs := p.strings(n, key)
+	for _, g := range gs {
+		if !strings.HasPrefix(g, "/") {
+			p.errorf(n, "%s: %q must be a URL path starting with /", key, g)
+		}
+	}
+	return gs
+}
+
+var agentRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// agentValues reads a map of agent name to directives (a string or a list of strings).
+func (p *parser) agentValues(n *node, key string, src rules.Source) []rules.Input {
+	if n.kind != mapNode {
+		p.errorf(n, "%s: want a map of agent names to directives, not %s", key, n.kind)
+		return nil
+	}
+	var out []rules.Input
+	for i, k := range n.keys {
+		out = append(out, p.agentValue(n.vals[i], k, src)...)
+	}
+	return out
+}
+
+func (p *parser) agentValue(v *node, agent string, src rules.Source) []rules.Input {
+	name := strings.ToLower(strings.TrimSpace(agent))
+	if !agentRe.MatchString(name) {
+		p.errorf(v, "%q is not an agent name (robots, googlebot, bingbot, googlebot-news, ...)", agent)
+		return nil
+	}
+	vals := p.strings(v, name)
+	if len(vals) == 0 {
+		p.errorf(v, "%s: no directives given", name)
+		return nil
+	}
+	src.Line = v.line
+	src.Key = name
+	return []rules.Input{{Agent: name, Value: strings.Join(vals, ", "), Source: src}}
+}
+
+func (p *parser) rules(n *node) []rules.Rule {
+	if n.kind != listNode {
+		p.errorf(n, "rules: want a list of rules, not %s", n.kind)
+		return nil
+	}
+	var out []rules.Rule
+	for i, it := range n.items {
+		num := i + 1
+		src := rules.Source{Kind: rules.FromRule, File: p.file, Line: it.line, Rule: num}
+		if it.kind != mapNode {
+			p.errorf(it, "rules[%d]: want a map with path and directives, not %s", num, it.kind)
+			continue
+		}
+		r := rules.Rule{Source: src}
+		for j, k := range it.keys {
+			v := it.vals[j]
+			if strings.EqualFold(k, "path") {
+				r.Paths = p.globs(v, fmt.Sprintf("rules[%d]: path", num))
+				continue
+			}
+			r.Values = append(r.Values, p.agentValue(v, k, src)...)
+		}
+		if len(r.Paths) == 0 {
+			p.errorf(it, "rules[%d]: no path given (a glob such as /tags/** or a list of globs)", num)
+		}
+		if len(r.Values) == 0 {
+			p.errorf(it, "rules[%d]: no directives given (for example robots: noindex)", num)
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func (p *parser) headers(n *node) Headers {
+	var h Headers
+	if n.kind != mapNode {
+		p.errorf(n, "headers: want a map (format, html), not %s", n.kind)
+		return h
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch strings.ToLower(k) {
+		case "format":
+			h.Format = p.oneOf(v, "headers: format", "netlify", "cloudflare")
+		case "html":
+			b, ok := v.value.(bool)
+			if v.kind != scalarNode || !ok {
+				p.errorf(v, "headers: html: want true or false")
+			}
+			h.HTML = b
+		default:
+			p.errorf(v, "headers: unknown key %q (known: format, html)", k)
+		}
+	}
+	return h
+}
+
+// Agents lists every agent name the configuration mentions, sorted, "robots" left out.
+func (c *Config) Agents() []string {
+	seen := map[string]bool{}
+	add := func(in []rules.Input) {
+		for _, i := range in {
+			if i.Agent != "robots" {
+				seen[i.Agent] = true
+			}
+		}
+	}
+	add(c.Defaults)
+	for _, r := range c.RuleList {
+		add(r.Values)
+	}
+	out := make([]string, 0, len(seen))
+	for a := range seen {
+		out = append(out, a)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,249 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+const fullYAML = `# a comment
+generator: hugo
+content: content
+output: public
+command: hugo --minify
+tags: single
+existing: replace
+previews: noindex
+production_branch: prod
+defaults:
+  robots: index, follow
+  googlebot: [max-snippet:-1, max-image-preview:large]
+rules:
+  - path: /tags/**
+    robots: noindex, follow
+  - path: [/**/*.pdf, /downloads/**]
+    robots: noindex
+    GoogleBot-News: nosnippet
+error_pages: [/404.html, /**/404.html]
+headers: {format: cloudflare, html: true}
+sitemap: keep
+`
+
+const fullTOML = `generator = "hugo"
+content = "content"
+output = "public"
+command = "hugo --minify"
+tags = "single"
+existing = "replace"
+previews = "noindex"
+production_branch = "prod"
+error_pages = ["/404.html", "/**/404.html"]
+sitemap = "keep"
+
+[defaults]
+robots = "index, follow"
+googlebot = ["max-snippet:-1", "max-image-preview:large"]
+
+[headers]
+format = "cloudflare"
+html = true
+
+[[rules]]
+path = "/tags/**"
+robots = "noindex, follow"
+
+[[rules]]
+path = ["/**/*.pdf", "/downloads/**"]
+robots = "noindex"
+GoogleBot-News = "nosnippet"
+`
+
+const fullJSON = `{
+  "generator": "hugo",
+  "content": "content",
+  "output": "public",
+  "command": "hugo --minify",
+  "tags": "single",
+  "existing": "replace",
+  "previews": "noindex",
+  "production_branch": "prod",
+  "defaults": {
+    "robots": "index, follow",
+    "googlebot": ["max-snippet:-1", "max-image-preview:large"]
+  },
+  "rules": [
+    {"path": "/tags/**",
+     "robots": "noindex, follow"},
+    {"path": ["/**/*.pdf", "/downloads/**"],
+     "robots": "noindex",
+     "GoogleBot-News": "nosnippet"}
+  ],
+  "error_pages": ["/404.html", "/**/404.html"],
+  "headers": {"format": "cloudflare", "html": true},
+  "sitemap": "keep"
+}
+`
+
+// TestParseFormats reads the same configuration written in YAML, TOML and JSON (SPEC §2: "YAML, TOML
+// or JSON") and checks every field, and that rule values carry their file and line.
+func TestParseFormats(t *testing.T) {
+	tests := []struct {
+		desc, file, src string
+		rule2Line       int // line of rule 2's GoogleBot-News key
+	}{
+		{"yaml", "robotsmith.yaml", fullYAML, 18},
+		{"toml", "robotsmith.toml", fullTOML, 27},
+		{"json", "robotsmith.json", fullJSON, 19},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			c, err := Parse(tc.file, []byte(tc.src))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if c.Generator != "hugo" || c.Content != "content" || c.Output != "public" || c.Command != "hugo --minify" {
+				t.Errorf("paths: got %q %q %q %q", c.Generator, c.Content, c.Output, c.Command)
+			}
+			if c.Tags != rules.Single || !c.ReplaceExisting() || c.Previews != "noindex" || c.ProductionBranch != "prod" || c.Sitemap != "keep" {
+				t.Errorf("switches: got tags %v existing %q previews %q branch %q sitemap %q", c.Tags, c.Existing, c.Previews, c.ProductionBranch, c.Sitemap)
+			}
+			if want := (Headers{Format: "cloudflare", HTML: true}); c.Headers != want {
+				t.Errorf("headers: got %+v, want %+v", c.Headers, want)
+			}
+			if want := []string{"/404.html", "/**/404.html"}; !reflect.DeepEqual(c.ErrorPages, want) {
+				t.Errorf("error_pages: got %q, want %q", c.ErrorPages, want)
+			}
+			var defaults []string
+			for _, in := range c.Defaults {
+				defaults = append(defaults, in.Agent+"="+in.Value)
+			}
+			if want := []string{"robots=index, follow", "googlebot=max-snippet:-1, max-image-preview:large"}; !reflect.DeepEqual(defaults, want) {
+				t.Errorf("defaults: got %q, want %q", defaults, want)
+			}
+			if len(c.RuleList) != 2 {
+				t.Fatalf("rules: got %d, want 2", len(c.RuleList))
+			}
+			r := c.RuleList[1]
+			if want := []string{"/**/*.pdf", "/downloads/**"}; !reflect.DeepEqual(r.Paths, want) {
+				t.Errorf("rule 2 paths: got %q, want %q", r.Paths, want)
+			}
+			if len(r.Values) != 2 {
+				t.Fatalf("rule 2 values: got %+v", r.Values)
+			}
+			v := r.Values[1]
+			if v.Agent != "googlebot-news" || v.Value != "nosnippet" {
+				t.Errorf("rule 2 value: got %s=%q, want googlebot-news=nosnippet", v.Agent, v.Value)
+			}
+			wantSrc := rules.Source{Kind: rules.FromRule, File: tc.file, Line: tc.rule2Line, Rule: 2, Key: "googlebot-news"}
+			if v.Source != wantSrc {
+				t.Errorf("rule 2 source: got %+v, want %+v", v.Source, wantSrc)
+			}
+			if got, want := c.Agents(), []string{"googlebot", "googlebot-news"}; !reflect.DeepEqual(got, want) {
+				t.Errorf("Agents: got %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestErrors checks that every bad key or value is an error naming file:line (SPEC §2: "A config with
+// an unknown key or a bad value is an error naming the file and line").
+func TestErrors(t *testing.T) {
+	tests := []struct {
+		desc, file, src string
+		want            []string // each must appear in the error text
+	}{
+		{"unknown key", "robotsmith.yaml", "tags: three\nsitemaps: prune\n", []string{`robotsmith.yaml:2: unknown key "sitemaps"`}},
+		{"bad enum", "robotsmith.yaml", "tags: four\n", []string{`robotsmith.yaml:1: tags: "four" is not one of three, single`}},
+		{"bad generator", "robotsmith.yaml", "\ngenerator: gatsby\n", []string{`robotsmith.yaml:2: generator: "gatsby"`}},
+		{"rule without path", "robotsmith.yaml", "rules:\n  - robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: no path given`}},
+		{"rule without directives", "robotsmith.yaml", "rules:\n  - path: /a/**\n", []string{`robotsmith.yaml:2: rules[1]: no directives given`}},
+		{"relative glob", "robotsmith.yaml", "rules:\n  - path: tags/**\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: path: "tags/**" must be a URL path`}},
+		{"rules not a list", "robotsmith.yaml", "rules:\n  path: /a\n", []string{`robotsmith.yaml:2: rules: want a list`}},
+		{"bad agent name", "robotsmith.yaml", "rules:\n  - path: /a\n    \"my bot\": noindex\n", []string{`robotsmith.yaml:3: "my bot" is not an agent name`}},
+		{"headers html not bool", "robotsmith.yaml", "headers:\n  html: yes please\n", []string{`robotsmith.yaml:2: headers: html: want true or false`}},
+		{"headers unknown", "robotsmith.yaml", "headers:\n  formats: netlify\n", []string{`robotsmith.yaml:2: headers: unknown key "formats"`}},
+		{"two problems", "robotsmith.yaml", "tags: four\nexisting: keep\n", []string{"robotsmith.yaml:1:", "robotsmith.yaml:2: existing"}},
+		{"yaml syntax", "robotsmith.yaml", "rules:\n  - path: [/a\n", []string{"robotsmith.yaml:"}},
+		{"not a map", "robotsmith.yaml", "- a\n- b\n", []string{"robotsmith.yaml:1: the configuration must be a map"}},
+		{"toml unknown key", "robotsmith.toml", "tags = \"three\"\n\n[headers]\nformat = \"netlify\"\nhtlm = true\n", []string{`robotsmith.toml:5: headers: unknown key "htlm"`}},
+		{"toml bad value in rule", "robotsmith.toml", "[[rules]]\npath = \"/a\"\nrobots = \"noindex\"\n\n[[rules]]\npath = \"b\"\nrobots = \"noindex\"\n", []string{`robotsmith.toml:6: rules[2]: path: "b"`}},
+		{"toml syntax", "robotsmith.toml", "tags = \n", []string{"robotsmith.toml:1:"}},
+		{"json unknown key", "robotsmith.json", "{\n  \"tags\": \"three\",\n  \"output\": 3\n}\n", []string{`robotsmith.json:3: output: want a string`}},
+		{"json syntax", "robotsmith.json", "{\n  \"tags\": \"three\",,\n}\n", []string{"robotsmith.json:"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Parse(tc.file, []byte(tc.src))
+			if err == nil {
+				t.Fatalf("Parse: got no error, want one containing %q", tc.want)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error: got %q, want it to contain %q", err, w)
+				}
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Errorf("error %T is not a *config.Error", err)
+			}
+		})
+	}
+}
+
+// TestLoad finds the file by name and treats a site without one as the zero Config.
+func TestLoad(t *testing.T) {
+	dir := t.TempDir()
+	c, err := Load(dir, "")
+	if err != nil || c.File != "" || !reflect.DeepEqual(*c, Config{}) {
+		t.Fatalf("no file: got %+v, %v; want the zero Config", c, err)
+	}
+	p := filepath.Join(dir, "robotsmith.yml")
+	if err := os.WriteFile(p, []byte("sitemap: keep\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err = Load(dir, "")
+	if err != nil || c.File != p || c.Sitemap != "keep" {
+		t.Fatalf("robotsmith.yml: got %+v, %v", c, err)
+	}
+	if _, err := Load(dir, filepath.Join(dir, "missing.yaml")); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("missing file: got %v, want ErrNotFound", err)
+	}
+}
+
+// TestZeroValues: an empty file and the zero Config mean the built-in behaviour (STYLE 10).
+func TestZeroValues(t *testing.T) {
+	c, err := Parse("robotsmith.yaml", []byte("# nothing\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := c.Rules()
+	if rc.Defaults != nil || rc.Rules != nil || rc.ErrorPages != nil || rc.Style != rules.Three {
+		t.Errorf("Rules(): got %+v, want the zero rules.Config", rc)
+	}
+	// An explicitly empty list is kept apart from an absent one.
+	c, err = Parse("robotsmith.yaml", []byte("error_pages: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.ErrorPages == nil || len(c.ErrorPages) != 0 {
+		t.Errorf("error_pages: []: got %#v, want an empty non-nil list", c.ErrorPages)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add("robotsmith.yaml", fullYAML)
+	f.Add("robotsmith.toml", fullTOML)
+	f.Add("robotsmith.json", fullJSON)
+	f.Add("robotsmith.yaml", "rules:\n  - path: [/a\n")
+	f.Fuzz(func(t *testing.T, file, src string) {
+		c, err := Parse(file, []byte(src))
+		if err == nil && c == nil {
+			t.Fatal("nil Config without an error")
+		}
+	})
+}

@@ -1,0 +1,200 @@
+package config
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"gopkg.in/yaml.v3"
+)
+
+// node is a configuration value with the line it was written on, whatever the file format, so that
+// every error can name file:line.
+type node struct {
+	line  int
+	kind  nodeKind
+	value any      // scalar: string, bool, int64, float64, nil
+	keys  []string // map keys in file order
+	vals  []*node  // map values, parallel to keys
+	items []*node  // list items
+}
+
+type nodeKind int
+
+const (
+	scalarNode nodeKind = iota
+	mapNode
+	listNode
+)
+
+func (k nodeKind) String() string {
+	switch k {
+	case mapNode:
+		return "a map"
+	case listNode:
+		return "a list"
+	}
+	return "a value"
+}
+
+// parseYAML reads YAML, and JSON (YAML 1.2 is a superset of the JSON that configs use), keeping lines.
+func parseYAML(src []byte) (*node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return &node{kind: mapNode, line: 1}, nil
+	}
+	return fromYAML(doc.Content[0])
+}
+
+func fromYAML(y *yaml.Node) (*node, error) {
+	for y.Kind == yaml.AliasNode {
+		y = y.Alias
+	}
+	n := &node{line: y.Line}
+	switch y.Kind {
+	case yaml.MappingNode:
+		n.kind = mapNode
+		for i := 0; i+1 < len(y.Content); i += 2 {
+			v, err := fromYAML(y.Content[i+1])
+			if err != nil {
+				return nil, err
+			}
+			n.keys = append(n.keys, y.Content[i].Value)
+			n.vals = append(n.vals, v)
+		}
+	case yaml.SequenceNode:
+		n.kind = listNode
+		for _, c := range y.Content {
+			v, err := fromYAML(c)
+			if err != nil {
+				return nil, err
+			}
+			n.items = append(n.items, v)
+		}
+	default:
+		n.kind = scalarNode
+		if y.Tag == "!!null" {
+			return n, nil
+		}
+		var v any
+		if err := y.Decode(&v); err != nil {
+			return nil, fmt.Errorf("line %d: %w", y.Line, err)
+		}
+		n.value = v
+	}
+	return n, nil
+}
+
+// parseTOML reads TOML with BurntSushi/toml. That library keeps key positions private, so the lines
+// come from tomlLines, a small scan of the source for table headers and `key =` lines.
+func parseTOML(src []byte) (*node, error) {
+	var m map[string]any
+	md, err := toml.NewDecoder(bytes.NewReader(src)).Decode(&m)
+	if err != nil {
+		return nil, err
+	}
+	order := map[string]int{}
+	for i, k := range md.Keys() {
+		order[k.String()] = i
+	}
+	return fromTOML(m, "", tomlLines(src), order, 1), nil
+}
+
+func fromTOML(v any, path string, lines map[string]int, order map[string]int, parent int) *node {
+	line := lines[path]
+	if line == 0 {
+		line = parent
+	}
+	n := &node{line: line}
+	switch v := v.(type) {
+	case map[string]any:
+		n.kind = mapNode
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool {
+			return order[join(path, keys[i])] < order[join(path, keys[j])]
+		})
+		for _, k := range keys {
+			n.keys = append(n.keys, k)
+			n.vals = append(n.vals, fromTOML(v[k], join(path, k), lines, order, line))
+		}
+	case []map[string]any:
+		n.kind = listNode
+		for i, item := range v {
+			n.items = append(n.items, fromTOML(item, join(path, strconv.Itoa(i)), lines, order, line))
+		}
+	case []any:
+		n.kind = listNode
+		for i, item := range v {
+			n.items = append(n.items, fromTOML(item, join(path, strconv.Itoa(i)), lines, order, line))
+		}
+	default:
+		n.kind = scalarNode
+		n.value = v
+	}
+	return n
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// tomlLines maps dotted key paths ("headers.format", "rules.1.path") to the line that defines them.
+// Array-of-tables entries are numbered from 0 in the order they appear.
+func tomlLines(src []byte) map[string]int {
+	lines := map[string]int{}
+	count := map[string]int{}
+	table := ""
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	sc.Buffer(make([]byte, 0, 64*1024), len(src)+1)
+	for n := 1; sc.Scan(); n++ {
+		s := strings.TrimSpace(sc.Text())
+		switch {
+		case s == "" || strings.HasPrefix(s, "#"):
+		case strings.HasPrefix(s, "[["):
+			name := tomlKey(strings.TrimSuffix(strings.TrimPrefix(s, "[["), "]]"))
+			if i := strings.Index(name, "]]"); i >= 0 {
+				name = name[:i]
+			}
+			table = join(name, strconv.Itoa(count[name]))
+			count[name]++
+			lines[table] = n
+			if _, ok := lines[name]; !ok {
+				lines[name] = n
+			}
+		case strings.HasPrefix(s, "["):
+			name := strings.TrimPrefix(s, "[")
+			if i := strings.Index(name, "]"); i >= 0 {
+				name = name[:i]
+			}
+			table = tomlKey(name)
+			lines[table] = n
+		default:
+			if i := strings.Index(s, "="); i > 0 {
+				lines[join(table, tomlKey(s[:i]))] = n
+			}
+		}
+	}
+	return lines
+}
+
+// tomlKey normalises a (possibly dotted or quoted) TOML key.
+func tomlKey(s string) string {
+	parts := strings.Split(s, ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	return strings.Join(parts, ".")
+}
