@@ -1,0 +1,64 @@
+package rules
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+var parseCases = []struct {
+	desc, source, in string
+	want             []string
+	warn, err        string
+}{
+	{"empty", "SPEC §4", "", nil, "", ""},
+	{"list order kept", "ParseValue doc: tokens in the order written", "nofollow, noindex", []string{"nofollow", "noindex"}, "", ""},
+	{"none expands", googleDoc, "NONE", []string{"noindex", "nofollow"}, "", ""},
+	{"all is nothing", googleDoc, "all", nil, "", ""},
+	{"asctime date", "RFC 9110 §5.6.7 obsolete asctime date", "unavailable_after: Fri Jun 25 15:00:00 2010", []string{"unavailable_after:2010-06-25T15:00:00Z"}, "", ""},
+	{"RFC 850 four-digit year", rfc850, "unavailable_after: Friday, 25-Jun-2010 15:00:00 GMT", []string{"unavailable_after:2010-06-25T15:00:00Z"}, "", ""},
+	{"ISO lower-case t and z", iso8601, "unavailable_after: 2027-01-31t10:00:00z", []string{"unavailable_after:2027-01-31T10:00:00Z"}, "", ""},
+	{"ISO fraction truncated", iso8601, "unavailable_after: 2027-01-31T10:00:00.75Z", []string{"unavailable_after:2027-01-31T10:00:00Z"}, "", ""},
+	{"ISO date with space and minutes", iso8601, "unavailable_after: 2027-01-31 10:00", []string{"unavailable_after:2027-01-31T10:00:00Z"}, "", ""},
+	{"RFC 822 no seconds, CET", rfc822, "unavailable_after: 25 Jun 2010 15:00 CET", []string{"unavailable_after:2010-06-25T14:00:00Z"}, "", ""},
+	{"date only RFC 822", rfc822, "unavailable_after: 25 Jun 2010", []string{"unavailable_after:2010-06-25T00:00:00Z"}, "", ""},
+	{"offset with colon", iso8601, "unavailable_after: 25 Jun 2010 15:00:00 +05:30", []string{"unavailable_after:2010-06-25T09:30:00Z"}, "", ""},
+	{"not a weekday: the comma splits", rfc1123 + "; SPEC §4 comma lists", "unavailable_after: Fry, 25 Jun 2010 15:00:00 GMT", nil, `unknown directive "25 jun 2010 15"`, `"Fry" is not a date`},
+	{"bad month", rfc822, "unavailable_after: 25 Foo 2010", nil, "", "not a date"},
+	{"bad ISO", iso8601, "unavailable_after: 2027-13-01", nil, "", "ISO 8601"},
+	{"out of range", iso8601, "unavailable_after: 0000-01-01T00:00:00+01:00", nil, "", "out of range"},
+	{"max-snippet too large", googleDoc, "max-snippet:99999999999", nil, "", "integer from -1"},
+	{"all with value", googleDoc, "all:1", nil, "", "takes no value"},
+	{"two errors joined", "STYLE 14: errors.Join for many problems", "max-snippet:x, max-video-preview:y, noindex", []string{"noindex"}, "", "max-video-preview"},
+	{"underscore typo hint", "SPEC §4 typos are warnings", "max_snippet", nil, `did you mean "max-snippet"`, ""},
+	{"agent prefix is not a value", "SPEC §6: agent prefixes belong to headers, not meta values", "googlebot: noindex", nil, `unknown directive "googlebot"`, ""},
+}
+
+func TestParseValue(t *testing.T) {
+	for _, tc := range parseCases {
+		t.Run(tc.desc, func(t *testing.T) {
+			if tc.source == "" {
+				t.Fatal("case cites no source")
+			}
+			got, warns, err := ParseValue(tc.in)
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("ParseValue(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			switch {
+			case tc.err == "" && err != nil:
+				t.Errorf("unexpected error %v", err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Errorf("error: got %v, want it to contain %q", err, tc.err)
+			case tc.err != "" && !errors.Is(err, ErrMalformed):
+				t.Errorf("error %v does not wrap ErrMalformed", err)
+			}
+			if tc.warn == "" && len(warns) > 0 {
+				t.Errorf("unexpected warnings %q", warns)
+			}
+			if tc.warn != "" && (len(warns) != 1 || !strings.Contains(warns[0], tc.warn)) {
+				t.Errorf("warnings: got %q, want one containing %q", warns, tc.warn)
+			}
+		})
+	}
+}
