@@ -1,0 +1,115 @@
+package frontmatter
+
+import (
+	"reflect"
+	"testing"
+)
+
+var cascadeCases = []struct {
+	desc string
+	src  string
+	want []Cascade
+	err  string
+}{
+	{
+		desc: "yaml map without target",
+		src:  "---\ntitle: Blog\ncascade:\n  robots: noindex\n---\n",
+		want: []Cascade{{Values: map[string]any{"robots": "noindex"}, Line: 3}},
+	},
+	{
+		desc: "yaml map with _target",
+		src:  "---\ncascade:\n  _target:\n    path: /blog/**\n    kind: page\n  noindex: true\n---\n",
+		want: []Cascade{{Target: Target{Path: "/blog/**", Kind: "page"}, Values: map[string]any{"noindex": true}, Line: 2}},
+	},
+	{
+		desc: "yaml list with target and _target",
+		src: "---\nCascade:\n" +
+			"  - target:\n      path: '{/a,/a/**}'\n      lang: en\n      environment: production\n    robots: noindex\n" +
+			"  - _target: {kind: section}\n    nofollow: true\n" +
+			"  - robots: noarchive\n---\n",
+		want: []Cascade{
+			{Target: Target{Path: "{/a,/a/**}", Lang: "en", Environment: "production"}, Values: map[string]any{"robots": "noindex"}, Line: 3},
+			{Target: Target{Kind: "section"}, Values: map[string]any{"nofollow": true}, Line: 8},
+			{Values: map[string]any{"robots": "noarchive"}, Line: 10},
+		},
+	},
+	{
+		desc: "target wins over _target",
+		src:  "---\ncascade:\n  _target: {path: /old/**}\n  target: {path: /new/**}\n  robots: noindex\n---\n",
+		want: []Cascade{{Target: Target{Path: "/new/**"}, Values: map[string]any{"robots": "noindex"}, Line: 2}},
+	},
+	{
+		desc: "toml table",
+		src:  "+++\ntitle = 'x'\n[cascade]\nnoindex = true\n[cascade._target]\npath = '/docs/**'\n+++\n",
+		want: []Cascade{{Target: Target{Path: "/docs/**"}, Values: map[string]any{"noindex": true}, Line: 3}},
+	},
+	{
+		desc: "toml array of tables",
+		src: "+++\n[[cascade]]\nrobots = 'noindex'\n[cascade.target]\nkind = 'page'\n" +
+			"[[cascade]]\n# second\nnofollow = true\n+++\n",
+		want: []Cascade{
+			{Target: Target{Kind: "page"}, Values: map[string]any{"robots": "noindex"}, Line: 2},
+			{Values: map[string]any{"nofollow": true}, Line: 6},
+		},
+	},
+	{
+		desc: "json list",
+		src:  "{\"title\": \"x\",\n\"cascade\": [\n  {\"robots\": \"noindex\"},\n  {\"_target\": {\"path\": \"/x/**\"},\n   \"nofollow\": true}\n]}\n",
+		want: []Cascade{
+			{Values: map[string]any{"robots": "noindex"}, Line: 3},
+			{Target: Target{Path: "/x/**"}, Values: map[string]any{"nofollow": true}, Line: 4},
+		},
+	},
+	{
+		desc: "json map",
+		src:  "{\"title\": \"x\",\n\"cascade\": {\"robots\": \"noindex\"}}\n",
+		want: []Cascade{{Values: map[string]any{"robots": "noindex"}, Line: 2}},
+	},
+	{
+		desc: "no cascade",
+		src:  "---\ntitle: x\n---\n",
+	},
+	{
+		desc: "cascade of the wrong type",
+		src:  "---\ncascade: noindex\n---\n",
+		err:  `p.md:2: front matter: cascade: want a map or a list of maps, got "noindex"`,
+	},
+	{
+		desc: "list entry that is not a map",
+		src:  "---\ncascade:\n  - robots: noindex\n  - 7\n---\n",
+		want: []Cascade{{Values: map[string]any{"robots": "noindex"}, Line: 3}},
+		err:  `p.md:4: front matter: cascade: entry 2: want a map, got 7`,
+	},
+	{
+		desc: "target that is not a map",
+		src:  "---\ncascade:\n  _target: /blog/**\n---\n",
+		err:  `p.md:2: front matter: cascade: target: want a map, got "/blog/**"`,
+	},
+	{
+		desc: "target path that is not a string",
+		src:  "---\ncascade:\n  - target: {path: [/a, /b]}\n---\n",
+		err:  `p.md:3: front matter: cascade: target: path: want a string, got a list of strings`,
+	},
+}
+
+func TestCascades(t *testing.T) {
+	for _, tc := range cascadeCases {
+		t.Run(tc.desc, func(t *testing.T) {
+			d, err := Parse("p.md", []byte(tc.src))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			got, err := d.Cascades()
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Cascades() =\n%+v\nwant\n%+v", got, tc.want)
+			}
+			gotErr := ""
+			if err != nil {
+				gotErr = err.Error()
+			}
+			if gotErr != tc.err {
+				t.Errorf("Cascades() error = %q, want %q", gotErr, tc.err)
+			}
+		})
+	}
+}
