@@ -1,0 +1,20 @@
+# Copied into each fixture's _plugins by jekyll_integration_test.go. After Jekyll writes the site,
+# it records every page and document: its source file and the file Jekyll wrote (or nothing).
+require "json"
+
+Jekyll::Hooks.register :site, :post_write do |site|
+  out = ENV["ROBOTSMITH_TRUTH"]
+  next if out.nil? || out.empty?
+
+  rows = []
+  site.pages.each do |p|
+    src = p.is_a?(Jekyll::PageWithoutAFile) ? nil : File.join(site.source, p.relative_path)
+    rows << { "source" => src, "dest" => p.destination(site.dest), "kind" => "page" }
+  end
+  site.collections.each_value do |c|
+    c.docs.each do |d|
+      rows << { "source" => d.path, "dest" => (d.write? ? d.destination(site.dest) : nil), "kind" => c.label }
+    end
+  end
+  File.write(out, JSON.pretty_generate({ "source" => site.source, "dest" => site.dest, "entries" => rows }))
+end
