@@ -1,0 +1,175 @@
+package rules
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestMatch(t *testing.T) {
+	cases := []struct {
+		glob, path string
+		want       bool
+		source     string
+	}{
+		{"/drafts/**", "/drafts/", true, "SPEC §2: /drafts/** matches /drafts/ itself"},
+		{"/drafts/**", "/drafts/a/b/", true, "SPEC §2: ** crosses segments"},
+		{"/drafts/**", "/draftsx/", false, "SPEC §2: ** is a whole segment"},
+		{"/tags/**", "/tags/go/page/2/", true, "SPEC §2 example /tags/**"},
+		{"/blog/*", "/blog/post/", true, "SPEC §2: URL paths as served"},
+		{"/blog/*", "/blog/2024/post/", false, "SPEC §2: * stays inside one segment"},
+		{"/**/*.pdf", "/x.pdf", true, "SPEC §2 example /**/*.pdf"},
+		{"/**/*.pdf", "/a/b/x.pdf", true, "SPEC §2 example /**/*.pdf"},
+		{"/**/*.pdf", "/a/b/x.PDF", false, "hosts-headers §2: paths are case-exact"},
+		{"/**/404.html", "/404.html", true, "SPEC §5 error pages"},
+		{"/**/404.html", "/fr/404.html", true, "SPEC §5 error pages"},
+		{"/drafts/", "/drafts/", true, "SPEC §2 example /drafts/"},
+		{"/drafts/", "/drafts/a/", false, "SPEC §2: a glob without * matches one path"},
+		{"/*.html", "/a/b.html", false, "SPEC §2: * stays inside one segment"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.glob+" "+tc.path, func(t *testing.T) {
+			got, err := Match(tc.glob, tc.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.want {
+				t.Errorf("Match(%q, %q) = %v, want %v (%s)", tc.glob, tc.path, got, tc.want, tc.source)
+			}
+		})
+	}
+	for _, bad := range []string{"tags/**", "/a/[b", ""} {
+		if _, err := Match(bad, "/a/"); err == nil {
+			t.Errorf("Match(%q): got no error, want one", bad)
+		}
+	}
+}
+
+func TestNewErrors(t *testing.T) {
+	ruleSrc := Source{Kind: FromRule, File: "robotsmith.yaml", Line: 14, Rule: 2}
+	_, err := New(Config{
+		Defaults: []Input{{Agent: "robots", Value: "max-snippet:x", Source: Source{File: "robotsmith.yaml", Line: 9}}},
+		Rules: []Rule{
+			{Paths: []string{"/ok/**"}, Source: Source{Kind: FromRule, File: "robotsmith.yaml", Line: 12, Rule: 1}},
+			{Paths: []string{"tags/**", "/a/[b"}, Values: []Input{{Agent: "robots", Value: "max-image-preview:huge", Source: ruleSrc}}, Source: ruleSrc},
+			{Source: Source{Kind: FromRule, File: "robotsmith.yaml", Line: 20, Rule: 3}},
+		},
+		ErrorPages: []string{"404.html"},
+	})
+	if err == nil {
+		t.Fatal("New: got no error")
+	}
+	for _, want := range []string{
+		`default at robotsmith.yaml:9: "max-snippet:x"`,
+		`rule 2 at robotsmith.yaml:14: "tags/**": a path glob must start with /`,
+		`rule 2 at robotsmith.yaml:14: "/a/[b": bad glob`,
+		`rule 2 at robotsmith.yaml:14: "max-image-preview:huge"`,
+		`rule 3 at robotsmith.yaml:20: rule has no path`,
+		`error_pages: "404.html"`,
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q\nwant it to contain %q", err, want)
+		}
+	}
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Errorf("error %v holds no *Error", err)
+	}
+}
+
+func TestNewWarningsAndMatching(t *testing.T) {
+	r, err := New(Config{Rules: []Rule{
+		rule(1, []string{"/blog/**"}, "robots", "noodp, noarchive"),
+		rule(2, []string{"/tags/**", "/blog/tags/**"}, "otherbot", "noindex"),
+		rule(3, []string{"/**/*.pdf"}, "googlebot", "nosnippet"),
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws := r.Warnings()
+	if len(ws) != 1 || ws[0].String() != `rule 1 at robotsmith.yaml:13: obsolete directive "noodp" is ignored by Google and Bing; dropped` {
+		t.Errorf("warnings: got %q", ws)
+	}
+	for _, tc := range []struct {
+		path string
+		want []int
+	}{
+		{"/blog/tags/go/", []int{1, 2}},
+		{"/blog/a.pdf", []int{1, 3}},
+		{"/about/", nil},
+	} {
+		if got := r.Matching(tc.path); !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Matching(%q) = %v, want %v", tc.path, got, tc.want)
+		}
+	}
+}
+
+func TestSourceString(t *testing.T) {
+	cases := []struct {
+		src  Source
+		want string
+	}{
+		{Source{}, "default"},
+		{Source{Kind: FromDefault, File: "robotsmith.yaml", Line: 9}, "default at robotsmith.yaml:9"},
+		{Source{Kind: FromRule, File: "robotsmith.yaml", Line: 14, Rule: 2}, "rule 2 at robotsmith.yaml:14"},
+		{cascSrc, "cascade from content/blog/_index.md:5"},
+		{fmSrc, "front matter robots at content/blog/a.md:3"},
+		{Source{Kind: FromPage, File: "public/a/index.html", Line: 7, Key: "googlebot"}, `tag <meta name="googlebot"> at public/a/index.html:7`},
+		{envSrc, "environment CONTEXT=deploy-preview"},
+		{Source{Kind: FromFrontMatter, File: "a.md"}, "front matter at a.md"},
+	}
+	for _, tc := range cases {
+		if got := tc.src.String(); got != tc.want {
+			t.Errorf("got %q, want %q", got, tc.want)
+		}
+	}
+	w := Warning{Source: fmSrc, Msg: "m"}
+	if got, want := w.String(), "front matter robots at content/blog/a.md:3: m"; got != want {
+		t.Errorf("Warning: got %q, want %q", got, want)
+	}
+	e := &Error{Source: fmSrc, Value: "max-snippet:x", Err: ErrMalformed}
+	if got, want := e.Error(), `front matter robots at content/blog/a.md:3: "max-snippet:x": malformed directive`; got != want {
+		t.Errorf("Error: got %q, want %q", got, want)
+	}
+	if !errors.Is(e, ErrMalformed) {
+		t.Error("Error does not unwrap")
+	}
+}
+
+// Decide with a malformed value still returns the rest of the decision.
+func TestDecidePartial(t *testing.T) {
+	r, _ := New(Config{})
+	d, _, err := r.Decide(Item{Path: "/a/", Inputs: []Input{fm("robots", "noindex"), fm("robots", "max-snippet:abc")}})
+	if err == nil {
+		t.Fatal("got no error")
+	}
+	if got := d.Agents[0].Content(); got != "noindex, follow" {
+		t.Errorf("robots: got %q, want %q", got, "noindex, follow")
+	}
+}
+
+// Single style with config defaults for an agent beyond googlebot and bingbot:
+// such values cannot be folded into the robots tag, so the agent keeps a tag.
+func TestSingleStyleOtherDefaultAgent(t *testing.T) {
+	r, err := New(Config{Style: Single, Defaults: []Input{
+		{Agent: "robots", Value: "index, follow"},
+		{Agent: "googlebot-news", Value: "nosnippet"},
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, _, _ := r.Decide(Item{Path: "/a/"})
+	want := []Tag{{"robots", "index, follow"}, {"googlebot-news", "index, follow, nosnippet"}}
+	if got := d.Directives().Tags; !reflect.DeepEqual(got, want) {
+		t.Errorf("tags: got %q, want %q", got, want)
+	}
+}
+
+func TestIsAgent(t *testing.T) {
+	for name, want := range map[string]bool{"robots": true, " GoogleBot ": true, "googlebot-news": true, "otherbot": false, "": false} {
+		if got := IsAgent(name); got != want {
+			t.Errorf("IsAgent(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
