@@ -84,7 +84,7 @@ func (d Decision) Directives() Directives {
 	case d.Class == ErrorPage || d.Class == Redirect:
 	case d.Class == NonPublic:
 		addTag("robots", robots)
-	case d.style == Single:
+	case d.style == Single && len(d.Agents) > 0:
 		base := robots.merged(d.sets["googlebot"].defaults).merged(d.sets["bingbot"].defaults)
 		addTag("robots", base)
 		for _, a := range d.Agents[1:] {

@@ -278,6 +278,7 @@ var isoLayouts = [...]string{
 	"2006-01-02 15:04:05.999999999Z07:00",
 	"2006-01-02 15:04:05.999999999",
 	"2006-01-02 15:04",
+	"2006-01-02 15:04:05.999999999 -0700 MST", // time.Time.String(), as YAML decoders may hand dates over
 }
 
 // mailLayouts are RFC 822/1123 and RFC 850 forms without weekday and zone,

@@ -24,6 +24,7 @@ var parseCases = []struct {
 	{"RFC 822 no seconds, CET", rfc822, "unavailable_after: 25 Jun 2010 15:00 CET", []string{"unavailable_after:2010-06-25T14:00:00Z"}, "", ""},
 	{"date only RFC 822", rfc822, "unavailable_after: 25 Jun 2010", []string{"unavailable_after:2010-06-25T00:00:00Z"}, "", ""},
 	{"offset with colon", iso8601, "unavailable_after: 25 Jun 2010 15:00:00 +05:30", []string{"unavailable_after:2010-06-25T09:30:00Z"}, "", ""},
+	{"Go time String form", "frontmatter hands YAML dates over as time.Time.String()", "unavailable_after: 2027-01-31 10:00:00 +0100 CET", []string{"unavailable_after:2027-01-31T09:00:00Z"}, "", ""},
 	{"not a weekday: the comma splits", rfc1123 + "; SPEC §4 comma lists", "unavailable_after: Fry, 25 Jun 2010 15:00:00 GMT", nil, `unknown directive "25 jun 2010 15"`, `"Fry" is not a date`},
 	{"bad month", rfc822, "unavailable_after: 25 Foo 2010", nil, "", "not a date"},
 	{"bad ISO", iso8601, "unavailable_after: 2027-13-01", nil, "", "ISO 8601"},
