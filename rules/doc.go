@@ -82,6 +82,8 @@
 // Rule globs are matched against URL paths as served, with doublestar: '*'
 // stays within a segment, '**' crosses segments and may match nothing, so
 // "/drafts/**" matches "/drafts/" itself. A page path ending in "/" also
-// matches a glob written without it: "/blog/*" matches "/blog/post/". Globs
-// must start with "/".
+// matches a glob written without it: "/blog/*" matches "/blog/post/". A '*'
+// may match an empty segment, so "/blog/*" also matches the list page
+// "/blog/". Globs must start with "/"; doublestar's ?, [abc], {a,b} and \
+// escapes work too.
 package rules

@@ -11,7 +11,9 @@ import (
 	// so "/drafts/**" matches "/drafts/" itself and "/**/404.html" matches
 	// "/404.html". It is pure (Match does no I/O), well kept, and already in
 	// go.mod. Its extra syntax (?, [abc], {a,b}, \ escapes) is a superset
-	// users may find useful; nothing in SPEC conflicts with it.
+	// users may find useful; nothing in SPEC conflicts with it. (The module
+	// also has file-system Glob functions; rules calls only Match and
+	// ValidatePattern, which are pure string functions.)
 	"github.com/bmatcuk/doublestar/v4"
 )
 

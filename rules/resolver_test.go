@@ -173,3 +173,10 @@ func TestIsAgent(t *testing.T) {
 		}
 	}
 }
+
+func TestMatchEmptySegment(t *testing.T) {
+	// Documented in the package doc: '*' may match an empty segment.
+	if ok, _ := Match("/blog/*", "/blog/"); !ok {
+		t.Error(`Match("/blog/*", "/blog/") = false, want true`)
+	}
+}
