@@ -1,0 +1,382 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// Page is what Scan learned about one page.
+type Page struct {
+	HTML     bool    // an HTML document (doctype, <html>, <head> or <body> seen); false => Rewrite leaves it byte-identical
+	Redirect bool    // <meta http-equiv="refresh"> in the head
+	Block    bool    // robotsmith's own block is present
+	Tags     []Found // robots-family meta tags OUTSIDE robotsmith's block, in document order (head and body)
+}
+
+// Found is one robots-family meta tag in the input.
+type Found struct {
+	Name    string // lower-cased meta name
+	Content string // content attribute, as written (entities unescaped)
+	Line    int    // 1-based line of the tag's '<'
+	Start   int64  // byte offset of the tag's '<' in the input
+	End     int64  // byte offset just past the tag's '>'
+	Head    bool   // directly in the head; false in <noscript> or in the body
+}
+
+// Error is an I/O failure (Op "read" or "write"), or a bug caught before it
+// could crash the caller (Op "internal").
+type Error struct {
+	Op  string
+	Err error
+}
+
+func (e *Error) Error() string { return "rewrite: " + e.Op + ": " + e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Scan reads a page. agents are extra robots-family names beyond rules.IsAgent.
+// The only errors are read errors (and, defensively, an *Error with Op
+// "internal" instead of a panic).
+func Scan(r io.Reader, agents []string) (p Page, err error) {
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return Page{}, &Error{Op: "read", Err: err}
+	}
+	defer catch(&err)
+	return pageOf(src, scan(src, nameSet(agents, rules.Directives{}))), nil
+}
+
+// Rewrite copies r to w, applying d (SPEC §5). Only I/O errors are returned;
+// malformed HTML passes through. It stops at the first write error.
+func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
+	if !d.Touches() {
+		if _, err := io.Copy(w, r); err != nil {
+			return &Error{Op: "copy", Err: err}
+		}
+		return nil
+	}
+	src, err := io.ReadAll(r)
+	if err != nil {
+		return &Error{Op: "read", Err: err}
+	}
+	var edits []edit
+	if err := func() (err error) {
+		defer catch(&err)
+		edits = plan(src, scan(src, nameSet(nil, d)), d)
+		return nil
+	}(); err != nil {
+		return err
+	}
+	return write(w, src, edits)
+}
+
+// Process is Scan, decide and Rewrite on a page held in memory: it scans src
+// once with agents, asks decide for the page's Directives (decide is not
+// called for a page that is not HTML) and applies them, rescanning only when
+// the Directives name agents the first scan did not look for. out is src
+// itself when nothing changes. The result equals Rewrite's for the same
+// Directives.
+func Process(src []byte, agents []string, decide func(Page) rules.Directives) (out []byte, changed bool, err error) {
+	defer catch(&err)
+	isScan := nameSet(agents, rules.Directives{})
+	res := scan(src, isScan)
+	if !res.html {
+		return src, false, nil
+	}
+	d := decide(pageOf(src, res))
+	if !d.Touches() {
+		return src, false, nil
+	}
+	isRewrite := nameSet(nil, d)
+	if !sameNames(agents, isScan, isRewrite, d) {
+		res = scan(src, isRewrite)
+	}
+	edits := plan(src, res, d)
+	if len(edits) == 0 {
+		return src, false, nil
+	}
+	var buf bytes.Buffer
+	buf.Grow(len(src) + 512)
+	if err := write(&buf, src, edits); err != nil {
+		return nil, false, err
+	}
+	out = buf.Bytes()
+	return out, !bytes.Equal(out, src), nil
+}
+
+// sameNames reports whether isScan and isRewrite (made from agents and d by
+// nameSet) agree on every name either of them adds to rules.IsAgent, so that
+// a scan with one is a scan with the other.
+func sameNames(agents []string, isScan, isRewrite func(string) bool, d rules.Directives) bool {
+	for _, a := range agents {
+		if !isRewrite(norm(a)) {
+			return false
+		}
+	}
+	for _, a := range d.Agents {
+		if !isScan(norm(a)) {
+			return false
+		}
+	}
+	for _, t := range d.Tags {
+		if !isScan(norm(t.Name)) {
+			return false
+		}
+	}
+	return true
+}
+
+func norm(s string) string { return strings.ToLower(strings.TrimSpace(s)) }
+
+// nameSet is the robots-family test for a scan: rules.IsAgent, agents, and
+// the agents and tag names of d.
+func nameSet(agents []string, d rules.Directives) func(string) bool {
+	extra := map[string]bool{}
+	for _, a := range agents {
+		extra[norm(a)] = true
+	}
+	for _, a := range d.Agents {
+		extra[norm(a)] = true
+	}
+	for _, t := range d.Tags {
+		extra[norm(t.Name)] = true
+	}
+	return func(name string) bool { return name != "" && (extra[name] || rules.IsAgent(name)) }
+}
+
+// catch turns a panic into an *Error, so that none crosses the package
+// boundary.
+func catch(err *error) {
+	if p := recover(); p != nil {
+		*err = &Error{Op: "internal", Err: fmt.Errorf("panic: %v", p)}
+	}
+}
+
+func pageOf(src []byte, res scanResult) Page {
+	if !res.html {
+		return Page{}
+	}
+	p := Page{HTML: true, Redirect: res.redirect, Block: len(res.blocks) > 0}
+	line, at := 1, 0
+	for _, t := range res.tags {
+		line += lineBreaks(src[at:t.start])
+		at = t.start
+		p.Tags = append(p.Tags, Found{
+			Name: t.name, Content: t.content, Line: line,
+			Start: int64(t.start), End: int64(t.end), Head: t.head,
+		})
+	}
+	return p
+}
+
+// lineBreaks counts line ends in b: "\n", "\r\n" and a lone "\r", as HTML
+// reads them.
+func lineBreaks(b []byte) int {
+	n := bytes.Count(b, []byte("\n")) + bytes.Count(b, []byte("\r")) - bytes.Count(b, []byte("\r\n"))
+	return n
+}
+
+// edit replaces src[start:end] by text.
+type edit struct {
+	span
+	text string
+}
+
+// removal is one span to delete, and whether the new block may stand there.
+type removal struct {
+	span
+	target bool
+}
+
+// plan computes the edits that apply d to a page scanned as res.
+func plan(src []byte, res scanResult, d rules.Directives) []edit {
+	if !res.html || !d.Touches() {
+		return nil
+	}
+	var rs []removal
+	for _, t := range res.tags {
+		rs = append(rs, removal{t.span, t.head})
+	}
+	for i, b := range res.blocks {
+		rs = append(rs, removal{b, res.blockHead[i]})
+	}
+	for _, o := range res.orphans {
+		rs = append(rs, removal{o, false})
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].start < rs[j].start })
+
+	// Group removals that only blanks separate: they go as one.
+	var groups []removal
+	for _, r := range rs {
+		if n := len(groups); n > 0 && onlyBlanks(src[groups[n-1].end:r.start]) {
+			groups[n-1].end = r.end
+			groups[n-1].target = groups[n-1].target || r.target
+			continue
+		}
+		groups = append(groups, r)
+	}
+
+	nl := lineEnding(src)
+	tagEnd := ">"
+	if selfClosingStyle(res) {
+		tagEnd = " />"
+	}
+	placed := len(d.Tags) == 0
+	var edits []edit
+	for _, g := range groups {
+		ls := lineStart(src, g.start)
+		indent := leadingBlanks(src[ls:])
+		if !placed && g.target {
+			placed = true
+			edits = append(edits, edit{g.span, blockText(d.Tags, tagEnd, nl, indent)})
+			continue
+		}
+		if le, ok := lineEnd(src, g.end); ok && onlyBlanks(src[ls:g.start]) {
+			edits = append(edits, edit{span{ls, le}, ""})
+			continue
+		}
+		start := g.start
+		for start > 0 && src[start-1] == '<' {
+			start-- // a bare '<' must not meet what follows the tag
+		}
+		edits = append(edits, edit{span{start, g.end}, ""})
+	}
+	if !placed {
+		edits = append(edits, insertion(src, res, d, tagEnd, nl))
+	}
+	sort.SliceStable(edits, func(i, j int) bool {
+		if edits[i].start != edits[j].start {
+			return edits[i].start < edits[j].start
+		}
+		return edits[i].end < edits[j].end // an insertion before a removal at the same place
+	})
+	return edits
+}
+
+// insertion places the block where no old tag or block stood: after
+// <meta charset>, else at the start of the head.
+func insertion(src []byte, res scanResult, d rules.Directives, tagEnd, nl string) edit {
+	if p := res.charsetEnd; p >= 0 {
+		indent := leadingBlanks(src[lineStart(src, p):])
+		j := p
+		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
+			j++
+		}
+		if _, ok := lineEnd(src, p); ok && j < len(src) {
+			// The tag ends its line: the block goes on lines of its own below.
+			return edit{span{j, j}, nl + indent + blockText(d.Tags, tagEnd, nl, indent)}
+		}
+		return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent)}
+	}
+	p := res.headStart
+	ls := lineStart(src, p)
+	indent := leadingBlanks(src[ls:])
+	if onlyBlanks(src[ls:p]) {
+		// At the start of a line: the block takes lines of its own above.
+		return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent) + nl + indent}
+	}
+	return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent)}
+}
+
+func selfClosingStyle(res scanResult) bool {
+	switch {
+	case res.voidStyle != 0:
+		return res.voidStyle > 0
+	case len(res.tags) > 0:
+		return res.tags[0].selfClosing
+	default:
+		return res.blockStyle > 0
+	}
+}
+
+func blockText(tags []rules.Tag, tagEnd, nl, indent string) string {
+	var b strings.Builder
+	b.WriteString("<!-- " + markOpen + " -->")
+	for _, t := range tags {
+		b.WriteString(nl + indent + `<meta name="` + html.EscapeString(t.Name) + `" content="` + html.EscapeString(t.Content) + `"` + tagEnd)
+	}
+	b.WriteString(nl + indent + "<!-- " + markClose + " -->")
+	return b.String()
+}
+
+// lineEnding is the page's: CRLF when its first line ends so, else LF.
+func lineEnding(src []byte) string {
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		return "\r\n"
+	}
+	return "\n"
+}
+
+func lineStart(src []byte, p int) int {
+	return bytes.LastIndexByte(src[:p], '\n') + 1
+}
+
+// lineEnd reports whether only blanks follow p up to a line end or the end
+// of src, and returns the offset after that line end.
+func lineEnd(src []byte, p int) (int, bool) {
+	for ; p < len(src); p++ {
+		switch src[p] {
+		case ' ', '\t':
+		case '\n':
+			return p + 1, true
+		case '\r':
+			if p+1 < len(src) && src[p+1] == '\n' {
+				return p + 2, true
+			}
+			return 0, false
+		default:
+			return 0, false
+		}
+	}
+	return p, true
+}
+
+func onlyBlanks(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+func leadingBlanks(b []byte) string {
+	i := 0
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t') {
+		i++
+	}
+	return string(b[:i])
+}
+
+// write copies src to w with edits applied (sorted, not overlapping), and
+// stops at the first write error.
+func write(w io.Writer, src []byte, edits []edit) error {
+	at := 0
+	put := func(b []byte) error {
+		if len(b) == 0 {
+			return nil
+		}
+		if _, err := w.Write(b); err != nil {
+			return &Error{Op: "write", Err: err}
+		}
+		return nil
+	}
+	for _, e := range edits {
+		start := max(e.start, at) // defensive: never write a byte twice
+		if err := put(src[at:start]); err != nil {
+			return err
+		}
+		if err := put([]byte(e.text)); err != nil {
+			return err
+		}
+		at = max(e.end, start)
+	}
+	return put(src[at:])
+}

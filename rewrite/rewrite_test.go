@@ -1,0 +1,257 @@
+package rewrite
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden.html from the current output")
+
+const maxPreview = "max-snippet:-1, max-image-preview:large, max-video-preview:-1"
+
+// public is SPEC §5's three-tag form for a public page.
+var public = rules.Directives{Tags: []rules.Tag{
+	{Name: "robots", Content: "index, follow"},
+	{Name: "googlebot", Content: "index, follow, " + maxPreview},
+	{Name: "bingbot", Content: "index, follow, " + maxPreview},
+}}
+
+// directivesFor picks the Directives a testdata page is rewritten with, by
+// the prefix of its name.
+func directivesFor(name string) rules.Directives {
+	switch {
+	case strings.HasPrefix(name, "clear-"):
+		return rules.Directives{Clear: true}
+	case strings.HasPrefix(name, "single-"):
+		return rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: "noindex, follow"}}}
+	case strings.HasPrefix(name, "agents-"):
+		d := public
+		d.Agents = []string{"MyCrawler"}
+		return d
+	}
+	return public
+}
+
+// directiveSets are applied to every testdata page by the invariant tests.
+var directiveSets = []struct {
+	desc string
+	d    rules.Directives
+}{
+	{"public", public},
+	{"single", rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: "noindex, nofollow"}}}},
+	{"clear", rules.Directives{Clear: true}},
+	{"agents", rules.Directives{Tags: []rules.Tag{{Name: "otherbot", Content: `a"b<c>&`}}, Agents: []string{"mycrawler"}}},
+}
+
+type page struct {
+	name string // without .input.html
+	src  []byte
+}
+
+func testPages(t testing.TB) []page {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join("testdata", "*.input.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 30 {
+		t.Fatalf("got %d testdata pages, want at least 30", len(files))
+	}
+	var pages []page
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, page{strings.TrimSuffix(filepath.Base(f), ".input.html"), src})
+	}
+	return pages
+}
+
+func rewriteBytes(t testing.TB, src []byte, d rules.Directives) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	if err := Rewrite(&out, bytes.NewReader(src), d); err != nil {
+		t.Fatalf("Rewrite: %v", err)
+	}
+	return out.Bytes()
+}
+
+func TestGolden(t *testing.T) {
+	for _, p := range testPages(t) {
+		t.Run(p.name, func(t *testing.T) {
+			got := rewriteBytes(t, p.src, directivesFor(p.name))
+			golden := filepath.Join("testdata", p.name+".golden.html")
+			if *update {
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test ./rewrite -update)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("Rewrite(%s) differs from %s\ngot:\n%s\nwant:\n%s", p.name, golden, got, want)
+			}
+		})
+	}
+}
+
+// TestPassthrough: zero Directives leave every page byte-identical.
+func TestPassthrough(t *testing.T) {
+	for _, p := range testPages(t) {
+		t.Run(p.name, func(t *testing.T) {
+			if got := rewriteBytes(t, p.src, rules.Directives{}); !bytes.Equal(got, p.src) {
+				t.Errorf("got %q, want the input unchanged", got)
+			}
+			out, changed, err := Process(p.src, nil, func(Page) rules.Directives { return rules.Directives{} })
+			if err != nil || changed || !bytes.Equal(out, p.src) {
+				t.Errorf("Process: got changed=%v err=%v, want the input unchanged", changed, err)
+			}
+		})
+	}
+}
+
+// checkInvariants checks what must hold for any input and Directives.
+func checkInvariants(t *testing.T, src []byte, d rules.Directives) {
+	t.Helper()
+	once := rewriteBytes(t, src, d)
+	twice := rewriteBytes(t, once, d)
+	if !bytes.Equal(once, twice) {
+		t.Fatalf("not idempotent for %q\nonce:  %q\ntwice: %q", src, once, twice)
+	}
+	strip := d
+	strip.Tags, strip.Clear = nil, true
+	for _, tag := range d.Tags {
+		strip.Agents = append(strip.Agents[:len(strip.Agents):len(strip.Agents)], tag.Name)
+	}
+	if in, out := rewriteBytes(t, src, strip), rewriteBytes(t, once, strip); !bytes.Equal(in, out) {
+		t.Fatalf("other bytes changed for %q\ninput stripped:  %q\noutput stripped: %q", src, in, out)
+	}
+	pin, err := Scan(bytes.NewReader(src), strip.Agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !pin.HTML && !bytes.Equal(once, src) {
+		t.Fatalf("not HTML, yet changed: %q -> %q", src, once)
+	}
+	pout, err := Scan(bytes.NewReader(once), strip.Agents)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pin.HTML {
+		if len(pout.Tags) != 0 {
+			t.Fatalf("robots tags left outside the block: %+v in %q", pout.Tags, once)
+		}
+		if want := len(d.Tags) > 0; pout.Block != want {
+			t.Fatalf("got Block %v, want %v in %q", pout.Block, want, once)
+		}
+	}
+	proc, _, err := Process(src, strip.Agents, func(Page) rules.Directives { return d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(proc, once) {
+		t.Fatalf("Process differs from Rewrite for %q\nProcess: %q\nRewrite: %q", src, proc, once)
+	}
+}
+
+// TestInvariants: over every testdata page and several Directives, rewriting
+// twice equals rewriting once, and removing the block and old tags from
+// input and output leaves the same bytes.
+func TestInvariants(t *testing.T) {
+	for _, p := range testPages(t) {
+		for _, ds := range directiveSets {
+			t.Run(p.name+"/"+ds.desc, func(t *testing.T) { checkInvariants(t, p.src, ds.d) })
+		}
+	}
+}
+
+func FuzzRewrite(f *testing.F) {
+	for _, p := range testPages(f) {
+		for i := range directiveSets {
+			f.Add(p.src, uint8(i))
+		}
+	}
+	f.Add([]byte("<html><<meta name=robots>meta name=robots>"), uint8(2))
+	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
+		checkInvariants(t, src, directiveSets[int(which)%len(directiveSets)].d)
+	})
+}
+
+// failWriter accepts n writes and then fails every write.
+type failWriter struct {
+	n, calls int
+	got      bytes.Buffer
+}
+
+var errDiskFull = errors.New("disk full")
+
+func (w *failWriter) Write(p []byte) (int, error) {
+	w.calls++
+	if w.calls > w.n {
+		return 0, errDiskFull
+	}
+	return w.got.Write(p)
+}
+
+func TestFailingWriter(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join("testdata", "basic-three.input.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := rewriteBytes(t, src, public)
+	count := &failWriter{n: 1 << 30}
+	if err := Rewrite(count, bytes.NewReader(src), public); err != nil {
+		t.Fatal(err)
+	}
+	if count.calls < 3 {
+		t.Fatalf("got %d writes, want a page that takes several", count.calls)
+	}
+	for n := 0; n < count.calls; n++ {
+		t.Run(strings.Repeat("w", n), func(t *testing.T) {
+			w := &failWriter{n: n}
+			err := Rewrite(w, bytes.NewReader(src), public)
+			if !errors.Is(err, errDiskFull) {
+				t.Fatalf("got error %v, want %v", err, errDiskFull)
+			}
+			var re *Error
+			if !errors.As(err, &re) || re.Op != "write" {
+				t.Errorf("got %#v, want an *Error with Op write", err)
+			}
+			if w.calls != n+1 {
+				t.Errorf("got %d calls to Write, want %d: it must stop at the first error", w.calls, n+1)
+			}
+			if !bytes.HasPrefix(full, w.got.Bytes()) {
+				t.Errorf("written bytes %q are not a prefix of the output", w.got.Bytes())
+			}
+		})
+	}
+	w := &failWriter{n: 0}
+	if err := Rewrite(w, bytes.NewReader(src), rules.Directives{}); !errors.Is(err, errDiskFull) {
+		t.Errorf("passthrough: got error %v, want %v", err, errDiskFull)
+	}
+}
+
+type failReader struct{}
+
+func (failReader) Read([]byte) (int, error) { return 0, errDiskFull }
+
+func TestReadError(t *testing.T) {
+	if _, err := Scan(failReader{}, nil); !errors.Is(err, errDiskFull) {
+		t.Errorf("Scan: got %v, want %v", err, errDiskFull)
+	}
+	var out bytes.Buffer
+	if err := Rewrite(&out, failReader{}, public); !errors.Is(err, errDiskFull) {
+		t.Errorf("Rewrite: got %v, want %v", err, errDiskFull)
+	}
+}

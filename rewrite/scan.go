@@ -1,0 +1,412 @@
+package rewrite
+
+import (
+	"bytes"
+	"sort"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// span is a byte range [start, end) of the input.
+type span struct{ start, end int }
+
+// hit is one robots-family tag the scan found.
+type hit struct {
+	name, content string
+	span
+	head        bool // directly in the head: not in <noscript>, not in the body
+	selfClosing bool // written as <meta ... />
+}
+
+// scanResult is everything one pass over a page learns. Offsets index src.
+type scanResult struct {
+	html, redirect bool
+	tags           []hit  // robots tags outside robotsmith blocks, document order
+	blocks         []span // complete robotsmith blocks
+	blockHead      []bool // blocks[i] starts directly in the head
+	orphans        []span // marker comments without a partner
+	charsetEnd     int    // end of the first <meta charset> in the head, or -1
+	headStart      int    // where the head's content starts (or is implied)
+	voidStyle      int    // head's non-robots void tags: 1 " />", -1 ">", 0 none seen
+	blockStyle     int    // style of the tags inside an old block, likewise
+}
+
+const (
+	phaseBefore = iota // before the head: doctype, <html>, comments, blanks
+	phaseHead          // in the head
+	phaseAfter         // after the head
+)
+
+// headTags are the start tags that HTML keeps in the head (WHATWG "in head"
+// insertion mode); any other start tag implies the body.
+var headTags = map[string]bool{
+	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
+	"title": true, "noscript": true, "noframes": true, "style": true,
+	"script": true, "template": true,
+}
+
+// rawTextTags are the elements whose content the x/net/html tokenizer
+// returns as one text token.
+var rawTextTags = map[string]bool{
+	"iframe": true, "noembed": true, "noframes": true, "plaintext": true,
+	"script": true, "style": true, "textarea": true, "title": true, "xmp": true,
+}
+
+// voidTags whose written form shows the page's tag style.
+var voidTags = map[string]bool{"meta": true, "link": true, "base": true}
+
+const (
+	markOpen  = "robotsmith"
+	markClose = "/robotsmith"
+)
+
+// scanner holds the state of one pass. It is created per call: the package
+// has no mutable state.
+type scanner struct {
+	src    []byte
+	isName func(string) bool
+	res    scanResult
+
+	phase     int
+	template  int // depth of <template>: content is inert
+	noscript  int // depth of <noscript>: tokenized as markup
+	open      span
+	isOpen    bool
+	openHead  bool
+	pending   []hit // tags seen while a block is open
+	rawText   bool  // the next text token is a raw-text element's content
+}
+
+// scan tokenizes src. isName reports whether a lower-cased, trimmed meta name
+// is robots-family.
+func scan(src []byte, isName func(string) bool) scanResult {
+	s := &scanner{src: src, isName: isName}
+	s.res.charsetEnd = -1
+	s.res.headStart = -1
+	z := html.NewTokenizer(bytes.NewReader(src))
+	off := 0
+	last := -1 // in the body: stop after the token that covers this offset
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		start := off
+		off += len(z.Raw())
+		wasHead := s.phase != phaseAfter
+		s.token(z, tt, span{start, off})
+		if wasHead && s.phase == phaseAfter {
+			if !s.res.html {
+				return scanResult{}
+			}
+			last = lastCandidate(src[off:], s.isName)
+			if last < 0 {
+				break
+			}
+			last += off
+		}
+		if s.phase == phaseAfter && off > last {
+			break
+		}
+	}
+	if s.phase != phaseAfter {
+		if !s.res.html {
+			return scanResult{}
+		}
+		s.endHead(len(src))
+	}
+	s.finish()
+	return s.res
+}
+
+// endHead records that the head ends at off.
+func (s *scanner) endHead(off int) {
+	s.phase = phaseAfter
+	if s.res.headStart < 0 {
+		s.res.headStart = off
+	}
+}
+
+// beginHead records the first token of the head's content.
+func (s *scanner) beginHead(off int) {
+	if s.res.headStart < 0 {
+		s.res.headStart = off
+	}
+}
+
+func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
+	rawText := s.rawText
+	s.rawText = false
+	if s.template > 0 {
+		// Inert content: only track nesting.
+		if tt == html.StartTagToken || tt == html.EndTagToken {
+			if name, _ := z.TagName(); string(name) == "template" {
+				if tt == html.StartTagToken {
+					s.template++
+				} else {
+					s.template--
+				}
+			}
+		}
+		return
+	}
+	switch tt {
+	case html.DoctypeToken:
+		if s.phase == phaseBefore {
+			s.res.html = true
+		}
+	case html.CommentToken:
+		s.comment(z, sp)
+	case html.TextToken:
+		if rawText || s.noscript > 0 || s.phase == phaseAfter || blank(z.Raw()) {
+			return
+		}
+		// Text implies the body.
+		if s.phase == phaseHead {
+			s.beginHead(sp.start)
+		}
+		s.endHead(sp.start)
+	case html.StartTagToken, html.SelfClosingTagToken:
+		s.startTag(z, tt, sp)
+	case html.EndTagToken:
+		name, _ := z.TagName()
+		n := string(name)
+		if n == "noscript" && s.noscript > 0 {
+			s.noscript--
+			return
+		}
+		if s.noscript > 0 || s.phase == phaseAfter {
+			return
+		}
+		switch n {
+		case "head", "body", "html", "br":
+			s.beginHead(sp.start)
+			s.endHead(sp.start)
+		}
+	}
+}
+
+func (s *scanner) comment(z *html.Tokenizer, sp span) {
+	if !bytes.HasPrefix(z.Raw(), []byte("<!--")) {
+		return // a bogus comment (<!x>, <?x>) is never one of our markers
+	}
+	switch strings.TrimSpace(string(z.Text())) {
+	case markOpen:
+		if s.isOpen {
+			s.orphan()
+		}
+		s.isOpen, s.open = true, sp
+		s.openHead = s.phase != phaseAfter && s.noscript == 0
+	case markClose:
+		if !s.isOpen {
+			s.res.orphans = append(s.res.orphans, sp)
+			return
+		}
+		s.res.blocks = append(s.res.blocks, span{s.open.start, sp.end})
+		s.res.blockHead = append(s.res.blockHead, s.openHead)
+		for _, h := range s.pending {
+			if s.res.blockStyle == 0 {
+				s.res.blockStyle = style(h.selfClosing)
+			}
+		}
+		s.isOpen, s.pending = false, nil
+	}
+}
+
+// orphan turns the open marker into an unpaired one: the tags after it are
+// the page's own after all.
+func (s *scanner) orphan() {
+	s.res.orphans = append(s.res.orphans, s.open)
+	s.res.tags = append(s.res.tags, s.pending...)
+	s.isOpen, s.pending = false, nil
+}
+
+func (s *scanner) finish() {
+	if s.isOpen {
+		s.orphan()
+	}
+	sort.Slice(s.res.tags, func(i, j int) bool { return s.res.tags[i].start < s.res.tags[j].start })
+	sort.Slice(s.res.orphans, func(i, j int) bool { return s.res.orphans[i].start < s.res.orphans[j].start })
+}
+
+func style(selfClosing bool) int {
+	if selfClosing {
+		return 1
+	}
+	return -1
+}
+
+func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
+	nameB, hasAttr := z.TagName()
+	name := string(nameB)
+	if name == "meta" {
+		s.meta(z, tt, hasAttr, sp)
+		return
+	}
+	// The tokenizer reads these elements' content as text (SPEC raw text and
+	// RCDATA elements); <noscript> is made an exception below.
+	s.rawText = rawTextTags[name]
+	outer := s.noscript == 0 && s.phase != phaseAfter // directly in the prologue or head
+	switch name {
+	case "template":
+		if tt == html.StartTagToken {
+			s.template++
+		}
+	case "noscript":
+		if tt == html.StartTagToken {
+			// With scripting off, as a crawler's first pass parses it, the
+			// content is markup, not text.
+			z.NextIsNotRawText()
+			s.noscript++
+		}
+	}
+	if !outer {
+		return
+	}
+	switch {
+	case name == "html":
+		s.res.html = true
+	case name == "head":
+		if s.phase == phaseBefore {
+			s.res.html = true
+			s.phase = phaseHead
+		}
+	case name == "body":
+		s.res.html = true
+		s.beginHead(sp.start)
+		s.endHead(sp.start)
+	case headTags[name]:
+		s.phase = phaseHead
+		s.beginHead(sp.start)
+		if voidTags[name] && s.res.voidStyle == 0 && !s.isOpen {
+			s.res.voidStyle = style(tt == html.SelfClosingTagToken)
+		}
+	default:
+		s.beginHead(sp.start)
+		s.endHead(sp.start)
+	}
+}
+
+func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, hasAttr bool, sp span) {
+	inHead := s.phase != phaseAfter
+	if inHead && s.noscript == 0 {
+		s.phase = phaseHead
+		s.beginHead(sp.start)
+	}
+	var name, content, equiv string
+	var haveName, haveContent, haveEquiv, charset bool
+	for hasAttr {
+		var k, v []byte
+		k, v, hasAttr = z.TagAttr()
+		// The first occurrence of an attribute wins, as in the HTML parser.
+		switch string(k) {
+		case "name":
+			if !haveName {
+				name, haveName = strings.ToLower(strings.TrimSpace(string(v))), true
+			}
+		case "content":
+			if !haveContent {
+				content, haveContent = string(v), true
+			}
+		case "http-equiv":
+			if !haveEquiv {
+				equiv, haveEquiv = strings.ToLower(strings.TrimSpace(string(v))), true
+			}
+		case "charset":
+			charset = true
+		}
+	}
+	selfClosing := tt == html.SelfClosingTagToken
+	if haveName && s.isName(name) {
+		h := hit{name: name, content: content, span: sp, head: inHead && s.noscript == 0, selfClosing: selfClosing}
+		if s.isOpen {
+			s.pending = append(s.pending, h)
+		} else {
+			s.res.tags = append(s.res.tags, h)
+		}
+		return
+	}
+	if !inHead || s.noscript > 0 {
+		return
+	}
+	if s.res.voidStyle == 0 && !s.isOpen {
+		s.res.voidStyle = style(selfClosing)
+	}
+	if equiv == "refresh" {
+		s.res.redirect = true
+	}
+	if s.res.charsetEnd < 0 && (charset || equiv == "content-type" && strings.Contains(strings.ToLower(content), "charset")) {
+		s.res.charsetEnd = sp.end
+	}
+}
+
+// blank reports whether b is only HTML white space, allowing a leading BOM.
+func blank(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// candidateWindow bounds how far the body pre-check reads one <meta tag.
+const candidateWindow = 4096
+
+// lastCandidate is the cheap byte search over the rest of a page: it returns
+// the offset in rest of the last "<meta" (any case) whose tag might name a
+// robots agent, or of the last "robotsmith" marker text, or -1 if there is
+// neither and the rest need not be tokenized. Context (comments, scripts) is
+// ignored here: a candidate only means "tokenize up to here".
+func lastCandidate(rest []byte, isName func(string) bool) int {
+	last := bytes.LastIndex(rest, []byte(markOpen))
+	for i := 0; ; {
+		j := bytes.IndexByte(rest[i:], '<')
+		if j < 0 {
+			break
+		}
+		p := i + j
+		i = p + 1
+		if len(rest)-p < 5 || !bytes.EqualFold(rest[p+1:p+5], []byte("meta")) {
+			continue
+		}
+		if p > last && metaMightMatch(rest[p:], isName) {
+			last = p
+		}
+	}
+	return last
+}
+
+// metaMightMatch tokenizes the one tag at the start of b (bounded by
+// candidateWindow) and reports whether it is a robots-family meta, or cannot
+// be told within the window.
+func metaMightMatch(b []byte, isName func(string) bool) bool {
+	w := b
+	if len(w) > candidateWindow {
+		w = w[:candidateWindow]
+	}
+	z := html.NewTokenizer(bytes.NewReader(w))
+	tt := z.Next()
+	if tt != html.StartTagToken && tt != html.SelfClosingTagToken {
+		return len(w) < len(b) // cut off inside the tag: cannot tell
+	}
+	if len(z.Raw()) == len(w) && len(w) < len(b) {
+		return true // the tag may go on past the window
+	}
+	name, more := z.TagName()
+	if string(name) != "meta" {
+		return false
+	}
+	for more {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if string(k) == "name" {
+			return isName(strings.ToLower(strings.TrimSpace(string(v))))
+		}
+	}
+	return false
+}
