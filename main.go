@@ -98,14 +98,27 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		quiet      = fs.Bool("q", false, "")
 		verbose    = fs.Bool("v", false, "")
 	)
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
-			return err
+	// Flags may come before or after SITE and PATHs (`robotsmith build site -q`), as in hugo and go.
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, usage)
+				return err
+			}
+			return &usageError{err.Error()}
 		}
-		return &usageError{err.Error()}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		if args[0] == "--" {
+			rest = append(rest, args[1:]...)
+			break
+		}
+		rest = append(rest, args[0])
+		args = args[1:]
 	}
-	rest := fs.Args()
 	opt := pipeline.Options{
 		Config: *configFile,
 		Output: *output,

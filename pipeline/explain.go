@@ -23,7 +23,7 @@ type Explanation struct {
 	File   string   `json:"file"`                   // the output file
 	Source string   `json:"source"`                 // the source page, "" when none
 	Class  string   `json:"class"`                  // public, noindex, error page, redirect, file
-	Rules  []int    `json:"rules"`                  // the config rules that match, by number
+	Rules  []string `json:"rules"`                  // matching config rules: "rule 2 at robotsmith.yaml:14"
 	Agents []Agent  `json:"agents"`                 // the effective directives per agent
 	Tags   []Tag    `json:"tags"`                   // what the page gets (pages only)
 	Header []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines (non-HTML files)
