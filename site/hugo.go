@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +33,7 @@ type hugoConfig struct {
 	disableKinds    map[string]bool
 	pagerPath       string // pagination.path, "page"
 	keepCase        bool   // disablePathToLower
+	pluralizeTitles bool   // pluralizeListTitles, true by default
 	buildDrafts     bool
 	buildFuture     bool
 	buildExpired    bool
@@ -48,8 +48,9 @@ type hugoLang struct {
 }
 
 type hugoRoot struct {
-	dir  string // absolute folder
-	lang string // language of every file in it; "" means by file name, else the default
+	dir   string // absolute folder
+	lang  string // language of every file in it; "" means by file name, else the default
+	under string // slash folder inside the content tree it is mounted at ("" for the top)
 }
 
 // hugoPermalink is one permalinks rule; the first that matches a page wins.
@@ -282,6 +283,7 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	h.defaultLang = strings.ToLower(strOr(cfg["defaultcontentlanguage"], "en"))
 	h.defaultInSubdir = toBool(cfg["defaultcontentlanguageinsubdir"])
 	h.keepCase = toBool(cfg["disablepathtolower"])
+	h.pluralizeTitles = cfg["pluralizelisttitles"] == nil || toBool(cfg["pluralizelisttitles"])
 	h.disableAliases = toBool(cfg["disablealiases"])
 	h.buildDrafts = toBool(cfg["builddrafts"])
 	h.buildFuture = toBool(cfg["buildfuture"])
@@ -326,7 +328,8 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 		for _, m := range mounts {
 			mm, _ := m.(map[string]any)
 			target := strings.Trim(filepath.ToSlash(strOr(mm["target"], "")), "/")
-			if target != "content" {
+			under, ok := strings.CutPrefix(target, "content")
+			if !ok || (under != "" && under[0] != '/') {
 				continue
 			}
 			lang := strings.ToLower(strOr(mm["lang"], ""))
@@ -342,7 +345,7 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 			if lang != "" && !h.hasLang(lang) {
 				continue
 			}
-			h.roots = append(h.roots, hugoRoot{dir: s.abs(strOr(mm["source"], "")), lang: lang})
+			h.roots = append(h.roots, hugoRoot{dir: s.abs(strOr(mm["source"], "")), lang: lang, under: strings.Trim(under, "/")})
 		}
 	}
 	if len(h.roots) == 0 {
@@ -461,21 +464,53 @@ func sectionGlob(section string) string {
 	return "/{" + section + "," + section + "/**}"
 }
 
-// hugoPagerParent maps "/blog/page/2/" to "/blog/" and "/page/3/" to "/".
+// hugoPagerParent maps a paginated list page's URL to the URL of the list page it continues:
+// "/blog/page/2/" to "/blog/" and "/page/3/" to "/" (page 1 is a redirect stub to the list).
+// With uglyURLs the list is written as Hugo writes it: "/blog/index.html", "/tags/go.html" for
+// a term (whose pagers are "/tags/go/page/2.html").
 func (s *Site) hugoPagerParent(url string) (string, bool) {
+	h := s.hugo
 	pp := "page"
-	if s.hugo != nil && s.hugo.pagerPath != "" {
-		pp = strings.Trim(s.hugo.pagerPath, "/")
+	if h != nil && h.pagerPath != "" {
+		pp = strings.Trim(h.pagerPath, "/")
 	}
-	re := regexp.MustCompile(`^(.*/)` + regexp.QuoteMeta(pp) + `/([0-9]+)(/|/index\.html|\.html)$`)
-	m := re.FindStringSubmatch(url)
-	if m == nil {
+	rest, ok := strings.CutSuffix(url, "/index.html")
+	if !ok {
+		rest, ok = strings.CutSuffix(url, ".html")
+	}
+	if !ok {
+		rest = strings.TrimSuffix(url, "/")
+	}
+	i := strings.LastIndexByte(rest, '/')
+	if i < 0 {
 		return "", false
 	}
-	if n, err := strconv.Atoi(m[2]); err != nil || n < 1 {
+	n, err := strconv.Atoi(rest[i+1:])
+	if err != nil || n < 1 || rest[i+1] == '0' || rest[i+1] == '+' {
 		return "", false
 	}
-	return m[1], true
+	parent, ok := strings.CutSuffix(rest[:i], "/"+pp)
+	if !ok {
+		return "", false
+	}
+	parent += "/"
+	if h == nil {
+		return parent, true
+	}
+	segs := strings.Split(strings.Trim(parent, "/"), "/")
+	if len(segs) > 0 && h.hasLang(segs[0]) && h.prefix(segs[0]) != "" {
+		segs = segs[1:]
+	}
+	if len(segs) > 0 && segs[0] != "" && h.ugly(segs[0]) {
+		if _, tax := h.taxonomies[segs[0]]; tax && len(segs) == 2 {
+			return strings.TrimSuffix(parent, "/") + ".html", true
+		}
+		return parent + "index.html", true
+	}
+	if h.uglyAll && (len(segs) == 0 || segs[0] == "") {
+		return parent + "index.html", true
+	}
+	return parent, true
 }
 
 // Small conversions for decoded config values.

@@ -24,6 +24,8 @@ var hugoFixtures = []struct {
 	env  map[string]string
 }{
 	{name: "basic"},
+	{name: "permalinks"},
+	{name: "ugly"},
 }
 
 // findHugo finds Hugo v0.146 or newer: $HUGO, the cache where .ci/run installs it, or PATH.
@@ -254,6 +256,10 @@ func TestHugoIntegration(t *testing.T) {
 // sections without _index, taxonomy lists and terms, 404 pages. "" when u is none of those.
 func noSourceKind(s *Site, u string) string {
 	h := s.hugo
+	u = strings.TrimSuffix(u, "index.html")
+	if u != "/404.html" {
+		u = strings.TrimSuffix(u, ".html")
+	}
 	segs := strings.Split(strings.Trim(u, "/"), "/")
 	if len(segs) > 0 && h.hasLang(segs[0]) && (h.multilingual() || h.defaultInSubdir) {
 		segs = segs[1:]

@@ -363,7 +363,7 @@ func (s *Site) hugoWalk() ([]hugoFile, error) {
 			if err != nil {
 				return err
 			}
-			f := hugoFile{abs: p, rel: filepath.ToSlash(r)}
+			f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
 			f.dir = path.Dir(f.rel)
 			if f.dir == "." {
 				f.dir = ""

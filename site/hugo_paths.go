@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/gobuffalo/flect"
 )
 
 // hugoSanitize is Hugo's paths.Sanitize (common/paths/path.go), written out because Hugo's
@@ -153,12 +155,17 @@ func sectionEntries(section string) []string {
 }
 
 // sectionPage is the branch page at a logical path, or a stand-in for a section with no
-// _index file (titled by its name, as Hugo titles it).
+// _index file, titled by its name pluralised as Hugo does (hugolib/page__meta.go, with the
+// inflection library Hugo uses).
 func (h *hugoConfig) sectionPage(lang, p string, sections map[string]*hugoSrc) *hugoSrc {
 	if s := sections[lang+"\x00"+p]; s != nil {
 		return s
 	}
-	return &hugoSrc{title: path.Base(p)}
+	title := path.Base(p)
+	if h.pluralizeTitles {
+		title = flect.Pluralize(title)
+	}
+	return &hugoSrc{title: title}
 }
 
 func (h *hugoConfig) sectionSlugs(p *hugoSrc, sections map[string]*hugoSrc) []string {
