@@ -39,20 +39,74 @@ func folders(entries []entry) map[string]*folder {
 	return m
 }
 
-// foldable reports whether folder p may become the rule p+"*": its files
-// share one decision other than the default, and the rule's path is one
-// Cloudflare reads literally.
-func (fo *folder) foldable() bool {
-	return !fo.mixed && fo.key != "" && fo.count >= 2 && pathProblem(fo.path, Cloudflare) == ""
+// group is a candidate fold: the files under folder whose path ends with
+// suffix ("" or an extension such as ".jpg"), written as the Cloudflare rule
+// folder+"*"+suffix. Its one '*' is greedy and crosses '/', so the rule
+// matches exactly the paths with that prefix and suffix.
+type group struct {
+	folder, suffix string
+	count          int
+	mixed          bool
+	key            string
+	lines          []string
+}
+
+func (g *group) rulePath() string { return g.folder + "*" + g.suffix }
+
+func (g *group) covers(p string) bool {
+	return strings.HasPrefix(p, g.folder) && strings.HasSuffix(p, g.suffix) && len(p) >= len(g.folder)+len(g.suffix)
+}
+
+// ext returns the extension of p's last segment (".jpg"), or "".
+func ext(p string) string {
+	last := p[strings.LastIndexByte(p, '/')+1:]
+	if i := strings.LastIndexByte(last, '.'); i > 0 {
+		return last[i:]
+	}
+	return ""
+}
+
+// groups returns every candidate group of entries.
+func groups(entries []entry) []*group {
+	m := map[[2]string]*group{}
+	add := func(folder, suffix string, e entry) {
+		k := [2]string{folder, suffix}
+		g := m[k]
+		if g == nil {
+			m[k] = &group{folder: folder, suffix: suffix, count: 1, key: e.key, lines: e.lines}
+			return
+		}
+		g.count++
+		if g.key != e.key {
+			g.mixed = true
+		}
+	}
+	for _, e := range entries {
+		x := ext(e.path)
+		for i := 0; i < len(e.path); i++ {
+			if e.path[i] != '/' {
+				continue
+			}
+			add(e.path[:i+1], "", e)
+			if x != "" && len(e.path) >= i+1+len(x) {
+				add(e.path[:i+1], x, e)
+			}
+		}
+	}
+	out := make([]*group, 0, len(m))
+	for _, g := range m {
+		out = append(out, g)
+	}
+	return out
 }
 
 // foldRules returns Cloudflare rules for entries within budget rules: exact
-// paths when they fit, else as few folds as needed, largest first. Only
-// folders whose files all share one decision are folded, and no two rules
-// match the same path, so no file's headers change. The choice is optimal
-// for rules of the form exact-path and /folder/*: a folder that holds two
-// decisions cannot be one rule, and folding a folder is never worse than
-// folding the folders inside it.
+// paths when they fit, else as few folds as needed. A fold is a rule
+// /folder/* or /folder/*.ext over at least two files that all share one
+// decision other than the default (so no other file's headers change), and
+// no two chosen rules match the same file (so each file keeps exactly one
+// robotsmith rule). Folds are chosen greedily, most files first, the more
+// specific rule first among equals.
 func foldRules(entries []entry, budget, user int) ([]rule, error) {
 	need := 0
 	for _, e := range entries {
@@ -63,52 +117,62 @@ func foldRules(entries []entry, budget, user int) ([]rule, error) {
 	if need <= budget {
 		return assemble(entries, nil), nil
 	}
-	fs := folders(entries)
-	var cands []*folder
-	for p, fo := range fs {
-		if fo.foldable() && !hasFoldableAncestor(p, fs) {
-			cands = append(cands, fo)
+	var cands []*group
+	for _, g := range groups(entries) {
+		if !g.mixed && g.key != "" && g.count >= 2 && pathProblem(g.folder+g.suffix, Cloudflare) == "" {
+			cands = append(cands, g)
 		}
 	}
 	sort.Slice(cands, func(i, j int) bool {
-		if cands[i].count != cands[j].count {
-			return cands[i].count > cands[j].count
+		a, b := cands[i], cands[j]
+		if a.count != b.count {
+			return a.count > b.count
 		}
-		return cands[i].path < cands[j].path
+		if len(a.folder) != len(b.folder) {
+			return len(a.folder) > len(b.folder)
+		}
+		return a.rulePath() < b.rulePath()
 	})
-	var chosen []*folder
+	var chosen []*group
+	taken := map[string]bool{}
 	total := need
 	for _, c := range cands {
 		if total <= budget {
 			break
+		}
+		var files []string
+		overlap := false
+		for _, e := range entries {
+			if c.covers(e.path) {
+				if taken[e.path] {
+					overlap = true
+					break
+				}
+				files = append(files, e.path)
+			}
+		}
+		if overlap {
+			continue
+		}
+		for _, p := range files {
+			taken[p] = true
 		}
 		chosen = append(chosen, c)
 		total -= c.count - 1
 	}
 	rules := assemble(entries, chosen)
 	if len(rules) > budget {
-		return nil, &LimitError{Needed: len(rules) + 1 + user, Limit: MaxRules, User: user, Folders: suggest(rules, fs, budget)}
+		return nil, &LimitError{Needed: len(rules) + 1 + user, Limit: MaxRules, User: user, Folders: suggest(rules, folders(entries), budget)}
 	}
 	return rules, nil
 }
 
-func hasFoldableAncestor(p string, fs map[string]*folder) bool {
-	for i := len(p) - 2; i >= 0; i-- {
-		if p[i] == '/' {
-			if a := fs[p[:i+1]]; a != nil && a.foldable() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // assemble returns a rule for each chosen folder and for each file with
 // lines outside them, sorted by path.
-func assemble(entries []entry, chosen []*folder) []rule {
+func assemble(entries []entry, chosen []*group) []rule {
 	var rules []rule
 	for _, c := range chosen {
-		rules = append(rules, rule{path: c.path + "*", lines: c.lines})
+		rules = append(rules, rule{path: c.rulePath(), lines: c.lines})
 	}
 	for _, e := range entries {
 		if e.key == "" || underAny(e.path, chosen) {
@@ -120,58 +184,69 @@ func assemble(entries []entry, chosen []*folder) []rule {
 	return rules
 }
 
-func underAny(p string, chosen []*folder) bool {
+func underAny(p string, chosen []*group) bool {
 	for _, c := range chosen {
-		if strings.HasPrefix(p, c.path) {
+		if c.covers(p) {
 			return true
 		}
 	}
 	return false
 }
 
-// suggest picks folders below the root whose files hold several decisions,
-// most rules first, without nesting, until giving each one decision (one
-// rule) would bring the rules within budget.
+// suggest picks folders below the root whose files hold several
+// decisions, until giving each one decision (one rule) would bring the
+// rules within budget. Folders whose rules are all exact paths come first:
+// that is where rules pile up, while a folder that already holds folds of
+// different decisions is better left as it is. Among those, most rules
+// first; nested folders are not both picked.
 func suggest(rules []rule, fs map[string]*folder, budget int) []FolderCost {
-	var mixed []FolderCost
+	type cand struct {
+		FolderCost
+		folds bool
+	}
+	var cands []cand
 	for p, fo := range fs {
 		if p == "/" || !fo.mixed || pathProblem(p, Cloudflare) != "" {
 			continue
 		}
-		n := 0
+		c := cand{FolderCost: FolderCost{Folder: p}}
 		for _, r := range rules {
 			if strings.HasPrefix(r.path, p) {
-				n++
+				c.Rules++
+				c.folds = c.folds || strings.Contains(r.path, "*")
 			}
 		}
-		if n >= 2 {
-			mixed = append(mixed, FolderCost{Folder: p, Rules: n})
+		if c.Rules >= 2 {
+			cands = append(cands, c)
 		}
 	}
-	sort.Slice(mixed, func(i, j int) bool {
-		if mixed[i].Rules != mixed[j].Rules {
-			return mixed[i].Rules > mixed[j].Rules
+	sort.Slice(cands, func(i, j int) bool {
+		a, b := cands[i], cands[j]
+		if a.folds != b.folds {
+			return !a.folds
 		}
-		return mixed[i].Folder < mixed[j].Folder
+		if a.Rules != b.Rules {
+			return a.Rules > b.Rules
+		}
+		return a.Folder < b.Folder
 	})
 	var out []FolderCost
 	total := len(rules)
-	for _, m := range mixed {
+	for _, c := range cands {
 		if total <= budget {
 			break
 		}
 		nested := false
 		for _, o := range out {
-			if strings.HasPrefix(m.Folder, o.Folder) || strings.HasPrefix(o.Folder, m.Folder) {
+			if strings.HasPrefix(c.Folder, o.Folder) || strings.HasPrefix(o.Folder, c.Folder) {
 				nested = true
 				break
 			}
 		}
-		if nested {
-			continue
+		if !nested {
+			out = append(out, c.FolderCost)
+			total -= c.Rules - 1
 		}
-		out = append(out, m)
-		total -= m.Rules - 1
 	}
 	return out
 }

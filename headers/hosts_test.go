@@ -58,6 +58,13 @@ func integrationSite() []siteFile {
 	for i := 0; i < 90; i++ {
 		fs = append(fs, siteFile{disk: fmt.Sprintf("gallery/all/p%03d.png", i), url: fmt.Sprintf("/gallery/all/p%03d.png", i), lines: []string{"noindex"}})
 	}
+	// A folder whose page keeps the default: only /shots/*.png can fold.
+	fs = append(fs, siteFile{disk: "shots/index.html", url: "/shots/"})
+	for i := 0; i < 100; i++ {
+		fs = append(fs, siteFile{disk: fmt.Sprintf("shots/s%03d.png", i), url: fmt.Sprintf("/shots/s%03d.png", i), lines: []string{"noindex, noimageindex"}})
+	}
+	fs = append(fs, siteFile{disk: "shots/sub/deep.png", url: "/shots/sub/deep.png", lines: []string{"noindex, noimageindex"}},
+		siteFile{disk: "shots/sub/deep.jpg", url: "/shots/sub/deep.jpg"})
 	for i := 0; i < 12; i++ {
 		f := siteFile{disk: fmt.Sprintf("gallery/mix/m%02d.jpg", i), url: fmt.Sprintf("/gallery/mix/m%02d.jpg", i)}
 		if i%3 != 0 {
@@ -171,8 +178,10 @@ func TestHostsInNetns(t *testing.T) {
 		dir := t.TempDir()
 		writeSite(t, dir, site, Cloudflare)
 		hdr, _ := os.ReadFile(filepath.Join(dir, "_headers"))
-		if !strings.Contains(string(hdr), "/gallery/all/*\n") {
-			t.Errorf("expected the gallery to be folded for cloudflare; _headers:\n%s", hdr)
+		for _, fold := range []string{"\n/gallery/all/*\n", "\n/shots/*.png\n"} {
+			if !strings.Contains(string(hdr), fold) {
+				t.Errorf("expected the rule %q for cloudflare; _headers:\n%s", fold[1:], hdr)
+			}
 		}
 		work := t.TempDir()
 		port := freePort(t)
