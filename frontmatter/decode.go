@@ -146,6 +146,9 @@ func (d *Document) decodeYAML(block []byte) error {
 		if k.Kind != yaml.ScalarNode {
 			continue
 		}
+		if k.Tag == "!!merge" {
+			continue // below, once the keys written here are known
+		}
 		d.setKey(k.Value, d.offAt(k.Line, k.Column))
 		lk := strings.ToLower(k.Value)
 		if v.Kind == yaml.ScalarNode {
@@ -161,7 +164,44 @@ func (d *Document) decodeYAML(block []byte) error {
 			}
 		}
 	}
+	// Keys a merge (<<: *anchor) brings in are placed where the anchored
+	// mapping writes them, unless the document writes them itself.
+	for i := 0; i+1 < len(top.Content); i += 2 {
+		if k := top.Content[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
+			d.mergeKeys(top.Content[i+1], 0)
+		}
+	}
 	return nil
+}
+
+// mergeKeys records the keys of a merged mapping (an alias, a mapping, or a
+// list of them) that are not recorded yet.
+func (d *Document) mergeKeys(n *yaml.Node, depth int) {
+	if n == nil || depth > 8 {
+		return
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		d.mergeKeys(n.Alias, depth+1)
+	case yaml.SequenceNode:
+		for _, e := range n.Content {
+			d.mergeKeys(e, depth+1)
+		}
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode {
+				continue
+			}
+			if k.Tag == "!!merge" {
+				d.mergeKeys(n.Content[i+1], depth+1)
+				continue
+			}
+			if _, ok := d.keys[strings.ToLower(k.Value)]; !ok {
+				d.setKey(k.Value, d.offAt(k.Line, k.Column))
+			}
+		}
+	}
 }
 
 func yamlKind(n *yaml.Node) string {
@@ -439,6 +479,8 @@ func (d *Document) jsonKeys(raw []byte) {
 			return
 		}
 		key, _ := tok.(string)
+		// A key written again overrides the earlier one, as in the decoded map.
+		delete(d.keys, strings.ToLower(key))
 		d.setKey(key, d.start+off)
 		if strings.EqualFold(key, "cascade") && next() < len(raw) && raw[next()] == '[' {
 			if _, err := dec.Token(); err != nil {

@@ -267,13 +267,27 @@ func (d *Document) Bool(key string) bool {
 }
 
 // toBool reads a boolean front-matter value; ok is false for other types and
-// for strings that are not booleans.
+// for text that is not a boolean. Besides true and false it takes what
+// strconv.ParseBool reads ("TRUE", "1", ...), YAML 1.1's yes/no/on/off
+// (Jekyll's YAML reader makes them booleans; yaml.v3 leaves them strings),
+// and the integers 0 and 1 (Hugo's cast.ToBool).
 func toBool(v any) (b, ok bool) {
 	switch v := v.(type) {
 	case bool:
 		return v, true
+	case int:
+		return v == 1, v == 0 || v == 1
+	case int64:
+		return v == 1, v == 0 || v == 1
 	case string:
-		b, err := strconv.ParseBool(strings.TrimSpace(v))
+		s := strings.TrimSpace(v)
+		switch strings.ToLower(s) {
+		case "yes", "on":
+			return true, true
+		case "no", "off":
+			return false, true
+		}
+		b, err := strconv.ParseBool(s)
 		return b, err == nil
 	}
 	return false, false

@@ -57,6 +57,21 @@ var robotsCases = []struct {
 		src:  "---\nnoindex: false\nnofollow: \"false\"\nrobots:\nunavailable_after: ''\n---\n",
 	},
 	{
+		desc: "yaml 1.1 and integer booleans",
+		src:  "---\nnoindex: yes\nnofollow: 0\n---\n",
+		want: []rules.Input{{Agent: "robots", Value: "noindex", Source: fm("noindex", 2)}},
+	},
+	{
+		desc: "toml integer boolean",
+		src:  "+++\nnofollow = 1\nnoindex = 'Off'\n+++\n",
+		want: []rules.Input{{Agent: "robots", Value: "nofollow", Source: fm("nofollow", 2)}},
+	},
+	{
+		desc: "yaml merge key gives the anchor's line",
+		src:  "---\nbase: &b\n  noindex: true\n  title: x\n<<: *b\ntitle: y\n---\n",
+		want: []rules.Input{{Agent: "robots", Value: "noindex", Source: fm("noindex", 3)}},
+	},
+	{
 		desc: "yaml dates as written",
 		src:  "---\nunavailable_after: 2027-01-31\nexpiryDate: 2026-05-01T10:00:00+02:00\n---\n",
 		want: []rules.Input{
@@ -120,9 +135,9 @@ var robotsCases = []struct {
 	},
 	{
 		desc: "every wrong value is reported",
-		src:  "---\r\nnoindex: maybe\r\nnofollow: 1\r\nunavailable_after: [2027]\r\nrobots: index\r\n---\r\n",
+		src:  "---\r\nnoindex: maybe\r\nnofollow: 2\r\nunavailable_after: [2027]\r\nrobots: index\r\n---\r\n",
 		want: []rules.Input{{Agent: "robots", Value: "index", Source: fm("robots", 5)}},
-		err: "p.md:3: front matter: nofollow: want true or false, got 1\n" +
+		err: "p.md:3: front matter: nofollow: want true or false, got 2\n" +
 			"p.md:2: front matter: noindex: want true or false, got \"maybe\"\n" +
 			"p.md:4: front matter: unavailable_after: want a date, got a list of values that are not all strings (2027)",
 	},
