@@ -76,6 +76,7 @@ type scanner struct {
 	openHead  bool
 	pending   []hit // tags seen while a block is open
 	rawText   bool  // the next text token is a raw-text element's content
+	robotsHit bool  // the current token is a robots tag
 }
 
 // scan tokenizes src. isName reports whether a lower-cased, trimmed meta name
@@ -138,6 +139,17 @@ func (s *scanner) beginHead(off int) {
 func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 	rawText := s.rawText
 	s.rawText = false
+	if s.isOpen {
+		// A robotsmith block holds only what Rewrite writes: blank text and
+		// robots tags. Anything else means the markers are not a block of
+		// ours, and the bytes between them are the page's.
+		defer func(open span) {
+			if s.isOpen && s.open == open && !s.blockish(tt, z) {
+				s.orphan()
+			}
+		}(s.open)
+	}
+	s.robotsHit = false
 	if s.template > 0 {
 		// Inert content: only track nesting.
 		if tt == html.StartTagToken || tt == html.EndTagToken {
@@ -212,6 +224,17 @@ func (s *scanner) comment(z *html.Tokenizer, sp span) {
 		}
 		s.isOpen, s.pending = false, nil
 	}
+}
+
+// blockish reports whether the current token may stand inside a block.
+func (s *scanner) blockish(tt html.TokenType, z *html.Tokenizer) bool {
+	switch tt {
+	case html.TextToken:
+		return blank(z.Raw())
+	case html.StartTagToken, html.SelfClosingTagToken:
+		return s.robotsHit
+	}
+	return false
 }
 
 // orphan turns the open marker into an unpaired one: the tags after it are
@@ -319,6 +342,7 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, hasAttr bool, sp sp
 	}
 	selfClosing := tt == html.SelfClosingTagToken
 	if haveName && s.isName(name) {
+		s.robotsHit = true
 		h := hit{name: name, content: content, span: sp, head: inHead && s.noscript == 0, selfClosing: selfClosing}
 		if s.isOpen {
 			s.pending = append(s.pending, h)
