@@ -74,6 +74,16 @@ func (h *hugoConfig) prefix(lang string) string {
 	return lang
 }
 
+// langIndex is the language's place in weight order, len(langs) when it is not configured.
+func (h *hugoConfig) langIndex(code string) int {
+	for i, l := range h.langs {
+		if l.code == code {
+			return i
+		}
+	}
+	return len(h.langs)
+}
+
 func (h *hugoConfig) hasLang(code string) bool {
 	for _, l := range h.langs {
 		if l.code == code {

@@ -26,6 +26,9 @@ var hugoFixtures = []struct {
 	{name: "basic"},
 	{name: "permalinks"},
 	{name: "ugly"},
+	{name: "multilingual"},
+	{name: "configdir", env: map[string]string{"HUGO_ENVIRONMENT": "staging"}},
+	{name: "mounts"},
 }
 
 // findHugo finds Hugo v0.146 or newer: $HUGO, the cache where .ci/run installs it, or PATH.
@@ -116,7 +119,7 @@ func TestHugoIntegration(t *testing.T) {
 			for k, v := range fx.env {
 				env = append(env, k+"="+v)
 			}
-			cmd := exec.Command(hugo, "--quiet", "-d", filepath.Join(dir, "public"))
+			cmd := exec.Command(hugo, "--quiet") // publishDir as the site's config says
 			cmd.Dir, cmd.Env = dir, env
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("hugo: %v\n%s", err, out)

@@ -33,6 +33,7 @@ type hugoFile struct {
 	lang    string
 	content bool
 	base    string // file name without language and extension: "index", "_index", "a"
+	named   bool   // the language came from the file name ("a.fr.md")
 }
 
 // hugoSrc is one content file that is a page, with what Hugo needs to place it.
@@ -97,6 +98,14 @@ func decodeCascades(v any, file string, line int) []hugoCascade {
 				c.glob = strOr(t["path"], "")
 				c.kind = strings.ToLower(strOr(t["kind"], ""))
 				c.lang = strings.ToLower(strOr(t["lang"], ""))
+				// Hugo v0.150 replaced lang with sites.matrix.languages (a list of globs).
+				if sites, ok := t["sites"].(map[string]any); ok {
+					if matrix, ok := sites["matrix"].(map[string]any); ok {
+						if ls := toStrings(matrix["languages"]); len(ls) > 0 {
+							c.lang = "{" + strings.ToLower(strings.Join(ls, ",")) + "}"
+						}
+					}
+				}
 				c.env = strings.ToLower(strOr(t["environment"], ""))
 				continue
 			}
@@ -265,6 +274,18 @@ func (s *Site) hugoPages() ([]Page, error) {
 		}
 	}
 
+	// A bundle file without a language in its name is shared by the bundle's translations and
+	// published once, under the first language (by weight) that has the bundle.
+	firstLang := map[string]int{}
+	for _, p := range srcs {
+		if p.bundle || p.base == "_index" {
+			k := p.dir
+			if i, ok := firstLang[k]; !ok || h.langIndex(p.lang) < i {
+				firstLang[k] = h.langIndex(p.lang)
+			}
+		}
+	}
+
 	pages := make([]Page, 0, len(srcs))
 	for _, p := range srcs {
 		pg := Page{Source: s.rel(p.abs), Kind: p.kind, Lang: p.lang}
@@ -294,6 +315,9 @@ func (s *Site) hugoPages() ([]Page, error) {
 				for _, r := range res {
 					if r.content {
 						continue // content files in a bundle are page resources, not published files
+					}
+					if r.named && r.lang != p.lang || !r.named && firstLang[p.dir] != h.langIndex(p.lang) {
+						continue
 					}
 					rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, p.dir), "/")
 					pg.Resources = append(pg.Resources, strings.TrimPrefix(path.Join(tp.dir, rel), "/"))
@@ -376,6 +400,7 @@ func (s *Site) hugoWalk() ([]hugoFile, error) {
 				if f.lang == "" {
 					f.lang = strings.ToLower(stem[i+1:])
 				}
+				f.named = true
 				stem = stem[:i]
 			}
 			if f.lang == "" {
