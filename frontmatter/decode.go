@@ -18,27 +18,32 @@ import (
 // offAt turns a 1-based line and column (in runes) inside the front matter
 // block into an offset in the file.
 func (d *Document) offAt(line, col int) int {
-	off := d.start
-	for i := 1; i < line; i++ {
-		j := bytes.IndexByte(d.src[off:], '\n')
-		if j < 0 {
-			return len(d.src)
+	if d.lines == nil {
+		// Start offsets of the lines from the block on, computed once so
+		// that placing many keys stays linear.
+		d.lines = []int{d.start}
+		for off := d.start; off < len(d.src); {
+			j := bytes.IndexByte(d.src[off:], '\n')
+			if j < 0 {
+				break
+			}
+			off += j + 1
+			d.lines = append(d.lines, off)
 		}
-		off += j + 1
 	}
+	if line < 1 {
+		line = 1
+	}
+	if line > len(d.lines) {
+		return len(d.src)
+	}
+	off := d.lines[line-1]
 	for i := 1; i < col && off < len(d.src) && d.src[off] != '\n'; i++ {
 		_, n := utf8.DecodeRune(d.src[off:])
 		off += n
 	}
 	return off
 }
-
-// yamlLine matches the position yaml.v3 puts in its messages, and
-// yamlAtLine the earlier line a duplicate-key message points back to.
-var (
-	yamlLine   = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-	yamlAtLine = regexp.MustCompile(`at line (\d+)$`)
-)
 
 // yamlScannerProblem reports whether msg is one of the yaml.v3 scanner's
 // problems. yaml.v3 gives no structured position, and the line in its
@@ -81,6 +86,10 @@ func yamlScannerProblem(msg string) bool {
 // *Error at the file's line (all of them joined for several type errors).
 func (d *Document) yamlError(err error) error {
 	blockLine, _ := d.lineCol(d.start)
+	// The position yaml.v3 puts in its messages, and the earlier line a
+	// duplicate-key message points back to.
+	yamlLine := regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	yamlAtLine := regexp.MustCompile(`at line (\d+)$`)
 	msgs := []string{err.Error()}
 	typeErrs := false
 	var te *yaml.TypeError
@@ -168,24 +177,26 @@ func (d *Document) decodeYAML(block []byte) error {
 	// mapping writes them, unless the document writes them itself.
 	for i := 0; i+1 < len(top.Content); i += 2 {
 		if k := top.Content[i]; k.Kind == yaml.ScalarNode && k.Tag == "!!merge" {
-			d.mergeKeys(top.Content[i+1], 0)
+			d.mergeKeys(top.Content[i+1], map[*yaml.Node]bool{})
 		}
 	}
 	return nil
 }
 
 // mergeKeys records the keys of a merged mapping (an alias, a mapping, or a
-// list of them) that are not recorded yet.
-func (d *Document) mergeKeys(n *yaml.Node, depth int) {
-	if n == nil || depth > 8 {
+// list of them) that are not recorded yet. Each node is visited once, so
+// aliases that fan out cannot make it explode.
+func (d *Document) mergeKeys(n *yaml.Node, seen map[*yaml.Node]bool) {
+	if n == nil || seen[n] {
 		return
 	}
+	seen[n] = true
 	switch n.Kind {
 	case yaml.AliasNode:
-		d.mergeKeys(n.Alias, depth+1)
+		d.mergeKeys(n.Alias, seen)
 	case yaml.SequenceNode:
 		for _, e := range n.Content {
-			d.mergeKeys(e, depth+1)
+			d.mergeKeys(e, seen)
 		}
 	case yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
@@ -194,7 +205,7 @@ func (d *Document) mergeKeys(n *yaml.Node, depth int) {
 				continue
 			}
 			if k.Tag == "!!merge" {
-				d.mergeKeys(n.Content[i+1], depth+1)
+				d.mergeKeys(n.Content[i+1], seen)
 				continue
 			}
 			if _, ok := d.keys[strings.ToLower(k.Value)]; !ok {

@@ -22,6 +22,7 @@ type Document struct {
 
 	src   []byte            // the whole file, for turning offsets into line:col
 	start int               // offset of the front matter block's first byte in src
+	lines []int             // offsets of the lines from start on (built by offAt)
 	keys  map[string]keyPos // lower-case top-level key -> the key as written and where
 	// cascade holds the offset of each `cascade` list entry, in order; nil
 	// when cascade is a single map or absent (its key's offset is used).
@@ -87,6 +88,11 @@ func Parse(file string, src []byte) (doc *Document, err error) {
 		return d, nil
 	}
 
+	// Most files a site holds have no front matter: answer them without
+	// adrg, which would copy the whole file into its buffer first.
+	if open := string(bytes.TrimSpace(src[lineStart:lineEnd])); open != "---" && open != "+++" {
+		return d, nil
+	}
 	// adrg finds the block; YAML and TOML only, see parseJSON for why JSON
 	// is found by hand.
 	var c capture
@@ -300,27 +306,25 @@ func (d *Document) Time(key string) (time.Time, bool) {
 	return toTime(v)
 }
 
-// timeLayouts are the date forms Hugo and Jekyll accept in front matter.
-var timeLayouts = [...]string{
-	time.RFC3339Nano,
-	"2006-01-02T15:04:05",
-	"2006-01-02 15:04:05 -0700",
-	"2006-01-02 15:04:05 -07:00",
-	"2006-01-02 15:04:05Z07:00",
-	"2006-01-02 15:04:05",
-	"2006-01-02",
-	time.RFC1123Z,
-	time.RFC1123,
-	time.RFC850,
-}
-
 func toTime(v any) (time.Time, bool) {
 	switch v := v.(type) {
 	case time.Time:
 		return v, true
 	case string:
 		s := strings.TrimSpace(v)
-		for _, layout := range timeLayouts {
+		// The date forms Hugo and Jekyll accept in front matter.
+		for _, layout := range [...]string{
+			time.RFC3339Nano,
+			"2006-01-02T15:04:05",
+			"2006-01-02 15:04:05 -0700",
+			"2006-01-02 15:04:05 -07:00",
+			"2006-01-02 15:04:05Z07:00",
+			"2006-01-02 15:04:05",
+			"2006-01-02",
+			time.RFC1123Z,
+			time.RFC1123,
+			time.RFC850,
+		} {
 			if t, err := time.Parse(layout, s); err == nil {
 				return t, true
 			}

@@ -10,10 +10,13 @@ import (
 	"github.com/robotsmith/robotsmith/rules"
 )
 
-// The front-matter keys SPEC §3 reads, in the order Robots reports them.
-// Hugo reads a page's expiry date from expiryDate or unpublishDate; an
-// expired page that is still published gets unavailable_after.
-var robotsKeys = [...]string{"robots", "noindex", "nofollow", "unavailable_after", "expirydate", "unpublishdate"}
+// robotsKeys are the front-matter keys SPEC §3 reads, in the order Robots
+// reports them. Hugo reads a page's expiry date from expiryDate or
+// unpublishDate; an expired page that is still published gets
+// unavailable_after.
+func robotsKeys() [6]string {
+	return [...]string{"robots", "noindex", "nofollow", "unavailable_after", "expirydate", "unpublishdate"}
+}
 
 // Robots returns the directives SPEC §3 defines in the front matter, each
 // with Source{Kind: rules.FromFrontMatter, File, Line of the key, Key as
@@ -26,7 +29,7 @@ func (d *Document) Robots() (in []rules.Input, err error) {
 		}
 	}()
 	var errs []error
-	for _, name := range robotsKeys {
+	for _, name := range robotsKeys() {
 		k, ok := d.lookup(name)
 		if !ok {
 			continue
@@ -63,7 +66,7 @@ func RobotsFrom(values map[string]any, src rules.Source) (in []rules.Input, err 
 		}
 	}()
 	var errs []error
-	for _, name := range robotsKeys {
+	for _, name := range robotsKeys() {
 		k, ok := lookupFold(values, name)
 		if !ok {
 			continue
