@@ -1171,7 +1171,9 @@ func appendUnique(list []string, vals ...string) []string {
 }
 
 // jekyllPagerParent maps a jekyll-paginate page ("/page2/", or paginate_path's pattern) to the
-// list page it continues ("/"). Page 1 is the list page itself, so only N >= 2 match.
+// list page it continues ("/"). Page 1 is the list page itself, so only N >= 2 match. The list
+// page is taken to be the index.html in paginate_path's folder (jekyll-paginate takes the deepest
+// index.html at or above that folder; without the page list, robotsmith assumes that folder).
 func (s *Site) jekyllPagerParent(url string) (string, bool) {
 	pp := "/page:num"
 	if s.jek != nil && s.jek.paginatePath != "" {

@@ -272,7 +272,7 @@ var (
 // Time.parse(...).localtime in the site's zone.
 func jekyllNodeDate(n *yaml.Node, loc *time.Location) (time.Time, error) {
 	v := strings.TrimSpace(n.Value)
-	if n.Kind == yaml.ScalarNode && n.Style == 0 && n.Tag != "!!str" {
+	if n.Kind == yaml.ScalarNode && n.Style == 0 { // plain: neither quoted nor tagged
 		if psychDateRE.MatchString(v) {
 			return jekyllParseTime(v, loc)
 		}

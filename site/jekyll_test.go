@@ -1,0 +1,412 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// writeTree writes files (slash paths to contents) under a new temporary folder.
+func writeTree(t *testing.T, files map[string]string) string {
+	t.Helper()
+	root := t.TempDir()
+	for name, body := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+var jekyllNow = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
+
+func jekyllOpen(t *testing.T, files map[string]string) *Site {
+	t.Helper()
+	s, err := Open(writeTree(t, files), Options{Now: jekyllNow, Env: func(k string) string {
+		if k == "TZ" {
+			return "UTC"
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	return s
+}
+
+// TestJekyllPages maps tiny trees; expectations follow Jekyll 4.3's rules (checked against real
+// builds by TestJekyllIntegration for the same kinds of pages).
+func TestJekyllPages(t *testing.T) {
+	const fm = "---\n---\nbody\n"
+	tests := []struct {
+		desc  string
+		files map[string]string
+		want  map[string]string // source -> Output, or "!" + NoOutput
+	}{
+		{
+			desc:  "date style: pages .html, index, posts dated",
+			files: map[string]string{"_config.yml": "", "about.md": fm, "index.md": fm, "a/b.html": fm, "_posts/2020-01-05-hi.md": fm},
+			want:  map[string]string{"about.md": "about.html", "index.md": "index.html", "a/b.html": "a/b.html", "_posts/2020-01-05-hi.md": "2020/01/05/hi.html"},
+		},
+		{
+			desc:  "pretty style",
+			files: map[string]string{"_config.yml": "permalink: pretty\n", "about.md": fm, "_posts/2020-01-05-hi.md": fm},
+			want:  map[string]string{"about.md": "about/index.html", "_posts/2020-01-05-hi.md": "2020/01/05/hi/index.html"},
+		},
+		{
+			desc:  "ordinal and categories from folders and front matter",
+			files: map[string]string{"_config.yml": "permalink: ordinal\n", "x/_posts/2020-02-01-hi.md": "---\ncategories: [Y]\n---\n"},
+			want:  map[string]string{"x/_posts/2020-02-01-hi.md": "x/y/2020/032/hi.html"},
+		},
+		{
+			desc:  "no front matter is a static file, special folders are skipped",
+			files: map[string]string{"_config.yml": "", "plain.html": "<p>x</p>", "_includes/a.md": fm, ".hidden/a.md": fm, "b.md~": fm, "node_modules/x.md": fm},
+			want:  map[string]string{},
+		},
+		{
+			desc:  "published false, future and drafts have no output",
+			files: map[string]string{"_config.yml": "", "p.md": "---\npublished: false\n---\n", "_posts/2030-01-01-later.md": fm, "_drafts/d.md": fm},
+			want:  map[string]string{"p.md": "!published: false", "_posts/2030-01-01-later.md": "!future date", "_drafts/d.md": "!draft"},
+		},
+		{
+			desc:  "future: true writes future posts",
+			files: map[string]string{"_config.yml": "future: true\n", "_posts/2030-01-01-later.md": fm},
+			want:  map[string]string{"_posts/2030-01-01-later.md": "2030/01/01/later.html"},
+		},
+		{
+			desc: "collections: output, permalink, output false",
+			files: map[string]string{
+				"_config.yml":    "collections:\n  docs:\n    output: true\n    permalink: /d/:name/\n  hidden:\n    output: false\n  plain:\n    output: true\n",
+				"_docs/Intro.md": fm, "_hidden/x.md": fm, "_plain/a/b.md": fm, "_plain/static.txt": "no front matter",
+			},
+			want: map[string]string{"_docs/Intro.md": "d/intro/index.html", "_hidden/x.md": `!collection "hidden" has output: false`, "_plain/a/b.md": "plain/a/b.html"},
+		},
+		{
+			desc:  "permalink front matter: placeholders, no trailing slash, extension",
+			files: map[string]string{"_config.yml": "", "a/p.md": "---\npermalink: /:path/:basename\n---\n", "f.md": "---\npermalink: /feed.xml\n---\n", "_posts/2021-03-04-x.md": "---\npermalink: /:categories/:year/:slug/\n---\n"},
+			want:  map[string]string{"a/p.md": "a/p.html", "f.md": "feed.xml", "_posts/2021-03-04-x.md": "2021/x/index.html"},
+		},
+		{
+			desc:  "defaults set permalink (path scope) and published (type scope)",
+			files: map[string]string{"_config.yml": "defaults:\n  - scope: {path: docs}\n    values: {permalink: /m/:basename/}\n  - scope: {type: posts}\n    values: {published: false}\n", "docs/a.md": fm, "docs2.md": fm, "_posts/2020-01-01-x.md": fm},
+			want:  map[string]string{"docs/a.md": "m/a/index.html", "docs2.md": "m/docs2/index.html", "_posts/2020-01-01-x.md": "!published: false"},
+		},
+		{
+			desc:  "exclude and include",
+			files: map[string]string{"_config.yml": "exclude: [secret, '*.tmp.md']\ninclude: [_keep.md]\n", "secret/a.md": fm, "x.tmp.md": fm, "_keep.md": fm},
+			want:  map[string]string{"_keep.md": "_keep.html"},
+		},
+		{
+			desc:  "source and destination from the config",
+			files: map[string]string{"_config.yml": "source: src\ndestination: out\n", "src/a.md": fm, "b.md": fm},
+			want:  map[string]string{"src/a.md": "a.html"},
+		},
+		{
+			desc:  "time zone moves the date",
+			files: map[string]string{"_config.yml": "timezone: Asia/Tokyo\n", "_posts/2020-01-01-x.md": "---\ndate: 2020-01-01 20:00:00\n---\n"},
+			want:  map[string]string{"_posts/2020-01-01-x.md": "2020/01/02/x.html"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			s := jekyllOpen(t, tc.files)
+			pages, err := s.Pages()
+			if err != nil {
+				t.Fatalf("Pages: %v", err)
+			}
+			got := map[string]string{}
+			for _, p := range pages {
+				if p.NoOutput != "" {
+					got[p.Source] = "!" + p.NoOutput
+				} else {
+					got[p.Source] = p.Output
+				}
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("pages:\n got %v\nwant %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestJekyllOpen checks the folders and config files that Open reports.
+func TestJekyllOpen(t *testing.T) {
+	s := jekyllOpen(t, map[string]string{"_config.yml": "destination: public\nbaseurl: /blog\n"})
+	if s.Generator != Jekyll {
+		t.Errorf("Generator = %q, want %q", s.Generator, Jekyll)
+	}
+	if got, want := s.Output, filepath.Join(s.Root, "public"); got != want {
+		t.Errorf("Output = %q, want %q", got, want)
+	}
+	if got, want := s.Content, filepath.Join(s.Root, "."); got != want {
+		t.Errorf("Content = %q, want %q", got, want)
+	}
+	if got, want := s.ConfigFiles, []string{filepath.Join(s.Root, "_config.yml")}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ConfigFiles = %q, want %q", got, want)
+	}
+}
+
+// TestJekyllConfigErrors checks that bad config values name the file and line.
+func TestJekyllConfigErrors(t *testing.T) {
+	tests := []struct {
+		desc, config string
+		line         int
+	}{
+		{"exclude not a list", "title: x\nexclude: nope\n", 2},
+		{"unknown time zone", "timezone: Mars/Base\n", 1},
+		{"bad yaml", "a: [\n", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Open(writeTree(t, map[string]string{"_config.yml": tc.config}), Options{})
+			var fe *frontmatter.Error
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want a *frontmatter.Error", err)
+			}
+			if fe.File != "_config.yml" || fe.Line != tc.line {
+				t.Errorf("error at %s:%d, want _config.yml:%d (%v)", fe.File, fe.Line, tc.line, err)
+			}
+		})
+	}
+}
+
+// TestJekyllFrontMatterErrors checks that every broken page is reported, joined.
+func TestJekyllFrontMatterErrors(t *testing.T) {
+	s := jekyllOpen(t, map[string]string{"_config.yml": "", "a.md": "---\ntitle: [\n---\n", "b.md": "---\nrobots: {x: [\n---\n", "ok.md": "---\n---\n"})
+	pages, err := s.Pages()
+	if err == nil {
+		t.Fatal("Pages: no error, want errors for a.md and b.md")
+	}
+	for _, f := range []string{"a.md", "b.md"} {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error %q does not name %s", err, f)
+		}
+	}
+	found := false
+	for _, p := range pages {
+		if p.Source == "ok.md" && p.Output == "ok.html" {
+			found = true
+		}
+	}
+	if !found {
+		t.Errorf("pages = %v, want ok.md mapped despite the others' errors", pages)
+	}
+}
+
+// TestJekyllInputs checks that defaults feed robots directives before the page's own.
+func TestJekyllInputs(t *testing.T) {
+	s, err := Open("testdata/jekyll/pretty", Options{Now: jekyllNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := s.Pages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]rules.Input{}
+	for _, p := range pages {
+		got[p.Source] = p.Inputs
+	}
+	cascade := func(line int) rules.Source {
+		return rules.Source{Kind: rules.FromCascade, File: "_config.yml", Line: line}
+	}
+	tests := []struct {
+		source string
+		want   []string // agent=value@kind:line
+	}{
+		{"_posts/2019-05-05-first.md", []string{"robots=noindex@cascade:14"}},
+		{"_posts/2019-05-06-second.md", []string{"robots=noindex@cascade:14", "robots=nofollow@front matter:2"}},
+		{"legal/terms.md", []string{"googlebot=nosnippet@cascade:25"}},
+		{"about.md", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.source, func(t *testing.T) {
+			var have []string
+			for _, in := range got[tc.source] {
+				have = append(have, fmt.Sprintf("%s=%s@%s:%d", in.Agent, in.Value, in.Source.Kind, in.Source.Line))
+				if in.Source.Kind == rules.FromCascade && in.Source.File != cascade(0).File {
+					t.Errorf("cascade source file = %q, want _config.yml", in.Source.File)
+				}
+			}
+			if !reflect.DeepEqual(have, tc.want) {
+				t.Errorf("Inputs = %v, want %v", have, tc.want)
+			}
+		})
+	}
+}
+
+func TestJekyllPagerParent(t *testing.T) {
+	tests := []struct {
+		paginate, url, want string
+		ok                  bool
+	}{
+		{"", "/page2/", "/", true},
+		{"", "/page2/index.html", "/", true},
+		{"", "/page1/", "", false},
+		{"", "/page/", "", false},
+		{"", "/pagex/", "", false},
+		{"", "/blog/page2/", "", false},
+		{"/blog/page:num/", "/blog/page3/", "/blog/", true},
+		{"/blog/page:num/", "/page3/", "", false},
+		{"/blog/p/:num", "/blog/p/12/", "/blog/p/", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.paginate+" "+tc.url, func(t *testing.T) {
+			cfg := ""
+			if tc.paginate != "" {
+				cfg = "paginate_path: " + tc.paginate + "\n"
+			}
+			s := jekyllOpen(t, map[string]string{"_config.yml": cfg})
+			got, ok := s.PagerParent(tc.url)
+			if got != tc.want || ok != tc.ok {
+				t.Errorf("PagerParent(%q) = %q, %v; want %q, %v", tc.url, got, ok, tc.want, tc.ok)
+			}
+		})
+	}
+}
+
+func TestJekyllSlugify(t *testing.T) {
+	tests := []struct {
+		in            string
+		pretty, cased bool
+		want          string
+	}{
+		{"Hello World!", false, false, "hello-world"},
+		{"Mixed Case Title!", true, true, "Mixed-Case-Title!"},
+		{"  café  ümlaut ", false, false, "café-ümlaut"},
+		{"a--b", false, false, "a-b"},
+		{"v1.2 (beta)", true, false, "v1.2-(beta)"},
+		{"-edge-", false, false, "edge"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.in, func(t *testing.T) {
+			if got := jekyllSlugify(tc.in, tc.pretty, tc.cased); got != tc.want {
+				t.Errorf("slugify(%q, pretty=%v, cased=%v) = %q, want %q", tc.in, tc.pretty, tc.cased, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestRubyFnmatch(t *testing.T) {
+	tests := []struct {
+		pattern, name string
+		want          bool
+	}{
+		{"/*.md", "/a/b.md", true}, // no FNM_PATHNAME: * crosses /
+		{"/a?c", "/abc", true},
+		{"/[ab]x", "/bx", true},
+		{"/[!ab]x", "/bx", false},
+		{"/a", "/ab", false},
+		{`/a\*`, "/a*", true},
+		{"/*.tmp.md", "/x.md", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.pattern+" "+tc.name, func(t *testing.T) {
+			if got := rubyFnmatch(tc.pattern, tc.name); got != tc.want {
+				t.Errorf("fnmatch(%q, %q) = %v, want %v", tc.pattern, tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestJekyllNodeDate(t *testing.T) {
+	ist := time.FixedZone("IST", 5*3600+1800)
+	tests := []struct {
+		yaml string
+		want string // in ist, RFC 3339
+	}{
+		{"d: 2020-01-05", "2020-01-05T00:00:00+05:30"},                 // a Date: local midnight
+		{"d: 2020-01-05 10:00:00", "2020-01-05T15:30:00+05:30"},        // a timestamp without zone is UTC
+		{"d: 2020-01-05T10:00:00", "2020-01-05T15:30:00+05:30"},        // likewise with T
+		{"d: '2020-01-05 10:00:00'", "2020-01-05T10:00:00+05:30"},      // a string is local
+		{"d: 2020-01-05 10:00:00 -05:00", "2020-01-05T20:30:00+05:30"}, // an offset
+		{"d: \"2020-01-05 10:00\"", "2020-01-05T10:00:00+05:30"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.yaml, func(t *testing.T) {
+			var doc yaml.Node
+			if err := yaml.Unmarshal([]byte(tc.yaml), &doc); err != nil {
+				t.Fatal(err)
+			}
+			got, err := jekyllNodeDate(doc.Content[0].Content[1], ist)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s := got.Format(time.RFC3339); s != tc.want {
+				t.Errorf("date = %s, want %s", s, tc.want)
+			}
+		})
+	}
+}
+
+// FuzzJekyllURL checks that any template and placeholder value give a clean absolute URL and an
+// output file inside the destination.
+func FuzzJekyllURL(f *testing.F) {
+	f.Add("/:categories/:year/:month/:day/:title:output_ext", "Hello World", "News Tech")
+	f.Add("/:title_:day/", "a..b/./c", "%41")
+	f.Add("/r/:name/", "", "")
+	f.Add(":path/../../:title", "../..", "x/../y")
+	f.Fuzz(func(t *testing.T, template, title, cats string) {
+		date := time.Date(2020, 2, 29, 0, 0, 0, 0, time.UTC)
+		url, err := jekyllURLDrop(template, func(k string) (string, bool) {
+			switch k {
+			case "title", "path", "name", "slug":
+				return title, true
+			case "categories":
+				return cats, true
+			case "output_ext":
+				return ".html", true
+			}
+			if f, ok := jekyllDateKeys[k]; ok {
+				return rubyStrftime(date, f), true
+			}
+			return "", false
+		})
+		if err != nil {
+			return
+		}
+		if !strings.HasPrefix(url, "/") || strings.Contains(url, "//") {
+			t.Fatalf("url %q: want one leading slash and no empty segments", url)
+		}
+		out := outputOf(url, ".html", false)
+		if strings.HasPrefix(out, "/") || out == ".." || strings.HasPrefix(out, "../") {
+			t.Fatalf("output %q escapes the destination", out)
+		}
+	})
+}
+
+func Example_jekyll() {
+	root, _ := os.MkdirTemp("", "example")
+	defer os.RemoveAll(root)
+	write := func(name, body string) {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(body), 0o644)
+	}
+	write("_config.yml", "permalink: pretty\ndefaults:\n  - scope: {type: posts}\n    values: {robots: noindex}\n")
+	write("about.md", "---\ntitle: About\n---\n")
+	write("_posts/2024-05-01-hello.md", "---\ntitle: Hello\n---\n")
+
+	s, _ := Open(root, Options{})
+	pages, _ := s.Pages()
+	for _, p := range pages {
+		fmt.Println(p.Kind, p.Source, "->", p.Output, p.URL, len(p.Inputs))
+	}
+	// Output:
+	// post _posts/2024-05-01-hello.md -> 2024/05/01/hello/index.html /2024/05/01/hello/ 1
+	// page about.md -> about/index.html /about/ 0
+}
