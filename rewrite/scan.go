@@ -87,6 +87,7 @@ func scan(src []byte, isName func(string) bool) scanResult {
 	s.res.headStart = -1
 	z := html.NewTokenizer(bytes.NewReader(src))
 	off := 0
+	cut := -1  // start of the last token if EOF cut it short (<!-- x, <!DOCTYPE x)
 	last := -1 // in the body: stop after the token that covers this offset
 	for {
 		tt := z.Next()
@@ -95,6 +96,10 @@ func scan(src []byte, isName func(string) bool) scanResult {
 		}
 		start := off
 		off += len(z.Raw())
+		cut = -1
+		if (tt == html.CommentToken || tt == html.DoctypeToken) && !closed(src[start:off]) {
+			cut = start
+		}
 		wasHead := s.phase != phaseAfter
 		s.token(z, tt, span{start, off})
 		if wasHead && s.phase == phaseAfter {
@@ -115,7 +120,12 @@ func scan(src []byte, isName func(string) bool) scanResult {
 		if !s.res.html {
 			return scanResult{}
 		}
-		s.endHead(len(src))
+		// Nothing may be inserted after a token that EOF cut short, nor
+		// after trailing bytes that made no token (an unfinished tag).
+		if cut >= 0 {
+			off = cut
+		}
+		s.endHead(off)
 	}
 	s.finish()
 	return s.res
@@ -165,7 +175,7 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 	}
 	switch tt {
 	case html.DoctypeToken:
-		if s.phase == phaseBefore {
+		if s.phase != phaseAfter && s.noscript == 0 {
 			s.res.html = true
 		}
 	case html.CommentToken:
@@ -200,7 +210,7 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 }
 
 func (s *scanner) comment(z *html.Tokenizer, sp span) {
-	if !bytes.HasPrefix(z.Raw(), []byte("<!--")) {
+	if raw := z.Raw(); !bytes.HasPrefix(raw, []byte("<!--")) || !closed(raw) {
 		return // a bogus comment (<!x>, <?x>) is never one of our markers
 	}
 	switch strings.TrimSpace(string(z.Text())) {
@@ -291,10 +301,8 @@ func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 	case name == "html":
 		s.res.html = true
 	case name == "head":
-		if s.phase == phaseBefore {
-			s.res.html = true
-			s.phase = phaseHead
-		}
+		s.res.html = true
+		s.phase = phaseHead
 	case name == "body":
 		s.res.html = true
 		s.beginHead(sp.start)
@@ -363,6 +371,15 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, hasAttr bool, sp sp
 	if s.res.charsetEnd < 0 && (charset || equiv == "content-type" && strings.Contains(strings.ToLower(content), "charset")) {
 		s.res.charsetEnd = sp.end
 	}
+}
+
+// closed reports whether a comment or doctype token ends as it should, not
+// at EOF.
+func closed(raw []byte) bool {
+	if bytes.HasPrefix(raw, []byte("<!--")) {
+		return bytes.HasSuffix(raw, []byte("-->")) || bytes.HasSuffix(raw, []byte("--!>"))
+	}
+	return bytes.HasSuffix(raw, []byte(">"))
 }
 
 // blank reports whether b is only HTML white space, allowing a leading BOM.
