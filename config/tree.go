@@ -120,7 +120,13 @@ func fromTOML(v any, path string, lines map[string]int, order map[string]int, pa
 		for k := range v {
 			keys = append(keys, k)
 		}
+		// File order: by the line that defines the key, then by the decoder's key order (which does
+		// not tell entries of an array of tables apart).
 		sort.Slice(keys, func(i, j int) bool {
+			li, lj := lines[join(path, keys[i])], lines[join(path, keys[j])]
+			if li != lj {
+				return li < lj
+			}
 			return order[join(path, keys[i])] < order[join(path, keys[j])]
 		})
 		for _, k := range keys {
