@@ -53,6 +53,23 @@ var cascadeCases = []struct {
 		},
 	},
 	{
+		desc: "toml array of tables with a nested array and spaces in headers",
+		src: "+++\n[[ cascade ]]\nrobots = 'noindex'\n[[cascade.extra]]\nx = 1\n" +
+			"[[ \"cascade\" ]] # two\nnofollow = true\n+++\n",
+		want: []Cascade{
+			{Values: map[string]any{"robots": "noindex", "extra": []map[string]any{{"x": int64(1)}}}, Line: 2},
+			{Values: map[string]any{"nofollow": true}, Line: 6},
+		},
+	},
+	{
+		desc: "toml array of inline tables",
+		src:  "+++\ntitle = 'x'\ncascade = [\n  {robots = 'noindex'},\n  {nofollow = true, _target = {path = '/a/**'}},\n]\n+++\n",
+		want: []Cascade{
+			{Values: map[string]any{"robots": "noindex"}, Line: 3},
+			{Target: Target{Path: "/a/**"}, Values: map[string]any{"nofollow": true}, Line: 3},
+		},
+	},
+	{
 		desc: "json list",
 		src:  "{\"title\": \"x\",\n\"cascade\": [\n  {\"robots\": \"noindex\"},\n  {\"_target\": {\"path\": \"/x/**\"},\n   \"nofollow\": true}\n]}\n",
 		want: []Cascade{

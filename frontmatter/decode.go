@@ -340,8 +340,14 @@ func tomlKeys(block []byte) []tomlKey {
 				if array {
 					j++
 				}
-				name, _ := tomlKeyPart(block, j)
-				keys = append(keys, tomlKey{name: name, off: i, array: array})
+				name, end := tomlKeyPart(block, j)
+				for end < len(block) && (block[end] == ' ' || block[end] == '\t') {
+					end++
+				}
+				// Only [[name]] itself adds an entry to name; [[name.sub]]
+				// adds one inside name's last entry.
+				whole := end < len(block) && block[end] == ']'
+				keys = append(keys, tomlKey{name: name, off: i, array: array && whole})
 				inTable = true
 				// Skip the rest of the header line.
 				for i < len(block) && block[i] != '\n' {
