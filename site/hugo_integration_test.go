@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
+	"github.com/robotsmith/robotsmith/internal/testtool"
 	"io/fs"
 	"net/url"
 	"os"
@@ -55,11 +56,11 @@ func findHugo(t *testing.T) string {
 			continue
 		}
 		if minor, _ := strconv.Atoi(string(m[1])); minor < 146 {
-			t.Skipf("hugo at %s is %s; need v0.146 or newer: %s", c, bytes.TrimSpace(out), how)
+			testtool.Missing(t, "hugo at %s is %s; need v0.146 or newer: %s", c, bytes.TrimSpace(out), how)
 		}
 		return c
 	}
-	t.Skipf("hugo not found: %s", how)
+	testtool.Missing(t, "hugo not found: %s", how)
 	return ""
 }
 

@@ -2,6 +2,7 @@ package site
 
 import (
 	"encoding/json"
+	"github.com/robotsmith/robotsmith/internal/testtool"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -21,7 +22,7 @@ func jekyllBin(t *testing.T) string {
 	}
 	p, err := exec.LookPath("jekyll")
 	if err != nil {
-		t.Skip("jekyll not found: install it with `apt-get install jekyll` (as .ci/run does) or set $JEKYLL")
+		testtool.Missing(t, "jekyll not found: install it with `apt-get install jekyll` (as .ci/run does) or set $JEKYLL")
 	}
 	return p
 }
