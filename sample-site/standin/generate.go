@@ -517,8 +517,20 @@ func (b *builder) addSitemap() {
 	}})
 }
 
-// write produces every output file with one worker per CPU.
+// write produces every output file with one worker per CPU. Folders are
+// made first, once each, so the workers only create files.
 func (b *builder) write(public string) error {
+	made := map[string]bool{".": true}
+	for _, o := range b.outputs {
+		if dir := path.Dir(o.file); !made[dir] {
+			if err := os.MkdirAll(filepath.Join(public, filepath.FromSlash(dir)), 0o755); err != nil {
+				return err
+			}
+			for ; !made[dir]; dir = path.Dir(dir) {
+				made[dir] = true
+			}
+		}
+	}
 	jobs := make(chan output)
 	var (
 		mu   sync.Mutex
@@ -554,9 +566,6 @@ func writeOne(public string, o output, buf *bytes.Buffer) (err error) {
 		}
 	}()
 	dst := filepath.Join(public, filepath.FromSlash(o.file))
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
 	if o.copyOf != "" {
 		return copyFile(dst, o.copyOf)
 	}
