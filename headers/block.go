@@ -107,7 +107,7 @@ func render(rules []rule, f Format) ([]byte, error) {
 		}
 		b.WriteString(r.path + "\n")
 		for _, l := range r.lines {
-			line := "  " + headerName + ": " + strings.TrimSpace(l)
+			line := "  " + headerName + ": " + l
 			if f == Cloudflare && len(line) > MaxLine {
 				errs = append(errs, &PathError{Path: r.path, Msg: fmt.Sprintf("the line %q... has %d characters, cloudflare allows %d", line[:40], len(line), MaxLine), Err: ErrLines})
 			}
@@ -150,6 +150,9 @@ func pathProblem(p string, f Format) string {
 	if strings.Contains(p, "*") {
 		return "'*' would be read as a wildcard"
 	}
+	if strings.Contains(p, "//") {
+		return "an empty segment (//) is not matched as written"
+	}
 	for _, seg := range strings.Split(p, "/") {
 		if seg == "." || seg == ".." {
 			return "a . or .. segment is never requested as such"
@@ -186,7 +189,11 @@ func prepare(files []File, f Format) ([]entry, []error) {
 	byPath := map[string]int{}
 	var entries []entry
 	for _, fl := range files {
-		e := entry{path: encodePath(fl.Path), orig: fl.Path, lines: fl.Lines, key: strings.Join(fl.Lines, "\n")}
+		lines := make([]string, len(fl.Lines))
+		for i, l := range fl.Lines {
+			lines[i] = strings.TrimSpace(l)
+		}
+		e := entry{path: encodePath(fl.Path), orig: fl.Path, lines: lines, key: strings.Join(lines, "\n")}
 		if msg := pathProblem(e.path, f); msg != "" {
 			if len(fl.Lines) > 0 {
 				errs = append(errs, &PathError{Path: fl.Path, Msg: msg, Err: ErrPath})

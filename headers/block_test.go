@@ -192,7 +192,7 @@ func checkBlock(t *testing.T, block []byte, files []File, opt Options) {
 			t.Errorf("%s has the default decision but %d rules match it", f.Path, n)
 		case len(f.Lines) > 0 && n != 1:
 			t.Errorf("%s: %d rules match it, want exactly 1", f.Path, n)
-		case len(f.Lines) > 0 && strings.Join(got, "\n") != strings.Join(f.Lines, "\n"):
+		case len(f.Lines) > 0 && strings.Join(got, "\n") != strings.Join(trimAll(f.Lines), "\n"):
 			t.Errorf("%s: got lines %q, want %q", f.Path, got, f.Lines)
 		}
 	}
@@ -210,6 +210,7 @@ func TestBlockErrors(t *testing.T) {
 		{"netlify placeholder segment", []File{{Path: "/:lang/a.pdf", Lines: []string{"noindex"}}}, Netlify, ErrPath, "placeholder"},
 		{"cloudflare placeholder mid-segment", []File{{Path: "/a:b.pdf", Lines: []string{"noindex"}}}, Cloudflare, ErrPath, "placeholder"},
 		{"relative path", []File{{Path: "a.pdf", Lines: []string{"noindex"}}}, Cloudflare, ErrPath, "start with /"},
+		{"empty segment (found by FuzzBlock)", []File{{Path: "//0/1.png", Lines: []string{"noindex"}}}, Netlify, ErrPath, "empty segment"},
 		{"dot segment", []File{{Path: "/a/../b.pdf", Lines: []string{"noindex"}}}, Netlify, ErrPath, ".."},
 		{"bare after agent", []File{{Path: "/a.pdf", Lines: []string{"googlebot: nosnippet", "noindex"}}}, Netlify, ErrLines, "generic directives first"},
 		{"empty line", []File{{Path: "/a.pdf", Lines: []string{"noindex", " "}}}, Cloudflare, ErrLines, "empty"},
@@ -259,6 +260,7 @@ func TestBlockAllowed(t *testing.T) {
 		{"netlify colon inside a segment", []File{{Path: "/a:b.pdf", Lines: []string{"noindex"}}}, Netlify, "/a:b.pdf\n"},
 		{"default file with a star is fine", []File{{Path: "/a*.pdf"}, {Path: "/b.pdf", Lines: []string{"noindex"}}}, Cloudflare, "/b.pdf\n"},
 		{"duplicate, same lines", []File{{Path: "/b.pdf", Lines: []string{"noindex"}}, {Path: "/b.pdf", Lines: []string{"noindex"}}}, Netlify, "/b.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
+		{"lines are trimmed (found by FuzzBlock)", []File{{Path: "/t.pdf", Lines: []string{" noindex "}}}, Netlify, "/t.pdf\n  X-Robots-Tag: noindex\n#"},
 		{"encoding", []File{{Path: "/a b/é?#%.pdf", Lines: []string{"noindex"}}}, Netlify, "/a%20b/%C3%A9%3F%23%25.pdf\n"},
 		{"valued directives are not agents", []File{{Path: "/v.pdf", Lines: []string{"max-snippet:0, unavailable_after: 2027-01-31T00:00:00Z", "googlebot: noindex"}}}, Cloudflare, "  X-Robots-Tag: googlebot: noindex\n"},
 	}
@@ -329,4 +331,46 @@ func BenchmarkBlock5000(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// FuzzBlock: for any paths and lines Block either fails or writes a block
+// in which, by the host's own matching, every file gets exactly its lines.
+func FuzzBlock(f *testing.F) {
+	f.Add("/a.pdf\n/b/c.png\n/b/d.png\n/b/", "noindex|googlebot: nosnippet", uint8(3), false)
+	f.Add("/A.pdf\n/a.pdf", "noindex", uint8(1), false)
+	f.Add("/x/1.png\n/x/2.png\n/x/", "noimageindex", uint8(120), true)
+	f.Fuzz(func(t *testing.T, paths, lines string, copies uint8, cf bool) {
+		opt := Options{Format: Netlify}
+		if cf {
+			opt.Format = Cloudflare
+		}
+		var files []File
+		ls := strings.Split(lines, "|")
+		for i, p := range strings.Split(paths, "\n") {
+			for c := 0; c < int(copies%150)+1; c++ {
+				q := p
+				if c > 0 {
+					q = fmt.Sprintf("%s/%d.png", strings.TrimSuffix(p, "/"), c)
+				}
+				fl := File{Path: q}
+				if (i+c)%3 != 0 {
+					fl.Lines = ls
+				}
+				files = append(files, fl)
+			}
+		}
+		out, err := Block(files, opt)
+		if err != nil {
+			return
+		}
+		checkBlock(t, out, files, opt)
+	})
+}
+
+func trimAll(ls []string) []string {
+	var out []string
+	for _, l := range ls {
+		out = append(out, strings.TrimSpace(l))
+	}
+	return out
 }

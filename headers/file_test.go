@@ -1,0 +1,252 @@
+package headers
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestMerge(t *testing.T) {
+	block := []byte(BeginMarker + "\n/a.pdf\n  X-Robots-Tag: noindex\n" + EndMarker + "\n")
+	tests := []struct {
+		desc     string
+		existing string
+		want     string
+	}{
+		{"nil", "", string(block)},
+		{"no block, trailing newline", "/*\n  X-A: b\n", "/*\n  X-A: b\n\n" + string(block)},
+		{"no block, no trailing newline", "/*\n  X-A: b", "/*\n  X-A: b\n\n" + string(block)},
+		{"no block, blank line already", "/*\n  X-A: b\n\n", "/*\n  X-A: b\n\n" + string(block)},
+		{"block in the middle", "/x\n  X-A: b\n" + BeginMarker + "\nold\n" + EndMarker + "\n/y\n  X-C: d\n",
+			"/x\n  X-A: b\n" + string(block) + "/y\n  X-C: d\n"},
+		{"indented markers, end at EOF without newline", "/x\n  X-A: b\n  " + BeginMarker + "\nold\n" + EndMarker,
+			"/x\n  X-A: b\n" + string(block)},
+		{"unterminated block runs to the end", "/x\n  X-A: b\n" + BeginMarker + "\nold\n/y\n", "/x\n  X-A: b\n" + string(block)},
+		{"second block removed", BeginMarker + "\n1\n" + EndMarker + "\nkeep\n" + BeginMarker + "\n2\n" + EndMarker + "\ntail",
+			string(block) + "keep\ntail"},
+		{"end marker before begin is user text", EndMarker + "\n/x\n  X-A: b\n", EndMarker + "\n/x\n  X-A: b\n\n" + string(block)},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := Merge([]byte(tc.existing), block)
+			if string(got) != tc.want {
+				t.Errorf("Merge:\ngot  %q\nwant %q", got, tc.want)
+			}
+			if again := Merge(got, block); !bytes.Equal(again, got) {
+				t.Errorf("Merge is not idempotent:\nonce  %q\ntwice %q", got, again)
+			}
+		})
+	}
+}
+
+func TestMergeGolden(t *testing.T) {
+	for _, name := range []string{"merge-crlf", "merge-user"} {
+		t.Run(name, func(t *testing.T) {
+			in, err := os.ReadFile(filepath.Join("testdata", name+".input"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			block, err := Block(smallSite(), Options{Format: Cloudflare, Existing: in})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := Merge(in, block)
+			golden(t, name+".golden", got)
+			// Every byte outside the block is kept, in order.
+			p := parse(in)
+			var outside []byte
+			prev := 0
+			for _, b := range p.blocks {
+				outside = append(outside, in[prev:b.start]...)
+				prev = b.end
+			}
+			outside = append(outside, in[prev:]...)
+			rest := bytes.Replace(got, block, nil, 1)
+			if !bytes.Equal(bytes.TrimRight(rest, "\r\n"), bytes.TrimRight(outside, "\r\n")) {
+				t.Errorf("bytes outside the block changed:\ngot  %q\nwant %q", rest, outside)
+			}
+		})
+	}
+}
+
+func TestParse(t *testing.T) {
+	in := "# c\n/a\n  X-A: 1\n  x-robots-tag : noindex\nno colon\n  ! X-Robots-Tag\n" +
+		BeginMarker + "\n/inside\n  X-Robots-Tag: noindex\n" + EndMarker + "\n" +
+		"https://:project.pages.dev/*\n  X-B: 2\n/empty\n"
+	p := parse([]byte(in))
+	type r struct {
+		line    int
+		path    string
+		headers int
+	}
+	want := []r{{2, "/a", 3}, {11, "https://:project.pages.dev/*", 1}, {13, "/empty", 0}}
+	if len(p.rules) != len(want) {
+		t.Fatalf("got %d rules %+v, want %d", len(p.rules), p.rules, len(want))
+	}
+	for i, w := range want {
+		g := p.rules[i]
+		if g.line != w.line || g.path != w.path || len(g.headers) != w.headers {
+			t.Errorf("rule %d: got line %d path %q %d headers, want %+v", i, g.line, g.path, len(g.headers), w)
+		}
+	}
+	if h := p.rules[0].headers[1]; h.name != "x-robots-tag" || h.value != "noindex" || h.line != 4 {
+		t.Errorf("header: got %+v", h)
+	}
+	if h := p.rules[0].headers[2]; !h.unset || h.name != "X-Robots-Tag" {
+		t.Errorf("unset header: got %+v", h)
+	}
+	if len(p.blocks) != 1 || !p.blocks[0].closed || p.blocks[0].line != 7 {
+		t.Errorf("blocks: got %+v", p.blocks)
+	}
+	if got := countUserRules([]byte(in)); got != 2 {
+		t.Errorf("countUserRules = %d, want 2 (a rule without headers does not count)", got)
+	}
+}
+
+func TestLint(t *testing.T) {
+	files := []File{
+		{Path: "/files/a.pdf", Lines: []string{"noindex"}},
+		{Path: "/files/b.pdf", Lines: []string{"noindex"}},
+		{Path: "/files/c.pdf"},
+		{Path: "/img/x.png", Lines: []string{"noimageindex"}},
+	}
+	tests := []struct {
+		desc     string
+		existing string
+		format   Format
+		want     []Finding // Msg compared as a substring
+	}{
+		{"no X-Robots-Tag rules", "/*\n  X-A: b\n", Netlify, nil},
+		{"rule for a default file only", "/files/c.pdf\n  X-Robots-Tag: noarchive\n", Netlify, nil},
+		{"netlify before the block", "/files/*\n  X-Robots-Tag: noarchive\n", Netlify,
+			[]Finding{{Line: 2, Path: "/files/a.pdf", Msg: "netlify drops this rule's X-Robots-Tag for it (and 1 more files)"}}},
+		{"netlify after the block", BeginMarker + "\n" + EndMarker + "\n/*.PDF\n  x-robots-tag: noarchive\n", Netlify,
+			[]Finding{{Line: 4, Path: "/files/a.pdf", Msg: "netlify sends its X-Robots-Tag instead"}}},
+		{"cloudflare is case-sensitive", "/*.PDF\n  X-Robots-Tag: noarchive\n", Cloudflare, nil},
+		{"cloudflare appends", "/img/*\n  X-Robots-Tag: noarchive\n", Cloudflare,
+			[]Finding{{Line: 2, Path: "/img/x.png", Msg: "joins both values"}}},
+		{"cloudflare unset", "/img/:name\n  ! X-Robots-Tag\n", Cloudflare,
+			[]Finding{{Line: 2, Path: "/img/x.png", Msg: "removes"}}},
+		{"netlify /img/* matches /img", "/img/*\n  X-Robots-Tag: noarchive\n", Netlify,
+			[]Finding{{Line: 2, Path: "/img/x.png", Msg: "also sets X-Robots-Tag"}}},
+		{"unterminated block", "/a\n  X-A: b\n" + BeginMarker + "\n", Netlify,
+			[]Finding{{Line: 3, Msg: "has no"}}},
+		{"rules inside the block are robotsmith's", BeginMarker + "\n/files/*\n  X-Robots-Tag: noarchive\n" + EndMarker + "\n", Cloudflare, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := Lint([]byte(tc.existing), files, tc.format)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings %v, want %d %v", len(got), got, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				g := got[i]
+				if g.Line != w.Line || g.Path != w.Path || !strings.Contains(g.Msg, w.Msg) {
+					t.Errorf("finding %d: got %v, want line %d path %q msg containing %q", i, g, w.Line, w.Path, w.Msg)
+				}
+			}
+		})
+	}
+}
+
+// TestMatcher checks the host matching that Lint and the block checks rely
+// on, with the facts of the hosts reference (§1, §2 and its table).
+func TestMatcher(t *testing.T) {
+	tests := []struct {
+		rule, path string
+		f          Format
+		want       bool
+	}{
+		{"/img/*", "/img", Netlify, true},
+		{"/img/*", "/img", Cloudflare, false},
+		{"/img/*", "/img/a/b.png", Cloudflare, true},
+		{"/*.pdf", "/a/b/c.pdf", Netlify, true},
+		{"/*.pdf", "/a/b/c.pdf", Cloudflare, true},
+		{"/*.PDF", "/file.pdf", Netlify, true},
+		{"/*.PDF", "/file.pdf", Cloudflare, false},
+		{"/a.pdf", "/aXpdf", Netlify, false},
+		{"/a.pdf", "/aXpdf", Cloudflare, false},
+		{"/a/", "/a", Netlify, true},
+		{"/a/", "/a", Cloudflare, false},
+		{"/:lang/x.pdf", "/en/x.pdf", Netlify, true},
+		{"/:lang/x.pdf", "/en/x.pdf", Cloudflare, true},
+		{"/:lang/x.pdf", "/en/y/x.pdf", Cloudflare, false},
+		{"https://:project.pages.dev/a/*", "/a/b", Cloudflare, true},
+		{"/photos/f00/*.jpg", "/photos/f00/", Cloudflare, false},
+		{"/photos/f00/*.jpg", "/photos/f00/x/y.jpg", Cloudflare, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.f.String()+" "+tc.rule+" "+tc.path, func(t *testing.T) {
+			if got := matcher(tc.rule, tc.f)(tc.path); got != tc.want {
+				t.Errorf("got %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestInterpret(t *testing.T) {
+	tests := []struct {
+		desc, a, b string
+		equal      bool
+	}{
+		{"order does not matter", "noindex, nofollow", "nofollow,noindex", true},
+		{"folded lines", "noindex, googlebot: nosnippet, bingbot: noarchive", "noindex, bingbot: noarchive, googlebot: nosnippet", true},
+		{"a bare directive after an agent belongs to it", "googlebot: nosnippet, noarchive", "noarchive, googlebot: nosnippet", false},
+		{"valued directives are not agents", "max-snippet: 20, unavailable_after: 2027-01-31T00:00:00Z", "max-snippet:20, unavailable_after:2027-01-31T00:00:00Z", true},
+		{"agent case", "GoogleBot: NoIndex", "googlebot: noindex", true},
+		{"agents differ", "googlebot: noindex", "bingbot: noindex", false},
+		{"empty", "", " ", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := Interpret(tc.a).Equal(Interpret(tc.b)); got != tc.equal {
+				t.Errorf("Interpret(%q).Equal(Interpret(%q)) = %v, want %v", tc.a, tc.b, got, tc.equal)
+			}
+		})
+	}
+}
+
+// FuzzMerge: reading any `_headers` never panics, Merge keeps the bytes
+// before the block, is idempotent, and leaves exactly one block.
+func FuzzMerge(f *testing.F) {
+	for _, name := range []string{"merge-crlf.input", "merge-user.input", "netlify-small.golden", "cloudflare-small.golden"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Add([]byte(BeginMarker + "\n"))
+	f.Add([]byte(EndMarker + "\n" + BeginMarker))
+	f.Add([]byte("/a\n! X\n\x00:\n"))
+	block, err := Block(smallSite(), Options{Format: Cloudflare})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		p := parse(in)
+		for _, b := range p.blocks {
+			if b.start < 0 || b.end > len(in) || b.start > b.end {
+				t.Fatalf("bad span %+v for %d bytes", b, len(in))
+			}
+		}
+		_ = countUserRules(in)
+		_ = Lint(in, smallSite(), Cloudflare)
+		out := Merge(in, block)
+		if again := Merge(out, block); !bytes.Equal(again, out) {
+			t.Fatalf("not idempotent:\nonce  %q\ntwice %q", out, again)
+		}
+		if n := len(parse(out).blocks); n != 1 {
+			t.Fatalf("%d blocks after Merge", n)
+		}
+		head := in
+		if len(p.blocks) > 0 {
+			head = in[:p.blocks[0].start]
+		}
+		if !bytes.HasPrefix(out, head) {
+			t.Fatalf("bytes before the block changed")
+		}
+	})
+}
