@@ -45,7 +45,7 @@ func (e *Error) Unwrap() error { return e.Err }
 // The only errors are read errors (and, defensively, an *Error with Op
 // "internal" instead of a panic).
 func Scan(r io.Reader, agents []string) (p Page, err error) {
-	src, err := io.ReadAll(r)
+	src, err := readAll(r)
 	if err != nil {
 		return Page{}, &Error{Op: "read", Err: err}
 	}
@@ -62,7 +62,7 @@ func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 		}
 		return nil
 	}
-	src, err := io.ReadAll(r)
+	src, err := readAll(r)
 	if err != nil {
 		return &Error{Op: "read", Err: err}
 	}
@@ -149,6 +149,17 @@ func nameSet(agents []string, d rules.Directives) func(string) bool {
 		extra[norm(t.Name)] = true
 	}
 	return func(name string) bool { return name != "" && (extra[name] || rules.IsAgent(name)) }
+}
+
+// readAll is io.ReadAll that sizes its buffer once when r knows its length
+// (bytes.Reader, strings.Reader), as the pipeline's readers do.
+func readAll(r io.Reader) ([]byte, error) {
+	if l, ok := r.(interface{ Len() int }); ok {
+		b := bytes.NewBuffer(make([]byte, 0, l.Len()+1))
+		_, err := b.ReadFrom(r)
+		return b.Bytes(), err
+	}
+	return io.ReadAll(r)
 }
 
 // catch turns a panic into an *Error, so that none crosses the package

@@ -210,7 +210,7 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 }
 
 func (s *scanner) comment(z *html.Tokenizer, sp span) {
-	if raw := z.Raw(); !bytes.HasPrefix(raw, []byte("<!--")) || !closed(raw) {
+	if raw := z.Raw(); !bytes.HasPrefix(raw, []byte("<!--")) || !closed(raw) || !bytes.Contains(raw, []byte(markOpen)) {
 		return // a bogus comment (<!x>, <?x>) is never one of our markers
 	}
 	switch strings.TrimSpace(string(z.Text())) {
@@ -382,6 +382,46 @@ func closed(raw []byte) bool {
 	return bytes.HasSuffix(raw, []byte(">"))
 }
 
+// tagEndAtMost returns an offset in w that the tag starting w ends at or
+// before, skipping quoted attribute values. It is a cheap, conservative
+// stand-in for running the tokenizer (which allocates a buffer per call): a
+// quote counts as opening a value wherever the tokenizer might take it so,
+// which can only make the answer later than the real end, never earlier.
+func tagEndAtMost(w []byte) (int, bool) {
+	var prev byte // last byte that is not white space
+	for i := 1; i < len(w); i++ {
+		switch c := w[i]; c {
+		case '>':
+			return i, true
+		case '"', '\'':
+			if prev == '=' {
+				j := bytes.IndexByte(w[i+1:], c)
+				if j < 0 {
+					return 0, false
+				}
+				i += j + 1
+				prev = c
+				continue
+			}
+			prev = c
+		case ' ', '\t', '\n', '\r', '\f':
+		default:
+			prev = c
+		}
+	}
+	return 0, false
+}
+
+// containsFoldName reports whether b holds "name" in any ASCII case.
+func containsFoldName(b []byte) bool {
+	for i := 0; i+4 <= len(b); i++ {
+		if b[i]|0x20 == 'n' && b[i+1]|0x20 == 'a' && b[i+2]|0x20 == 'm' && b[i+3]|0x20 == 'e' {
+			return true
+		}
+	}
+	return false
+}
+
 // blank reports whether b is only HTML white space, allowing a leading BOM.
 func blank(b []byte) bool {
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
@@ -404,7 +444,16 @@ const candidateWindow = 4096
 // neither and the rest need not be tokenized. Context (comments, scripts) is
 // ignored here: a candidate only means "tokenize up to here".
 func lastCandidate(rest []byte, isName func(string) bool) int {
-	last := bytes.LastIndex(rest, []byte(markOpen))
+	last := -1
+	// A forward search: bytes.LastIndex is a byte-at-a-time Rabin-Karp.
+	for i := 0; ; {
+		j := bytes.Index(rest[i:], []byte(markOpen))
+		if j < 0 {
+			break
+		}
+		last = i + j
+		i = last + 1
+	}
 	for i := 0; ; {
 		j := bytes.IndexByte(rest[i:], '<')
 		if j < 0 {
@@ -429,6 +478,9 @@ func metaMightMatch(b []byte, isName func(string) bool) bool {
 	w := b
 	if len(w) > candidateWindow {
 		w = w[:candidateWindow]
+	}
+	if end, ok := tagEndAtMost(w); ok && !containsFoldName(w[:end]) {
+		return false // most body metas are microdata: <meta itemprop=...>
 	}
 	z := html.NewTokenizer(bytes.NewReader(w))
 	tt := z.Next()

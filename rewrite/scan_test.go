@@ -1,0 +1,207 @@
+package rewrite
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+func TestScan(t *testing.T) {
+	tests := []struct {
+		desc   string
+		src    string
+		agents []string
+		want   Page
+	}{
+		{
+			desc: "head tag with offsets and line",
+			src:  "<!DOCTYPE html>\n<head>\n<META Name=\"Robots\" content=\"NoIndex\">\n</head>",
+			want: Page{HTML: true, Tags: []Found{{Name: "robots", Content: "NoIndex", Line: 3, Start: 23, End: 61, Head: true}}},
+		},
+		{
+			desc: "CRLF and lone CR count as line ends",
+			src:  "<html>\r\n<head>\r<meta name=googlebot content=x>",
+			want: Page{HTML: true, Tags: []Found{{Name: "googlebot", Content: "x", Line: 3, Start: 15, End: 46, Head: true}}},
+		},
+		{
+			desc: "body and noscript tags are reported, not head",
+			src:  "<html><head><noscript><meta name=robots content=a></noscript></head><body><meta name=bingbot content=b>",
+			want: Page{HTML: true, Tags: []Found{
+				{Name: "robots", Content: "a", Line: 1, Start: 22, End: 50},
+				{Name: "bingbot", Content: "b", Line: 1, Start: 74, End: 103},
+			}},
+		},
+		{
+			desc: "script, style, comment, template, textarea and attributes hide tags",
+			src: `<html><head><script>"<meta name=robots>"</script><style>/*<meta name=robots>*/</style>` +
+				`<!--<meta name=robots>--><template><meta name=robots></template></head>` +
+				`<body><textarea><meta name=robots></textarea><p title="<meta name=robots>">`,
+			want: Page{HTML: true},
+		},
+		{
+			desc: "robotsmith block is not reported",
+			src:  "<html><head><!-- robotsmith --><meta name=robots content=x><!-- /robotsmith --></head>",
+			want: Page{HTML: true, Block: true},
+		},
+		{
+			desc: "markers around other content are no block",
+			src:  "<html><head><!-- robotsmith --><title>t</title><meta name=robots content=x><!-- /robotsmith --></head>",
+			want: Page{HTML: true, Tags: []Found{{Name: "robots", Content: "x", Line: 1, Start: 47, End: 75, Head: true}}},
+		},
+		{
+			desc: "redirect stub",
+			src:  `<!DOCTYPE html><html><head><meta http-equiv="Refresh" content="0; url=/x/"></head></html>`,
+			want: Page{HTML: true, Redirect: true},
+		},
+		{
+			desc: "refresh in noscript or body is no redirect stub",
+			src:  `<html><head><noscript><meta http-equiv=refresh content=0></noscript></head><body><meta http-equiv=refresh content=0>`,
+			want: Page{HTML: true},
+		},
+		{
+			desc:   "extra agents",
+			src:    `<html><meta name=" MyBot " content="noindex"><meta name=description content=robots>`,
+			agents: []string{"mybot"},
+			want:   Page{HTML: true, Tags: []Found{{Name: "mybot", Content: "noindex", Line: 1, Start: 6, End: 45, Head: true}}},
+		},
+		{
+			desc: "property and description are not robots",
+			src:  `<html><meta property=robots content=noindex><meta name=description content=noindex>`,
+			want: Page{HTML: true},
+		},
+		{
+			desc: "fragment is not HTML",
+			src:  `<div><meta name=robots content=noindex></div>`,
+			want: Page{},
+		},
+		{
+			desc: "verification file is not HTML",
+			src:  "google-site-verification: google123.html",
+			want: Page{},
+		},
+		{
+			desc: "body tag after head content makes a document",
+			src:  "<title>t</title><meta name=robots content=x><body>",
+			want: Page{HTML: true, Tags: []Found{{Name: "robots", Content: "x", Line: 1, Start: 16, End: 44, Head: true}}},
+		},
+		{
+			desc: "entities unescaped",
+			src:  `<html><meta name="&#114;obots" content="a&amp;b">`,
+			want: Page{HTML: true, Tags: []Found{{Name: "robots", Content: "a&b", Line: 1, Start: 6, End: 49, Head: true}}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got, err := Scan(strings.NewReader(tc.src), tc.agents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("Scan(%q)\ngot  %+v\nwant %+v", tc.src, got, tc.want)
+			}
+			for _, f := range got.Tags {
+				if raw := tc.src[f.Start:f.End]; !strings.HasPrefix(raw, "<") || !strings.HasSuffix(raw, ">") {
+					t.Errorf("offsets [%d,%d) give %q, want a whole tag", f.Start, f.End, raw)
+				}
+			}
+		})
+	}
+}
+
+func TestLastCandidate(t *testing.T) {
+	tests := []struct {
+		desc string
+		rest string
+		want int
+	}{
+		{"nothing", "<p>text</p><div>more</div>", -1},
+		{"microdata meta is no candidate", `<meta itemprop="position" content="1">`, -1},
+		{"description meta is no candidate", `<meta name="description" content="robots">`, -1},
+		{"robots meta", `<p>x</p><META NAME=ROBOTS>`, 8},
+		{"last of several", `<meta name=robots><p><meta name=googlebot><meta name=x>`, 21},
+		{"marker text", `<p><!-- /robotsmith --></p>`, 9},
+		{"in a script still counts (context comes later)", `<script>"<meta name=bingbot>"</script>`, 9},
+		{"unfinished tag at the end", `<p><meta name=robots`, -1},
+		{"tag longer than the window", "<meta " + strings.Repeat("a ", candidateWindow) + "name=robots>", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := lastCandidate([]byte(tc.rest), rules.IsAgent); got != tc.want {
+				t.Errorf("lastCandidate(%.40q) = %d, want %d", tc.rest, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestBodySkip checks that the byte search lets Scan stop early yet lose no
+// body tag: a page whose body has a robots tag far down, behind many
+// candidates that are not.
+func TestBodySkip(t *testing.T) {
+	var b bytes.Buffer
+	b.WriteString("<!DOCTYPE html><html><head><title>t</title></head><body>\n")
+	for i := 0; i < 1000; i++ {
+		fmt.Fprintf(&b, "<p>para %d <meta itemprop=x content=y></p>\n", i)
+	}
+	b.WriteString("<script>'<meta name=robots content=fake>'</script>\n<meta name=robots content=real>\n</body></html>\n")
+	p, err := Scan(&b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Tags) != 1 || p.Tags[0].Content != "real" || p.Tags[0].Line != 1003 {
+		t.Errorf("got %+v, want the one real tag on line 1003", p.Tags)
+	}
+}
+
+func ExampleRewrite() {
+	src := `<!DOCTYPE html>
+<html>
+<head>
+  <meta charset="utf-8">
+  <title>Post</title>
+  <meta name="robots" content="noindex">
+</head>
+<body><p>Hi</p></body>
+</html>
+`
+	page, _ := Scan(strings.NewReader(src), nil)
+	fmt.Println(page.HTML, page.Tags[0].Name, page.Tags[0].Content, page.Tags[0].Line)
+
+	d := rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: "noindex, follow"}}}
+	if err := Rewrite(os.Stdout, strings.NewReader(src), d); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// true robots noindex 6
+	// <!DOCTYPE html>
+	// <html>
+	// <head>
+	//   <meta charset="utf-8">
+	//   <title>Post</title>
+	//   <!-- robotsmith -->
+	//   <meta name="robots" content="noindex, follow">
+	//   <!-- /robotsmith -->
+	// </head>
+	// <body><p>Hi</p></body>
+	// </html>
+}
+
+func ExampleProcess() {
+	src := []byte(`<html><head><meta name=robots content=noindex></head><body></body></html>`)
+	out, changed, err := Process(src, nil, func(p Page) rules.Directives {
+		if p.Redirect {
+			return rules.Directives{Clear: true}
+		}
+		return rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: p.Tags[0].Content + ", follow"}}}
+	})
+	fmt.Printf("%s\n%v %v\n", out, changed, err)
+	// Output:
+	// <html><head><!-- robotsmith -->
+	// <meta name="robots" content="noindex, follow">
+	// <!-- /robotsmith --></head><body></body></html>
+	// true <nil>
+}
