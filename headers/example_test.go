@@ -32,3 +32,13 @@ func ExampleBlock() {
 	//   X-Robots-Tag: noindex
 	// # robotsmith: end
 }
+
+func ExampleLint() {
+	existing := []byte("/files/*\n  X-Robots-Tag: noarchive\n")
+	files := []headers.File{{Path: "/files/report.pdf", Lines: []string{"noindex"}}}
+	for _, f := range headers.Lint(existing, files, headers.Cloudflare) {
+		fmt.Println(f)
+	}
+	// Output:
+	// _headers:2: /files/report.pdf: rule /files/* also sets X-Robots-Tag for a file robotsmith covers; cloudflare joins both values into one X-Robots-Tag
+}
