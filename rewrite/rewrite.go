@@ -280,9 +280,10 @@ func insertion(src []byte, res scanResult, d rules.Directives, tagEnd, nl string
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 			j++
 		}
-		if _, ok := lineEnd(src, p); ok && j < len(src) {
-			// The tag ends its line: the block goes on lines of its own below.
-			return edit{span{j, j}, nl + indent + blockText(d.Tags, tagEnd, nl, indent)}
+		if le, ok := lineEnd(src, p); ok && j < len(src) {
+			// The tag ends its line: the block goes on lines of its own below,
+			// after a copy of that line's own ending.
+			return edit{span{j, j}, string(src[j:le]) + indent + blockText(d.Tags, tagEnd, nl, indent)}
 		}
 		return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent)}
 	}
