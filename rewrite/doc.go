@@ -63,6 +63,15 @@
 //     literal <head> is written there: the block's <meta> tags open the head
 //     exactly as the parser would, and no other byte of the page changes.
 //
+// After the tags, the block records every robots tag it took from the page (and
+// every record of the block it replaces), one comment each:
+//
+//	<!-- robotsmith: from the page, line 7: robots="noindex, nofollow" -->
+//
+// Scan reports these records as Found with Kept set, so a later run over the
+// same output still merges what the theme or the author wrote: rewriting twice
+// equals rewriting once, for the page and for its decision.
+//
 // Every other robots tag, robotsmith block, and unpaired robotsmith marker
 // comment is removed. A removed tag that stood alone on its line takes the
 // line's leading blanks and its line ending with it; otherwise only its bytes

@@ -27,6 +27,9 @@ type Found struct {
 	Start   int64  // byte offset of the tag's '<' in the input
 	End     int64  // byte offset just past the tag's '>'
 	Head    bool   // directly in the head; false in <noscript> or in the body
+	// Kept marks a record in robotsmith's block of a tag an earlier run took from the page (see
+	// kept.go); Line is then the tag's line as the generator wrote it, Start and End the record's.
+	Kept bool
 }
 
 // Error is an I/O failure (Op "read" or "write"), or a bug caught before it
@@ -184,6 +187,13 @@ func pageOf(src []byte, res scanResult) Page {
 			Start: int64(t.start), End: int64(t.end), Head: t.head,
 		})
 	}
+	for _, k := range res.kept {
+		p.Tags = append(p.Tags, Found{
+			Name: k.name, Content: k.content, Line: k.line,
+			Start: int64(k.start), End: int64(k.end), Head: true, Kept: true,
+		})
+	}
+	sort.SliceStable(p.Tags, func(i, j int) bool { return p.Tags[i].Start < p.Tags[j].Start })
 	return p
 }
 
@@ -240,13 +250,17 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		tagEnd = " />"
 	}
 	placed := len(d.Tags) == 0
+	var keep []kept
+	if !placed {
+		keep = records(src, res)
+	}
 	var edits []edit
 	for _, g := range groups {
 		ls := lineStart(src, g.start)
 		indent := leadingBlanks(src[ls:])
 		if !placed && g.target {
 			placed = true
-			edits = append(edits, edit{g.span, blockText(d.Tags, tagEnd, nl, indent)})
+			edits = append(edits, edit{g.span, blockText(d.Tags, keep, tagEnd, nl, indent)})
 			continue
 		}
 		if le, ok := lineEnd(src, g.end); ok && onlyBlanks(src[ls:g.start]) {
@@ -260,7 +274,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		edits = append(edits, edit{span{start, g.end}, ""})
 	}
 	if !placed {
-		edits = append(edits, insertion(src, res, d, tagEnd, nl))
+		edits = append(edits, insertion(src, res, d, keep, tagEnd, nl))
 	}
 	sort.SliceStable(edits, func(i, j int) bool {
 		if edits[i].start != edits[j].start {
@@ -273,7 +287,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 
 // insertion places the block where no old tag or block stood: after
 // <meta charset>, else at the start of the head.
-func insertion(src []byte, res scanResult, d rules.Directives, tagEnd, nl string) edit {
+func insertion(src []byte, res scanResult, d rules.Directives, keep []kept, tagEnd, nl string) edit {
 	if p := res.charsetEnd; p >= 0 {
 		indent := leadingBlanks(src[lineStart(src, p):])
 		j := p
@@ -283,18 +297,18 @@ func insertion(src []byte, res scanResult, d rules.Directives, tagEnd, nl string
 		if le, ok := lineEnd(src, p); ok && j < len(src) {
 			// The tag ends its line: the block goes on lines of its own below,
 			// after a copy of that line's own ending.
-			return edit{span{j, j}, string(src[j:le]) + indent + blockText(d.Tags, tagEnd, nl, indent)}
+			return edit{span{j, j}, string(src[j:le]) + indent + blockText(d.Tags, keep, tagEnd, nl, indent)}
 		}
-		return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent)}
+		return edit{span{p, p}, blockText(d.Tags, keep, tagEnd, nl, indent)}
 	}
 	p := res.headStart
 	ls := lineStart(src, p)
 	indent := leadingBlanks(src[ls:])
 	if onlyBlanks(src[ls:p]) {
 		// At the start of a line: the block takes lines of its own above.
-		return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent) + nl + indent}
+		return edit{span{p, p}, blockText(d.Tags, keep, tagEnd, nl, indent) + nl + indent}
 	}
-	return edit{span{p, p}, blockText(d.Tags, tagEnd, nl, indent)}
+	return edit{span{p, p}, blockText(d.Tags, keep, tagEnd, nl, indent)}
 }
 
 func selfClosingStyle(res scanResult) bool {
@@ -308,11 +322,14 @@ func selfClosingStyle(res scanResult) bool {
 	}
 }
 
-func blockText(tags []rules.Tag, tagEnd, nl, indent string) string {
+func blockText(tags []rules.Tag, keep []kept, tagEnd, nl, indent string) string {
 	var b strings.Builder
 	b.WriteString("<!-- " + markOpen + " -->")
 	for _, t := range tags {
 		b.WriteString(nl + indent + `<meta name="` + html.EscapeString(t.Name) + `" content="` + html.EscapeString(t.Content) + `"` + tagEnd)
+	}
+	for _, k := range keep {
+		b.WriteString(nl + indent + keptText(k))
 	}
 	b.WriteString(nl + indent + "<!-- " + markClose + " -->")
 	return b.String()

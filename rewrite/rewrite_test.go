@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -149,8 +150,19 @@ func checkInvariants(t *testing.T, src []byte, d rules.Directives) {
 		t.Fatal(err)
 	}
 	if pin.HTML {
-		if len(pout.Tags) != 0 {
-			t.Fatalf("robots tags left outside the block: %+v in %q", pout.Tags, once)
+		var outside []Found
+		for _, f := range pout.Tags {
+			if !f.Kept {
+				outside = append(outside, f)
+			}
+		}
+		if len(outside) != 0 {
+			t.Fatalf("robots tags left outside the block: %+v in %q", outside, once)
+		}
+		// What the page said survives: every tag of the input (and every record of an old block)
+		// is recorded in the new block, so a second run merges the same sources.
+		if len(d.Tags) > 0 && !sameSources(pin.Tags, pout.Tags) {
+			t.Fatalf("page tags not kept: input %+v, output %+v in %q", pin.Tags, pout.Tags, once)
 		}
 		if want := len(d.Tags) > 0; pout.Block != want {
 			t.Fatalf("got Block %v, want %v in %q", pout.Block, want, once)
@@ -254,4 +266,25 @@ func TestReadError(t *testing.T) {
 	if err := Rewrite(&out, failReader{}, public); !errors.Is(err, errDiskFull) {
 		t.Errorf("Rewrite: got %v, want %v", err, errDiskFull)
 	}
+}
+
+// sameSources reports whether two scans carry the same page tags (name, content, line), kept or not.
+func sameSources(a, b []Found) bool {
+	set := func(fs []Found) map[string]bool {
+		m := map[string]bool{}
+		for _, f := range fs {
+			m[fmt.Sprintf("%s=%q@%d", f.Name, f.Content, f.Line)] = true
+		}
+		return m
+	}
+	sa, sb := set(a), set(b)
+	if len(sa) != len(sb) {
+		return false
+	}
+	for k := range sa {
+		if !sb[k] {
+			return false
+		}
+	}
+	return true
 }

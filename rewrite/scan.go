@@ -23,6 +23,7 @@ type hit struct {
 type scanResult struct {
 	html, redirect bool
 	tags           []hit  // robots tags outside robotsmith blocks, document order
+	kept           []kept // what complete blocks record of the page's own tags
 	blocks         []span // complete robotsmith blocks
 	blockHead      []bool // blocks[i] starts directly in the head
 	orphans        []span // marker comments without a partner
@@ -74,9 +75,11 @@ type scanner struct {
 	open      span
 	isOpen    bool
 	openHead  bool
-	pending   []hit // tags seen while a block is open
-	rawText   bool  // the next text token is a raw-text element's content
-	robotsHit bool  // the current token is a robots tag
+	pending   []hit  // tags seen while a block is open
+	keeping   []kept // kept-tag records seen while a block is open
+	keptHit   bool   // the current token is a kept-tag record
+	rawText   bool   // the next text token is a raw-text element's content
+	robotsHit bool   // the current token is a robots tag
 }
 
 // scan tokenizes src. isName reports whether a lower-cased, trimmed meta name
@@ -159,7 +162,7 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 			}
 		}(s.open)
 	}
-	s.robotsHit = false
+	s.robotsHit, s.keptHit = false, false
 	if s.template > 0 {
 		// Inert content: only track nesting.
 		if tt == html.StartTagToken || tt == html.EndTagToken {
@@ -213,7 +216,16 @@ func (s *scanner) comment(z *html.Tokenizer, sp span) {
 	if raw := z.Raw(); !bytes.HasPrefix(raw, []byte("<!--")) || !closed(raw) || !bytes.Contains(raw, []byte(markOpen)) {
 		return // a bogus comment (<!x>, <?x>) is never one of our markers
 	}
-	switch strings.TrimSpace(string(z.Text())) {
+	text := strings.TrimSpace(string(z.Text()))
+	if s.isOpen {
+		if k, ok := parseKept(text); ok {
+			k.span = sp
+			s.keeping = append(s.keeping, k)
+			s.keptHit = true
+			return
+		}
+	}
+	switch text {
 	case markOpen:
 		if s.isOpen {
 			s.orphan()
@@ -232,7 +244,8 @@ func (s *scanner) comment(z *html.Tokenizer, sp span) {
 				s.res.blockStyle = style(h.selfClosing)
 			}
 		}
-		s.isOpen, s.pending = false, nil
+		s.res.kept = append(s.res.kept, s.keeping...)
+		s.isOpen, s.pending, s.keeping = false, nil, nil
 	}
 }
 
@@ -243,6 +256,8 @@ func (s *scanner) blockish(tt html.TokenType, z *html.Tokenizer) bool {
 		return blank(z.Raw())
 	case html.StartTagToken, html.SelfClosingTagToken:
 		return s.robotsHit
+	case html.CommentToken:
+		return s.keptHit
 	}
 	return false
 }
@@ -252,7 +267,8 @@ func (s *scanner) blockish(tt html.TokenType, z *html.Tokenizer) bool {
 func (s *scanner) orphan() {
 	s.res.orphans = append(s.res.orphans, s.open)
 	s.res.tags = append(s.res.tags, s.pending...)
-	s.isOpen, s.pending = false, nil
+	// Kept-tag records between markers that are not a block are the page's own comments.
+	s.isOpen, s.pending, s.keeping = false, nil, nil
 }
 
 func (s *scanner) finish() {

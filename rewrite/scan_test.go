@@ -184,6 +184,7 @@ func ExampleRewrite() {
 	//   <title>Post</title>
 	//   <!-- robotsmith -->
 	//   <meta name="robots" content="noindex, follow">
+	//   <!-- robotsmith: from the page, line 6: robots="noindex" -->
 	//   <!-- /robotsmith -->
 	// </head>
 	// <body><p>Hi</p></body>
@@ -202,6 +203,7 @@ func ExampleProcess() {
 	// Output:
 	// <html><head><!-- robotsmith -->
 	// <meta name="robots" content="noindex, follow">
+	// <!-- robotsmith: from the page, line 1: robots="noindex" -->
 	// <!-- /robotsmith --></head><body></body></html>
 	// true <nil>
 }

@@ -1,0 +1,68 @@
+package rewrite
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+func TestParseKept(t *testing.T) {
+	tests := []struct {
+		desc, text string
+		want       kept
+		ok         bool
+	}{
+		{"plain", `robotsmith: from the page, line 7: robots="noindex, nofollow"`, kept{name: "robots", content: "noindex, nofollow", line: 7}, true},
+		{"escaped content", `robotsmith: from the page, line 12: GoogleBot="a&#34;b&lt;c&gt;&amp;"`, kept{name: "googlebot", content: `a"b<c>&`, line: 12}, true},
+		{"empty content", `robotsmith: from the page, line 1: robots=""`, kept{name: "robots", line: 1}, true},
+		{"no line", `robotsmith: from the page, line x: robots="noindex"`, kept{}, false},
+		{"line zero", `robotsmith: from the page, line 0: robots="noindex"`, kept{}, false},
+		{"unquoted", `robotsmith: from the page, line 3: robots=noindex`, kept{}, false},
+		{"stray quote", `robotsmith: from the page, line 3: robots="a"b"`, kept{}, false},
+		{"other comment", `robotsmith`, kept{}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got, ok := parseKept(tc.text)
+			if ok != tc.ok || got != tc.want {
+				t.Errorf("parseKept(%q): got %+v, %v; want %+v, %v", tc.text, got, ok, tc.want, tc.ok)
+			}
+			if ok {
+				back, ok2 := parseKept(keptText(got)[len("<!-- ") : len(keptText(got))-len(" -->")])
+				if !ok2 || back != got {
+					t.Errorf("keptText round trip: got %+v, %v; want %+v", back, ok2, got)
+				}
+			}
+		})
+	}
+}
+
+// TestKeptSurvivesRuns: a theme's noindex, merged and removed by a first run, is still a source on a
+// second run over the same output (SPEC §5: running build twice changes nothing), while a record
+// outside a block is only a comment of the page's.
+func TestKeptSurvivesRuns(t *testing.T) {
+	src := []byte("<!DOCTYPE html>\n<html><head>\n<meta charset=\"utf-8\">\n<meta name=\"robots\" content=\"noindex, nofollow\">\n<title>x</title>\n</head><body></body></html>\n")
+	d := rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: "noindex, nofollow"}}}
+	var once bytes.Buffer
+	if err := Rewrite(&once, bytes.NewReader(src), d); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Scan(bytes.NewReader(once.Bytes()), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Found{{Name: "robots", Content: "noindex, nofollow", Line: 4, Kept: true, Head: true}}
+	if len(p.Tags) != 1 || p.Tags[0].Name != want[0].Name || p.Tags[0].Content != want[0].Content || p.Tags[0].Line != 4 || !p.Tags[0].Kept {
+		t.Fatalf("second scan: got %+v, want %+v", p.Tags, want)
+	}
+
+	outside := []byte("<!DOCTYPE html><html><head><!-- robotsmith: from the page, line 4: robots=\"noindex\" --></head></html>")
+	p, err = Scan(bytes.NewReader(outside), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Tags) != 0 {
+		t.Errorf("record outside a block: got %+v, want no tags", p.Tags)
+	}
+}
