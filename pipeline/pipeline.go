@@ -318,9 +318,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			temps = append(temps, r.temp)
 		}
 		rep.count(r)
-		if hf, ok := j.headerFile(r); ok {
-			hdrs = append(hdrs, hf)
-		}
+		hdrs = append(hdrs, j.headerFile(r))
 	}
 	j.missingOutputs(rep)
 	if len(errs) == 0 {
@@ -474,25 +472,20 @@ func warningStrings(ws []rules.Warning) []string {
 	return out
 }
 
-// headerFile is the _headers entry for a processed file.
-func (j *job) headerFile(r *result) (headers.File, bool) {
-	if r.kind == "skipped" {
-		return headers.File{}, false
-	}
-	if !r.f.html {
-		var lines []string
+// headerFile is the _headers entry for a processed file. Every served file has one, those without
+// X-Robots-Tag lines too, so that a folded Cloudflare rule is proved to cover no other file.
+func (j *job) headerFile(r *result) headers.File {
+	f := headers.File{Path: r.f.url}
+	switch {
+	case r.kind == "skipped":
+	case !r.f.html:
 		if !r.decision.IsDefault() {
-			lines = r.decision.HeaderLines()
+			f.Lines = r.decision.HeaderLines()
 		}
-		return headers.File{Path: r.f.url, Lines: lines}, true
+	case j.cfg.Headers.HTML && (r.decision.Class == rules.Public || r.decision.Class == rules.NonPublic) && !r.decision.IsDefault():
+		f.Lines = r.decision.HeaderLines()
 	}
-	if !j.cfg.Headers.HTML {
-		return headers.File{}, false
-	}
-	if r.decision.Class == rules.ErrorPage || r.decision.Class == rules.Redirect || r.decision.IsDefault() {
-		return headers.File{Path: r.f.url}, true
-	}
-	return headers.File{Path: r.f.url, Lines: r.decision.HeaderLines()}, true
+	return f
 }
 
 // headers writes (to a temporary file) the _headers file, when any file needs a rule or the output
@@ -517,7 +510,7 @@ func (j *job) headers(rep *Report, files []headers.File) (string, error) {
 	if j.cfg.Headers.Format == "cloudflare" {
 		format = headers.Cloudflare
 	}
-	block, err := headers.Block(files, headers.Options{Format: format})
+	block, err := headers.Block(files, headers.Options{Format: format, Existing: existing})
 	if err != nil {
 		return "", fmt.Errorf("%s: %w", filepath.ToSlash(name), err)
 	}
