@@ -533,9 +533,12 @@ func (j *job) headers(rep *Report, files []headers.File) (string, error) {
 func (j *job) missingOutputs(rep *Report) {
 	for _, p := range j.pages {
 		if p.Output == "" {
-			if p.NoOutput != "" {
-				rep.NoOutput++
+			reason := p.NoOutput
+			if reason == "" {
+				reason = "no output"
 			}
+			rep.NoOutput++
+			rep.Unpublished = append(rep.Unpublished, p.Source+" ("+reason+")")
 			continue
 		}
 		if _, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(p.Output))); err != nil {

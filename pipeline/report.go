@@ -23,6 +23,8 @@ type Report struct {
 	Skipped    int `json:"skipped"`     // .html files that are not HTML documents, left byte-identical
 	Files      int `json:"files"`       // non-HTML files
 	NoOutput   int `json:"no_output"`   // source pages the generator writes nothing for (drafts, ...)
+	// Unpublished lists those pages with the reason: "content/blog/wip.md (draft)".
+	Unpublished []string `json:"unpublished"`
 
 	HeaderRules int `json:"header_rules"` // files (and pages) given an X-Robots-Tag rule in _headers
 
@@ -59,6 +61,9 @@ func (rep *Report) count(r *result) {
 	}
 }
 
+// maxShown is how many warnings the summary lists; a theme's typo repeats on every page.
+const maxShown = 20
+
 // Summary is the few lines a person reads after a build or check.
 func (rep *Report) Summary(write bool) string {
 	var b strings.Builder
@@ -73,12 +78,21 @@ func (rep *Report) Summary(write bool) string {
 	fmt.Fprintf(&b, "\n%d other files, %d with an X-Robots-Tag rule in _headers\n", rep.Files, rep.HeaderRules)
 	fmt.Fprintf(&b, "%s %d files", verb, rep.Changed)
 	if rep.NoOutput > 0 {
-		fmt.Fprintf(&b, "; %d source pages not published (drafts, future, expired, render: never)", rep.NoOutput)
+		fmt.Fprintf(&b, "; %d source pages not published (drafts, future, expired, render: never: check lists them)", rep.NoOutput)
 	}
 	b.WriteString("\n")
+	if !write {
+		for _, u := range rep.Unpublished {
+			fmt.Fprintf(&b, "  not published: %s\n", u)
+		}
+	}
 	if n := len(rep.Warnings); n > 0 {
 		fmt.Fprintf(&b, "%d warnings:\n", n)
-		for _, w := range rep.Warnings {
+		for i, w := range rep.Warnings {
+			if i == maxShown {
+				fmt.Fprintf(&b, "  ... and %d more (--json lists them all)\n", n-maxShown)
+				break
+			}
 			fmt.Fprintf(&b, "  warning: %s\n", w)
 		}
 	}
