@@ -80,6 +80,7 @@ type job struct {
 	byRes    map[string]*site.Page // bundle resource -> its page
 	aliases  map[string]*site.Page // alias stub -> the page it points to
 	warnings []string
+	cfgInfo  os.FileInfo // the configuration file, nil when there is none
 }
 
 // prepare reads the configuration, runs the command, opens the site, reads every page and compiles
@@ -99,6 +100,9 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 		return nil, err
 	}
 	j := &job{opt: opt, cfg: cfg}
+	if cfg.File != "" {
+		j.cfgInfo, _ = os.Stat(cfg.File)
+	}
 	res, err := rules.New(cfg.Rules())
 	if err != nil {
 		return nil, err
@@ -241,7 +245,7 @@ func (j *job) walk() ([]file, error) {
 			return err
 		}
 		rel = filepath.ToSlash(rel)
-		if hostFiles[rel] {
+		if hostFiles[rel] || j.isConfig(p) {
 			return nil
 		}
 		ext := strings.ToLower(path.Ext(rel))
@@ -250,6 +254,16 @@ func (j *job) walk() ([]file, error) {
 	})
 	sort.Slice(files, func(a, b int) bool { return files[a].rel < files[b].rel })
 	return files, err
+}
+
+// isConfig reports whether p is robotsmith's configuration file, which stands in the output folder
+// when the site is a plain folder (`robotsmith build public/`): it is not one of the site's files.
+func (j *job) isConfig(p string) bool {
+	if j.cfgInfo == nil || filepath.Base(p) != j.cfgInfo.Name() {
+		return false
+	}
+	fi, err := os.Stat(p)
+	return err == nil && os.SameFile(fi, j.cfgInfo)
 }
 
 // URLPath is the URL path a host serves an output file at: posts/a/index.html is /posts/a/,

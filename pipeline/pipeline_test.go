@@ -1,0 +1,243 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// writeTree writes files (slash paths) under dir.
+func writeTree(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func readTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(dir, p)
+		m[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	return m
+}
+
+const page = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>t</title>\n</head>\n<body></body>\n</html>\n"
+
+// plainSite is a folder of HTML with no generator (SPEC §2: "With neither, SITE itself is the output
+// folder").
+func plainSite(t testing.TB) string {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"index.html":        page,
+		"blog/a/index.html": page,
+		"tags/index.html":   page,
+		"404.html":          strings.Replace(page, "<title>", "<meta name=\"robots\" content=\"noindex\">\n<title>", 1),
+		"files/x.pdf":       "%PDF-1.4\n",
+		"robotsmith.yaml":   "rules:\n  - path: /tags/**\n    robots: noindex, follow\n  - path: /**/*.pdf\n    robots: noindex\n",
+	})
+	return dir
+}
+
+func TestURLPath(t *testing.T) {
+	tests := []struct{ rel, want string }{
+		{"index.html", "/"},
+		{"posts/a/index.html", "/posts/a/"},
+		{"files/x.pdf", "/files/x.pdf"},
+		{"404.html", "/404.html"},
+		{"about.html", "/about.html"},
+	}
+	for _, tc := range tests {
+		if got := URLPath(tc.rel); got != tc.want {
+			t.Errorf("URLPath(%q): got %q, want %q", tc.rel, got, tc.want) // SPEC §2 "URL paths are as served"
+		}
+	}
+}
+
+func TestPreviewInputs(t *testing.T) {
+	tests := []struct {
+		desc     string
+		previews string
+		branch   string
+		env      map[string]string
+		want     string // the environment key, "" for none
+	}{
+		{"netlify production", "noindex", "", map[string]string{"CONTEXT": "production"}, ""},
+		{"netlify deploy preview", "noindex", "", map[string]string{"CONTEXT": "deploy-preview"}, "CONTEXT=deploy-preview"},
+		{"netlify branch deploy", "noindex", "", map[string]string{"CONTEXT": "branch-deploy"}, "CONTEXT=branch-deploy"},
+		{"previews off", "", "", map[string]string{"CONTEXT": "deploy-preview"}, ""},
+		{"cloudflare production", "noindex", "", map[string]string{"CF_PAGES": "1", "CF_PAGES_BRANCH": "main"}, ""},
+		{"cloudflare preview", "noindex", "", map[string]string{"CF_PAGES": "1", "CF_PAGES_BRANCH": "feature-x"}, "CF_PAGES_BRANCH=feature-x"},
+		{"cloudflare own production branch", "noindex", "prod", map[string]string{"CF_PAGES": "1", "CF_PAGES_BRANCH": "prod"}, ""},
+		{"local build", "noindex", "", nil, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			cfg := "previews: " + firstOf(tc.previews, "off") + "\n"
+			if tc.branch != "" {
+				cfg += "production_branch: " + tc.branch + "\n"
+			}
+			writeTree(t, dir, map[string]string{"robotsmith.yaml": cfg, "index.html": page, "files/x.pdf": "%PDF"})
+			opt := Options{Root: dir, Env: func(k string) string { return tc.env[k] }}
+			es, err := Explain(context.Background(), opt, []string{"/", "/files/x.pdf"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, e := range es {
+				got := ""
+				for _, v := range e.Agents[0].Values {
+					if v.Token == "noindex" && strings.HasPrefix(v.Source, "environment ") {
+						got = strings.TrimPrefix(v.Source, "environment ")
+					}
+				}
+				if got != tc.want {
+					t.Errorf("%s: environment source: got %q, want %q (SPEC §3.5)", e.URL, got, tc.want)
+				}
+			}
+		})
+	}
+}
+
+// TestBuildAndCheck: check writes nothing; build writes every form; a second build writes nothing and
+// keeps file modes (SPEC §5 "Writes are atomic ... and keep the file mode").
+func TestBuildAndCheck(t *testing.T) {
+	dir := plainSite(t)
+	if err := os.Chmod(filepath.Join(dir, "blog/a/index.html"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := readTree(t, dir)
+	rep, err := Run(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := readTree(t, dir); !reflect.DeepEqual(got, before) {
+		t.Fatal("check changed files")
+	}
+	wantChanged := []string{"404.html", "_headers", "blog/a/index.html", "index.html", "tags/index.html"}
+	sort.Strings(rep.ChangedFiles)
+	if !reflect.DeepEqual(rep.ChangedFiles, wantChanged) {
+		t.Errorf("check: would change %q, want %q", rep.ChangedFiles, wantChanged)
+	}
+
+	rep, err = Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := readTree(t, dir)
+	if rep.Public != 2 || rep.NoIndex != 1 || rep.ErrorPages != 1 || rep.Files != 1 || rep.HeaderRules != 1 {
+		t.Errorf("report: got %+v", rep)
+	}
+	if !strings.Contains(got["tags/index.html"], `<meta name="robots" content="noindex, follow">`) {
+		t.Errorf("tags page: %s", got["tags/index.html"])
+	}
+	if strings.Contains(got["404.html"], `name="robots"`) {
+		t.Errorf("404 page keeps a robots tag: %s", got["404.html"])
+	}
+	if !strings.Contains(got["_headers"], "/files/x.pdf\n  X-Robots-Tag: noindex, follow\n") {
+		t.Errorf("_headers: %s", got["_headers"])
+	}
+	fi, err := os.Stat(filepath.Join(dir, "blog/a/index.html"))
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("mode: got %v, %v; want 0600 kept", fi.Mode(), err)
+	}
+	for name := range got {
+		if strings.Contains(name, tempPrefix) {
+			t.Errorf("temporary file left: %s", name)
+		}
+	}
+
+	rep, err = Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Changed != 0 || !reflect.DeepEqual(readTree(t, dir), got) {
+		t.Errorf("second build changed %q", rep.ChangedFiles)
+	}
+}
+
+// TestFailedBuildWritesNothing: a malformed value anywhere (here in a tag the theme wrote into one
+// page) fails the build, and no file changes, the good pages included (SPEC §1 "nothing
+// half-written").
+func TestFailedBuildWritesNothing(t *testing.T) {
+	dir := plainSite(t)
+	writeTree(t, dir, map[string]string{
+		"zz/bad/index.html": strings.Replace(page, "<title>", "<meta name=\"googlebot\" content=\"max-snippet:lots\">\n<title>", 1),
+	})
+	before := readTree(t, dir)
+	_, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err == nil {
+		t.Fatal("build: got no error, want the malformed max-snippet")
+	}
+	var re *rules.Error
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "zz/bad/index.html:5") {
+		t.Errorf("error: got %v, want a *rules.Error naming zz/bad/index.html:5", err)
+	}
+	if got := readTree(t, dir); !reflect.DeepEqual(got, before) {
+		for k := range got {
+			if got[k] != before[k] {
+				t.Errorf("%s changed by a failed build", k)
+			}
+		}
+	}
+}
+
+func TestExplainUnknownPath(t *testing.T) {
+	dir := plainSite(t)
+	_, err := Explain(context.Background(), Options{Root: dir}, []string{"/blog/a/", "/nope/"})
+	if !errors.Is(err, ErrUnknownPath) || !strings.Contains(err.Error(), "/nope/") {
+		t.Errorf("got %v, want ErrUnknownPath for /nope/", err)
+	}
+}
+
+func TestFinalName(t *testing.T) {
+	if got, want := finalName(filepath.Join("a", tempPrefix+"index.html.12345")), filepath.Join("a", "index.html"); got != want {
+		t.Errorf("finalName: got %q, want %q", got, want)
+	}
+}
+
+func Example() {
+	dir, _ := os.MkdirTemp("", "robotsmith-example")
+	defer os.RemoveAll(dir)
+	os.MkdirAll(filepath.Join(dir, "tags"), 0o755)
+	os.WriteFile(filepath.Join(dir, "tags", "index.html"), []byte("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Tags</title></head><body></body></html>"), 0o644)
+	os.WriteFile(filepath.Join(dir, "robotsmith.yaml"), []byte("rules:\n  - path: /tags/**\n    robots: noindex, follow\n"), 0o644)
+
+	rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(rep.Pages, rep.NoIndex, rep.Changed)
+	b, _ := os.ReadFile(filepath.Join(dir, "tags", "index.html"))
+	fmt.Println(string(b))
+	// Output:
+	// 1 1 1
+	// <!DOCTYPE html><html><head><meta charset="utf-8"><!-- robotsmith -->
+	// <meta name="robots" content="noindex, follow">
+	// <!-- /robotsmith --><title>Tags</title></head><body></body></html>
+}
