@@ -424,33 +424,31 @@ func (j *job) one(f file) (r result) {
 		r.err = err
 		return r
 	}
-	pg, err := rewrite.Scan(bytes.NewReader(src), j.agents)
-	if err != nil {
+	decided := false
+	out, changed, err := rewrite.Process(src, j.agents, func(pg rewrite.Page) rules.Directives {
+		decided = true
+		d, ws, err := j.res.Decide(j.item(f, pg))
+		r.decision, r.warnings, r.err = d, warningStrings(ws), err
+		if err != nil {
+			return rules.Directives{}
+		}
+		return d.Directives()
+	})
+	switch {
+	case err != nil:
 		r.err = fmt.Errorf("%s: %w", j.outName(f.rel), err)
 		return r
-	}
-	if !pg.HTML {
-		r.kind = "skipped"
+	case r.err != nil:
 		return r
-	}
-	d, ws, err := j.res.Decide(j.item(f, pg))
-	r.decision, r.warnings = d, warningStrings(ws)
-	if err != nil {
-		r.err = err
+	case !decided:
+		r.kind = "skipped" // not an HTML document: left byte-identical
 		return r
-	}
-	var out bytes.Buffer
-	out.Grow(len(src) + 512)
-	if err := rewrite.Rewrite(&out, bytes.NewReader(src), d.Directives()); err != nil {
-		r.err = fmt.Errorf("%s: %w", j.outName(f.rel), err)
-		return r
-	}
-	if bytes.Equal(out.Bytes(), src) {
+	case !changed:
 		return r
 	}
 	r.changed = true
 	if j.opt.Write {
-		r.temp, r.err = writeTemp(name, out.Bytes())
+		r.temp, r.err = writeTemp(name, out)
 	}
 	return r
 }
