@@ -26,7 +26,7 @@ type Explanation struct {
 	Rules  []string `json:"rules"`                  // matching config rules: "rule 2 at robotsmith.yaml:14"
 	Agents []Agent  `json:"agents"`                 // the effective directives per agent
 	Tags   []Tag    `json:"tags"`                   // what the page gets (pages only)
-	Header []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines (non-HTML files)
+	Header []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines in _headers (files; pages with headers.html)
 }
 
 // Agent is one agent's effective directives, each with where it came from.
@@ -128,14 +128,15 @@ func (j *job) explain(q string, f file) (Explanation, error) {
 		return e, err
 	}
 	e.Class = d.Class.String()
+	r := result{f: f, decision: d}
 	if !f.html {
 		e.Class = "file"
-		if !d.IsDefault() {
-			e.Header = d.HeaderLines()
-		}
 	} else if !pg.HTML {
 		e.Class = "not an HTML document (left alone)"
+		r.kind = "skipped"
 	}
+	// The lines build writes to _headers: pages too with `headers: {html: true}`.
+	e.Header = j.headerFile(&r).Lines
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
 		for _, v := range a.Values {
