@@ -64,11 +64,11 @@ func TestHostsInNetns(t *testing.T) {
 			})
 		}
 	})
-	t.Logf("%-10s %-5s %7s %6s %9s %9s %11s %5s", "dialect", "html", "files", "rules", "folded", "requests", "redirected", "diffs")
+	t.Logf("%-10s %-5s %6s %6s %7s %9s %11s %6s %6s", "dialect", "html", "files", "rules", "folded", "requests", "redirected", "diffs", "known")
 	for i, d := range dialects {
 		for k, html := range []bool{false, true} {
 			f := figures[i][k]
-			t.Logf("%-10s %-5v %7d %6d %9d %9d %11d %5d", d.format, html, f.files, f.rules, f.folded, f.requests, f.redirected, f.diffs)
+			t.Logf("%-10s %-5v %6d %6d %7d %9d %11d %6d %6d", d.format, html, f.files, f.rules, f.folded, f.requests, f.redirected, f.diffs, f.known)
 		}
 	}
 	t.Logf("total %.1fs", time.Since(start).Seconds())
@@ -81,7 +81,25 @@ type figure struct {
 	folded     int // of them, folded /folder/* rules
 	requests   int // GETs sent, all host names together
 	redirected int // requests the host answered with a redirect (followed)
-	diffs      int // files whose X-Robots-Tag differed from robotsmith's decision
+	diffs      int // requests whose X-Robots-Tag differed from robotsmith's decision
+	known      int // of the differences, those knownDiff explains (not counted in diffs)
+}
+
+// knownDiff says why a difference between what a host sends and what
+// robotsmith decided is known: the pipeline does not handle it yet. key is
+// "dialect html=V URL". A listed difference that no longer happens fails the
+// test, so the entry goes with the fix.
+func knownDiff(key string) (reason string, ok bool) {
+	switch key {
+	case "cloudflare html=true /internal/memo.html":
+		// Cloudflare Pages serves a page file not named index.html without
+		// its extension: GET /internal/memo.html answers 308 to
+		// /internal/memo. The rule robotsmith writes for /internal/memo.html
+		// matches neither, so the page's noindex is never sent (SPEC §6:
+		// "at the URL the host serves them from").
+		return "cloudflare serves x.html at /x; the rule is written for /x.html", true
+	}
+	return "", false
 }
 
 // checkBuild builds the sample site for one dialect and headers.html value,
@@ -116,6 +134,9 @@ func checkBuild(t *testing.T, format string, html bool, host hosttest.Host, host
 		// The sample site's own /* rule counts toward the limit.
 		if fig.rules+1 > headers.MaxRules {
 			t.Errorf("cloudflare: %d robotsmith rules plus the site's own one, want at most %d", fig.rules, headers.MaxRules)
+		}
+		if testing.Verbose() {
+			t.Logf("_headers:\n%s", hdr)
 		}
 		if fig.folded == 0 {
 			t.Errorf("cloudflare: %d gallery images did not fold into a /folder/* rule:\n%s", galleryImages, hdr)
@@ -194,17 +215,25 @@ func checkBuild(t *testing.T, format string, html bool, host hosttest.Host, host
 			}
 			got := resp.XRobotsTag()
 			wantValue := strings.Join(want, ", ")
-			if (got == "") != (wantValue == "") || !headers.Interpret(got).Equal(headers.Interpret(wantValue)) {
+			differs := (got == "") != (wantValue == "") || !headers.Interpret(got).Equal(headers.Interpret(wantValue))
+			known, isKnown := knownDiff(fmt.Sprintf("%s html=%v %s", format, html, u))
+			switch {
+			case differs && isKnown:
+				fig.known++
+				t.Logf("GET %s (host %q): X-Robots-Tag %q, robotsmith decided %q: known difference (%s)", u, name, got, wantValue, known)
+			case differs:
 				t.Errorf("GET %s (host %q): X-Robots-Tag %q, want the meaning of %q (robotsmith's decision)", u, name, got, wantValue)
 				fig.diffs++
+			case isKnown:
+				t.Errorf("GET %s (host %q): the known difference is gone (X-Robots-Tag %q as decided): remove it from knownDiff", u, name, got)
 			}
 			if v := resp.Header.Get("X-Content-Type-Options"); v != "nosniff" {
 				t.Errorf("GET %s (host %q): the site's own rule was lost: X-Content-Type-Options %q", u, name, v)
 			}
 		}
 	}
-	t.Logf("%s html=%v: %d files, %d rules (%d folded), %d requests, %d redirected, %d differences",
-		format, html, fig.files, fig.rules, fig.folded, fig.requests, fig.redirected, fig.diffs)
+	t.Logf("%s html=%v: %d files, %d rules (%d folded), %d requests, %d redirected, %d differences (%d known)",
+		format, html, fig.files, fig.rules, fig.folded, fig.requests, fig.redirected, fig.diffs, fig.known)
 	return fig
 }
 
@@ -285,7 +314,8 @@ func copySample(t *testing.T, dir string) {
 }
 
 // addGallery adds galleryImages images under static/gallery/ (one with a
-// name that needs percent-encoding) and a page beside them. A rule makes the
+// name that needs percent-encoding) and a page beside them, and a noindex
+// page /internal/memo.html. A rule makes the
 // images noindex, noimageindex; the page takes the rule too, but has no
 // X-Robots-Tag line unless headers.html is true, so a fold over
 // /gallery/* must not cover it then.
@@ -304,8 +334,18 @@ func addGallery(t *testing.T, dir string) {
 	if err := os.WriteFile(filepath.Join(g, "my photo (1).png"), png, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	page := "<!doctype html><html><head><meta charset=\"utf-8\"><title>Gallery</title></head><body><p>Gallery</p></body></html>\n"
-	if err := os.WriteFile(filepath.Join(g, "index.html"), []byte(page), 0o644); err != nil {
+	page := "<!doctype html><html><head><meta charset=\"utf-8\"><title>%s</title></head><body><p>%s</p></body></html>\n"
+	if err := os.WriteFile(filepath.Join(g, "index.html"), []byte(fmt.Sprintf(page, "Gallery", "Gallery")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A stand-alone page not named index.html (static HTML, or Hugo with
+	// uglyURLs), under /internal/** and so noindex: Cloudflare serves it at
+	// /internal/memo, Netlify at /internal/memo.html.
+	memo := filepath.Join(dir, "static", "internal", "memo.html")
+	if err := os.MkdirAll(filepath.Dir(memo), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(memo, []byte(fmt.Sprintf(page, "Memo", "Memo")), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
