@@ -136,7 +136,7 @@ func (j *job) explain(q string, f file) (Explanation, error) {
 		r.kind = "skipped"
 	}
 	// The lines build writes to _headers: pages too with `headers: {html: true}`.
-	e.Header = j.headerFile(&r).Lines
+	e.Header = j.headerLines(&r)
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
 		for _, v := range a.Values {

@@ -27,6 +27,7 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -81,6 +82,8 @@ type job struct {
 	aliases  map[string]*site.Page // alias stub -> the page it points to
 	warnings []string
 	cfgInfo  os.FileInfo // the configuration file, nil when there is none
+	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
+	defaultLines []string
 }
 
 // prepare reads the configuration, runs the command, opens the site, reads every page and compiles
@@ -112,6 +115,15 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 		j.warnings = append(j.warnings, w.String())
 	}
 	j.agents = cfg.Agents()
+	base, err := rules.New(rules.Config{Defaults: cfg.Defaults, Style: cfg.Tags})
+	if err != nil {
+		return nil, err
+	}
+	d, _, err := base.Decide(rules.Item{Path: "/", Asset: true})
+	if err != nil {
+		return nil, err
+	}
+	j.defaultLines = d.HeaderLines()
 	j.env = previewInputs(cfg, opt.Env)
 
 	if opt.RunCommand && cfg.Command != "" {
@@ -332,7 +344,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			temps = append(temps, r.temp)
 		}
 		rep.count(r)
-		hdrs = append(hdrs, j.headerFile(r))
+		hdrs = append(hdrs, j.headerFiles(r)...)
 	}
 	j.missingOutputs(rep)
 	if len(errs) == 0 {
@@ -484,20 +496,39 @@ func warningStrings(ws []rules.Warning) []string {
 	return out
 }
 
-// headerFile is the _headers entry for a processed file. Every served file has one, those without
-// X-Robots-Tag lines too, so that a folded Cloudflare rule is proved to cover no other file.
-func (j *job) headerFile(r *result) headers.File {
-	f := headers.File{Path: r.f.url}
+// headerLines are the X-Robots-Tag lines _headers gives a processed file: none for a file whose lines
+// mean what the defaults mean (a theme's `index, follow` needs no rule), for pages unless
+// `headers: {html: true}`, and for error pages and redirect stubs.
+func (j *job) headerLines(r *result) []string {
 	switch {
 	case r.kind == "skipped":
-	case !r.f.html:
-		if !r.decision.IsDefault() {
-			f.Lines = r.decision.HeaderLines()
-		}
-	case j.cfg.Headers.HTML && (r.decision.Class == rules.Public || r.decision.Class == rules.NonPublic) && !r.decision.IsDefault():
-		f.Lines = r.decision.HeaderLines()
+		return nil
+	case r.f.html && !(j.cfg.Headers.HTML && (r.decision.Class == rules.Public || r.decision.Class == rules.NonPublic)):
+		return nil
 	}
-	return f
+	lines := r.decision.HeaderLines()
+	if slices.Equal(lines, j.defaultLines) {
+		return nil
+	}
+	return lines
+}
+
+// headerFiles are the _headers entries for a processed file, one per URL the host serves it at.
+// Every served file has them, those without lines too, so that a folded Cloudflare rule is proved
+// to cover no other file. A page file not named index.html (about.html) is served at /about as well
+// by both hosts; Cloudflare answers /about.html with a redirect to /about, so only /about counts
+// there.
+func (j *job) headerFiles(r *result) []headers.File {
+	lines := j.headerLines(r)
+	u := r.f.url
+	if !r.f.html || !strings.HasSuffix(u, ".html") {
+		return []headers.File{{Path: u, Lines: lines}}
+	}
+	bare := strings.TrimSuffix(u, ".html")
+	if j.cfg.Headers.Format == "cloudflare" {
+		return []headers.File{{Path: bare, Lines: lines}}
+	}
+	return []headers.File{{Path: u, Lines: lines}, {Path: bare, Lines: lines}}
 }
 
 // headers writes (to a temporary file) the _headers file, when any file needs a rule or the output
