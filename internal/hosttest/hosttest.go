@@ -357,6 +357,8 @@ func (s *Server) Get(p, host string) (Response, error) {
 // " # < > ? ` { }), plus '%' and '\' so that any file name survives. Written
 // by hand: net/url's EscapedPath also escapes characters such as '!' and '$'
 // that browsers send as they are, and a test must send what a browser sends.
+// It is kept apart from the headers package's own encoder on purpose: the
+// request a test sends must not come from the code whose rules it checks.
 func EncodePath(p string) string {
 	const hex = "0123456789ABCDEF"
 	var b strings.Builder
