@@ -61,11 +61,11 @@ func TestNewErrors(t *testing.T) {
 		t.Fatal("New: got no error")
 	}
 	for _, want := range []string{
-		`default at robotsmith.yaml:9: "max-snippet:x"`,
-		`rule 2 at robotsmith.yaml:14: "tags/**": a path glob must start with /`,
-		`rule 2 at robotsmith.yaml:14: "/a/[b": bad glob`,
-		`rule 2 at robotsmith.yaml:14: "max-image-preview:huge"`,
-		`rule 3 at robotsmith.yaml:20: rule has no path`,
+		`robotsmith.yaml:9: default: "max-snippet:x"`,
+		`robotsmith.yaml:14: rule 2: "tags/**": a path glob must start with /`,
+		`robotsmith.yaml:14: rule 2: "/a/[b": bad glob`,
+		`robotsmith.yaml:14: rule 2: "max-image-preview:huge"`,
+		`robotsmith.yaml:20: rule 3: rule has no path`,
 		`error_pages: "404.html"`,
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -88,7 +88,7 @@ func TestNewWarningsAndMatching(t *testing.T) {
 		t.Fatal(err)
 	}
 	ws := r.Warnings()
-	if len(ws) != 1 || ws[0].String() != `rule 1 at robotsmith.yaml:13: obsolete directive "noodp" is ignored by Google and Bing; dropped` {
+	if len(ws) != 1 || ws[0].String() != `robotsmith.yaml:13: rule 1: obsolete directive "noodp" is ignored by Google and Bing; dropped` {
 		t.Errorf("warnings: got %q", ws)
 	}
 	for _, tc := range []struct {
@@ -125,11 +125,11 @@ func TestSourceString(t *testing.T) {
 		}
 	}
 	w := Warning{Source: fmSrc, Msg: "m"}
-	if got, want := w.String(), "front matter robots at content/blog/a.md:3: m"; got != want {
+	if got, want := w.String(), "content/blog/a.md:3: front matter robots: m"; got != want {
 		t.Errorf("Warning: got %q, want %q", got, want)
 	}
 	e := &Error{Source: fmSrc, Value: "max-snippet:x", Err: ErrMalformed}
-	if got, want := e.Error(), `front matter robots at content/blog/a.md:3: "max-snippet:x": malformed directive`; got != want {
+	if got, want := e.Error(), `content/blog/a.md:3: front matter robots: "max-snippet:x": malformed directive`; got != want {
 		t.Errorf("Error: got %q, want %q", got, want)
 	}
 	if !errors.Is(e, ErrMalformed) {

@@ -61,40 +61,47 @@ func (s Source) loc() string {
 }
 
 func (s Source) String() string {
-	at := ""
-	if l := s.loc(); l != "" {
-		at = " at " + l
+	l := s.loc()
+	switch {
+	case l == "":
+		return s.what()
+	case s.Kind == FromCascade:
+		return "cascade from " + l
 	}
+	return s.what() + " at " + l
+}
+
+// what names the source without its place: "rule 2", "front matter robots", `tag <meta name="x">`.
+func (s Source) what() string {
 	switch s.Kind {
-	case FromDefault:
-		return "default" + at
 	case FromRule:
 		if s.Rule > 0 {
-			return "rule " + strconv.Itoa(s.Rule) + at
+			return "rule " + strconv.Itoa(s.Rule)
 		}
-		return "rule" + at
-	case FromCascade:
-		if l := s.loc(); l != "" {
-			return "cascade from " + l
-		}
-		return "cascade"
 	case FromFrontMatter:
 		if s.Key != "" {
-			return "front matter " + s.Key + at
+			return "front matter " + s.Key
 		}
-		return "front matter" + at
 	case FromPage:
 		if s.Key != "" {
-			return `tag <meta name="` + s.Key + `">` + at
+			return `tag <meta name="` + s.Key + `">`
 		}
-		return "tag" + at
+		return "tag"
 	case FromEnvironment:
 		if s.Key != "" {
 			return "environment " + s.Key
 		}
-		return "environment"
 	}
-	return s.Kind.String() + at
+	return s.Kind.String()
+}
+
+// prefix begins a message about the source the way compilers do, place first so that editors and
+// terminals can jump to it: "content/a.md:3: front matter robots: ", or "default: " without a place.
+func (s Source) prefix() string {
+	if l := s.loc(); l != "" {
+		return l + ": " + s.what() + ": "
+	}
+	return s.what() + ": "
 }
 
 // priority orders the sources that gave the same value. It is compared by
@@ -123,8 +130,8 @@ type Warning struct {
 	Msg    string
 }
 
-// String gives "<source>: <msg>".
-func (w Warning) String() string { return w.Source.String() + ": " + w.Msg }
+// String gives "file:line: <source>: <msg>" ("<source>: <msg>" for a source without a place).
+func (w Warning) String() string { return w.Source.prefix() + w.Msg }
 
 // ErrMalformed is wrapped by every error about a malformed directive value,
 // so callers can tell bad input from other failures with errors.Is.
@@ -137,12 +144,13 @@ type Error struct {
 	Err    error
 }
 
-// Error gives "<source>: <msg>".
+// Error gives "file:line: <source>: <msg>" ("<source>: <msg>" for a source without a place), the
+// form of SPEC §1: `content/blog/a.md:3: front matter robots: "max-snippet:abc": ...`.
 func (e *Error) Error() string {
 	if e.Value != "" {
-		return fmt.Sprintf("%s: %q: %v", e.Source, e.Value, e.Err)
+		return fmt.Sprintf("%s%q: %v", e.Source.prefix(), e.Value, e.Err)
 	}
-	return fmt.Sprintf("%s: %v", e.Source, e.Err)
+	return e.Source.prefix() + e.Err.Error()
 }
 
 func (e *Error) Unwrap() error { return e.Err }
