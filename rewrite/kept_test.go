@@ -66,3 +66,43 @@ func TestKeptSurvivesRuns(t *testing.T) {
 		t.Errorf("record outside a block: got %+v, want no tags", p.Tags)
 	}
 }
+
+// TestKeptContentSurvives: a record's content goes through the page as escaped comment text; the
+// tokenizer's Text unescapes comments, so reading the record from it would see a bare quote (and
+// reject the record, turning the block into stray markers) or unescape twice. Every content must
+// come back from the output exactly as the page wrote it, and a second run must change nothing.
+func TestKeptContentSurvives(t *testing.T) {
+	d := rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: "index, follow"}}}
+	tests := []struct {
+		desc, content string // content as the page's attribute value, in double quotes
+		want          string // Found.Content
+	}{
+		{"plain", "noindex", "noindex"},
+		{"quote", "noindex&quot;", `noindex"`},
+		{"escaped ampersand-lt stays literal", "a&amp;lt;b", "a&lt;b"},
+		{"comment end", "a --&gt; b --!&gt; c &lt;!-- d", "a --> b --!> c <!-- d"},
+		{"all", `&lt;&gt;&amp;&#39;&quot;`, `<>&'"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			src := []byte("<!DOCTYPE html>\n<html><head>\n<meta name=\"robots\" content=\"" + tc.content + "\">\n</head><body></body></html>\n")
+			var once, twice bytes.Buffer
+			if err := Rewrite(&once, bytes.NewReader(src), d); err != nil {
+				t.Fatal(err)
+			}
+			p, err := Scan(bytes.NewReader(once.Bytes()), nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Block || len(p.Tags) != 1 || !p.Tags[0].Kept || p.Tags[0].Content != tc.want || p.Tags[0].Line != 3 {
+				t.Fatalf("scan of the output: got %+v, want Block and one kept robots=%q on line 3\n%s", p, tc.want, once.Bytes())
+			}
+			if err := Rewrite(&twice, bytes.NewReader(once.Bytes()), d); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(once.Bytes(), twice.Bytes()) {
+				t.Errorf("second run changed the page\nonce:  %q\ntwice: %q", once.Bytes(), twice.Bytes())
+			}
+		})
+	}
+}

@@ -213,10 +213,14 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 }
 
 func (s *scanner) comment(z *html.Tokenizer, sp span) {
-	if raw := z.Raw(); !bytes.HasPrefix(raw, []byte("<!--")) || !closed(raw) || !bytes.Contains(raw, []byte(markOpen)) {
+	raw := z.Raw()
+	if !bytes.HasPrefix(raw, []byte("<!--")) || !closed(raw) || !bytes.Contains(raw, []byte(markOpen)) {
 		return // a bogus comment (<!x>, <?x>) is never one of our markers
 	}
-	text := strings.TrimSpace(string(z.Text()))
+	// The text as written: z.Text unescapes a comment's character references, which would undo
+	// the escaping that keeps a record's content inside its quotes (and turn an entity-spelt
+	// "robotsm&#105;th" into a marker).
+	text := strings.TrimSpace(string(commentText(raw)))
 	if s.isOpen {
 		if k, ok := parseKept(text); ok {
 			k.span = sp
@@ -387,6 +391,16 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, hasAttr bool, sp sp
 	if s.res.charsetEnd < 0 && (charset || equiv == "content-type" && strings.Contains(strings.ToLower(content), "charset")) {
 		s.res.charsetEnd = sp.end
 	}
+}
+
+// commentText is the raw text of a closed "<!--" comment between its delimiters.
+func commentText(raw []byte) []byte {
+	b := raw[len("<!--"):]
+	if t, ok := bytes.CutSuffix(b, []byte("--!>")); ok {
+		return t
+	}
+	t, _ := bytes.CutSuffix(b, []byte("-->"))
+	return t
 }
 
 // closed reports whether a comment or doctype token ends as it should, not
