@@ -292,6 +292,10 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "noindex") || !strings.Contains(r.stdout, "rule 1 at") {
 		t.Errorf("explain: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
+	r = runCmd("explain", dir, "/old-path/")
+	if r.code != 0 || !strings.Contains(r.stdout, "alias of: content/about.md") || !strings.Contains(r.stdout, "class: redirect") {
+		t.Errorf("explain alias stub: exit %d\nstdout %s", r.code, r.stdout)
+	}
 	if r := runCmd("explain", dir, "/no/such/page/"); r.code != 1 {
 		t.Errorf("explain unknown path: exit %d, want 1", r.code)
 	}

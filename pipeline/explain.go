@@ -18,15 +18,16 @@ var ErrUnknownPath = errors.New("not in the output")
 
 // Explanation is `robotsmith explain` for one path.
 type Explanation struct {
-	Query  string   `json:"query"`                  // as asked
-	URL    string   `json:"url"`                    // URL path as served
-	File   string   `json:"file"`                   // the output file
-	Source string   `json:"source"`                 // the source page, "" when none
-	Class  string   `json:"class"`                  // public, noindex, error page, redirect, file
-	Rules  []string `json:"rules"`                  // matching config rules: "rule 2 at robotsmith.yaml:14"
-	Agents []Agent  `json:"agents"`                 // the effective directives per agent
-	Tags   []Tag    `json:"tags"`                   // what the page gets (pages only)
-	Header []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines in _headers (files; pages with headers.html)
+	Query   string   `json:"query"`                  // as asked
+	URL     string   `json:"url"`                    // URL path as served
+	File    string   `json:"file"`                   // the output file
+	Source  string   `json:"source"`                 // the source page, "" when none
+	AliasOf string   `json:"alias_of,omitempty"`     // for an alias stub: the source page it redirects to
+	Class   string   `json:"class"`                  // public, noindex, error page, redirect, file
+	Rules   []string `json:"rules"`                  // matching config rules: "rule 2 at robotsmith.yaml:14"
+	Agents  []Agent  `json:"agents"`                 // the effective directives per agent
+	Tags    []Tag    `json:"tags"`                   // what the page gets (pages only)
+	Header  []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines in _headers (files; pages with headers.html)
 }
 
 // Agent is one agent's effective directives, each with where it came from.
@@ -112,6 +113,8 @@ func (j *job) explain(q string, f file) (Explanation, error) {
 	}
 	if p := j.sourcePage(f); p != nil {
 		e.Source = p.Source
+	} else if p := j.aliases[f.rel]; p != nil {
+		e.AliasOf = p.Source
 	}
 	var pg rewrite.Page
 	if f.html {
@@ -158,6 +161,9 @@ func (e Explanation) Text() string {
 	fmt.Fprintf(&b, "%s  (%s)\n", e.URL, e.File)
 	if e.Source != "" {
 		fmt.Fprintf(&b, "  source page: %s\n", e.Source)
+	}
+	if e.AliasOf != "" {
+		fmt.Fprintf(&b, "  alias of: %s\n", e.AliasOf)
 	}
 	fmt.Fprintf(&b, "  class: %s\n", e.Class)
 	if len(e.Rules) > 0 {

@@ -135,7 +135,7 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 	s, err := site.Open(opt.Root, site.Options{
 		Generator: cfg.Generator,
 		Content:   cfg.Content,
-		Output:    firstOf(opt.Output, cfg.Output),
+		Output:    cfg.Output,
 		Env:       opt.Env,
 		Now:       opt.Now,
 	})
