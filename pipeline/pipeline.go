@@ -558,7 +558,7 @@ func (j *job) headers(rep *Report, files []headers.File) (string, error) {
 		return "", fmt.Errorf("%s: %w", filepath.ToSlash(name), err)
 	}
 	for _, f := range headers.Lint(existing, files, format) {
-		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), f.Line, f.Msg))
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", filepath.ToSlash(name), f.Line, f.Path, f.Msg))
 	}
 	out := headers.Merge(existing, block)
 	if bytes.Equal(out, existing) {

@@ -241,3 +241,22 @@ func Example() {
 	// <meta name="robots" content="noindex, follow">
 	// <!-- /robotsmith --><title>Tags</title></head><body></body></html>
 }
+
+// TestHeadersLint: a user's own rule outside robotsmith's block that sets X-Robots-Tag for a file
+// robotsmith covers is a lint finding (SPEC §6), and the user's rules are kept.
+func TestHeadersLint(t *testing.T) {
+	dir := plainSite(t)
+	user := "/files/*\n  X-Robots-Tag: noarchive\n/*\n  X-Frame-Options: DENY\n"
+	writeTree(t, dir, map[string]string{"_headers": user})
+	rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0], "_headers:2: /files/x.pdf:") {
+		t.Errorf("findings: got %q, want one at _headers:2 naming /files/x.pdf", rep.Findings)
+	}
+	got := readTree(t, dir)["_headers"]
+	if !strings.HasPrefix(got, user) || !strings.Contains(got, "# robotsmith: begin") {
+		t.Errorf("_headers: the user's rules must stay and the block follow:\n%s", got)
+	}
+}
