@@ -30,6 +30,8 @@ var hugoFixtures = []struct {
 	{name: "multilingual"},
 	{name: "configdir", env: map[string]string{"HUGO_ENVIRONMENT": "staging"}},
 	{name: "mounts"},
+	{name: "edge"},
+	{name: "nokinds"},
 }
 
 // findHugo finds Hugo v0.146 or newer: $HUGO, the cache where .ci/run installs it, or PATH.

@@ -436,7 +436,10 @@ func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
 			return "home", "/"
 		}
 		segs := strings.Split(dir, "/")
-		if _, ok := h.taxonomies[segs[0]]; ok && !h.disableKinds["taxonomy"] {
+		// disableKinds does not change a kind: a configured taxonomy's _index files stay taxonomy
+		// and term pages, and noOutput drops the disabled ones (Hugo v0.165 writes tags/go/ with
+		// disableKinds = ["taxonomy"]).
+		if _, ok := h.taxonomies[segs[0]]; ok {
 			switch len(segs) {
 			case 1:
 				return "taxonomy", "/" + dir
