@@ -279,6 +279,10 @@ var isoLayouts = [...]string{
 	"2006-01-02 15:04:05.999999999",
 	"2006-01-02 15:04",
 	"2006-01-02 15:04:05.999999999 -0700 MST", // time.Time.String(), as YAML decoders may hand dates over
+	"2006-01-02 15:04:05.999999999 -0700",     // Jekyll's front matter date: 2018-02-25 13:02:08 +0530
+	"2006-01-02 15:04:05.999999999 -07:00",
+	"2006-01-02 15:04 -0700",
+	"2006-01-02 15:04 -07:00",
 }
 
 // mailLayouts are RFC 822/1123 and RFC 850 forms without weekday and zone,
@@ -368,6 +372,12 @@ func parseDate(s string) (time.Time, error) {
 
 func parseDateAny(s string) (time.Time, error) {
 	if len(s) >= 4 && s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9' {
+		// time.Time.String() names a zone without an abbreviation by its
+		// offset again ("2027-01-31 10:00:00 +0530 +0530"), which no layout
+		// reads: drop the repeat.
+		if f := strings.Fields(s); len(f) == 4 && f[2] == f[3] && (f[3][0] == '+' || f[3][0] == '-') {
+			s = strings.Join(f[:3], " ")
+		}
 		for _, l := range isoLayouts {
 			if t, err := time.ParseInLocation(l, strings.ToUpper(s), time.UTC); err == nil {
 				return t, nil
