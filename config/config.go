@@ -261,12 +261,22 @@ func (p *parser) strings(n *node, key string) []string {
 	return nil
 }
 
+// globs reads a glob or a list of globs; a bad one is reported at its own line.
 func (p *parser) globs(n *node, key string) []string {
-	gs := p.strings(n, key)
-	for _, g := range gs {
-		if !strings.HasPrefix(g, "/") {
-			p.errorf(n, "%s: %q must be a URL path starting with /", key, g)
+	items := []*node{n}
+	if n.kind == listNode {
+		items = n.items
+	}
+	var gs []string
+	for _, it := range items {
+		s := p.str(it, key)
+		if s == "" {
+			continue
 		}
+		if !strings.HasPrefix(s, "/") {
+			p.errorf(it, "%s: %q must be a URL path starting with /", key, s)
+		}
+		gs = append(gs, s)
 	}
 	return gs
 }

@@ -174,6 +174,9 @@ func TestErrors(t *testing.T) {
 		{"toml bad value in rule", "robotsmith.toml", "[[rules]]\npath = \"/a\"\nrobots = \"noindex\"\n\n[[rules]]\npath = \"b\"\nrobots = \"noindex\"\n", []string{`robotsmith.toml:6: rules[2]: path: "b"`}},
 		{"toml syntax", "robotsmith.toml", "tags = \n", []string{"robotsmith.toml:1:"}},
 		{"json unknown key", "robotsmith.json", "{\n  \"tags\": \"three\",\n  \"output\": 3\n}\n", []string{`robotsmith.json:3: output: want a string`}},
+		{"bad glob in a block list names its own line", "robotsmith.yaml", "rules:\n  - path:\n      - /ok/**\n      - bad\n    robots: noindex\n", []string{`robotsmith.yaml:4: rules[1]: path: "bad" must be a URL path`}},
+		{"bad error page in a block list", "robotsmith.yaml", "error_pages:\n  - /404.html\n  - 404.html\n", []string{`robotsmith.yaml:3: error_pages: "404.html" must be a URL path`}},
+		{"json bad glob on its own line", "robotsmith.json", "{\n \"rules\": [\n  {\"path\": [\"/b\",\n     \"c\"],\n   \"robots\": \"noindex\"}\n ]\n}\n", []string{`robotsmith.json:4: rules[1]: path: "c" must be a URL path`}},
 		{"json syntax", "robotsmith.json", "{\n  \"tags\": \"three\",,\n}\n", []string{"robotsmith.json:"}},
 	}
 	for _, tc := range tests {
