@@ -40,21 +40,22 @@ func parseKept(text string) (kept, bool) {
 	if err != nil || line < 1 {
 		return kept{}, false
 	}
+	// The name is escaped like the content (keptText), so the first `="` ends it.
 	name, rest, ok := strings.Cut(rest, `="`)
-	if !ok || name == "" || strings.ContainsAny(name, " \t\r\n\"<>") || !strings.HasSuffix(rest, `"`) {
+	if !ok || name == "" || strings.ContainsAny(name, "\"<>") || !strings.HasSuffix(rest, `"`) {
 		return kept{}, false
 	}
 	content := strings.TrimSuffix(rest, `"`)
 	if strings.Contains(content, `"`) {
 		return kept{}, false
 	}
-	return kept{name: strings.ToLower(name), content: html.UnescapeString(content), line: line}, true
+	return kept{name: strings.ToLower(html.UnescapeString(name)), content: html.UnescapeString(content), line: line}, true
 }
 
-// keptText is the comment that records k. The content is escaped, so it can neither end the comment
-// nor hold a quote.
+// keptText is the comment that records k. The name and the content are escaped, so neither can end
+// the comment nor hold a quote (names come from the caller's agents too, and may hold anything).
 func keptText(k kept) string {
-	return "<!-- " + keptPrefix + strconv.Itoa(k.line) + ": " + k.name + `="` + html.EscapeString(k.content) + `" -->`
+	return "<!-- " + keptPrefix + strconv.Itoa(k.line) + ": " + html.EscapeString(k.name) + `="` + html.EscapeString(k.content) + `" -->`
 }
 
 // records lists what a new block records: the old blocks' records and the tags it removes, each once,

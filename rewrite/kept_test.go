@@ -2,6 +2,7 @@ package rewrite
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/rules"
@@ -15,6 +16,8 @@ func TestParseKept(t *testing.T) {
 	}{
 		{"plain", `robotsmith: from the page, line 7: robots="noindex, nofollow"`, kept{name: "robots", content: "noindex, nofollow", line: 7}, true},
 		{"escaped content", `robotsmith: from the page, line 12: GoogleBot="a&#34;b&lt;c&gt;&amp;"`, kept{name: "googlebot", content: `a"b<c>&`, line: 12}, true},
+		{"escaped name", `robotsmith: from the page, line 2: x--&gt;my bot="noindex"`, kept{name: "x-->my bot", content: "noindex", line: 2}, true},
+		{"bare > in name", `robotsmith: from the page, line 2: x-->y="noindex"`, kept{}, false},
 		{"empty content", `robotsmith: from the page, line 1: robots=""`, kept{name: "robots", line: 1}, true},
 		{"no line", `robotsmith: from the page, line x: robots="noindex"`, kept{}, false},
 		{"line zero", `robotsmith: from the page, line 0: robots="noindex"`, kept{}, false},
@@ -96,6 +99,49 @@ func TestKeptContentSurvives(t *testing.T) {
 			}
 			if !p.Block || len(p.Tags) != 1 || !p.Tags[0].Kept || p.Tags[0].Content != tc.want || p.Tags[0].Line != 3 {
 				t.Fatalf("scan of the output: got %+v, want Block and one kept robots=%q on line 3\n%s", p, tc.want, once.Bytes())
+			}
+			if err := Rewrite(&twice, bytes.NewReader(once.Bytes()), d); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(once.Bytes(), twice.Bytes()) {
+				t.Errorf("second run changed the page\nonce:  %q\ntwice: %q", once.Bytes(), twice.Bytes())
+			}
+		})
+	}
+}
+
+// TestKeptOddNames: Scan and Directives.Agents accept any agent name, and a record must hold it
+// without leaving its comment ("x-->y" would end it) and be read back (a blank inside a name).
+func TestKeptOddNames(t *testing.T) {
+	tests := []struct{ desc, name string }{
+		{"comment end", "x-->y"},
+		{"comment end with bang", "x--!>y"},
+		{"quote and equals", `x="y`},
+		{"blank inside", "my bot"},
+		{"ampersand", "a&amp;b"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			d := rules.Directives{Tags: []rules.Tag{{Name: "robots", Content: "index, follow"}}, Agents: []string{tc.name}}
+			attr := strings.NewReplacer("&", "&amp;", `"`, "&quot;").Replace(tc.name)
+			src := []byte("<!DOCTYPE html>\n<html><head>\n<meta name=\"" + attr + "\" content=\"noindex\">\n<title>t</title>\n</head><body></body></html>\n")
+			p, err := Scan(bytes.NewReader(src), d.Agents)
+			if err != nil || len(p.Tags) != 1 || p.Tags[0].Name != tc.name {
+				t.Fatalf("scan of the input: got %+v, %v; want the tag named %q", p.Tags, err, tc.name)
+			}
+			var once, twice bytes.Buffer
+			if err := Rewrite(&once, bytes.NewReader(src), d); err != nil {
+				t.Fatal(err)
+			}
+			p, err = Scan(bytes.NewReader(once.Bytes()), d.Agents)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !p.Block || len(p.Tags) != 1 || !p.Tags[0].Kept || p.Tags[0].Name != tc.name || p.Tags[0].Content != "noindex" {
+				t.Fatalf("scan of the output: got %+v, want Block and one kept %q=noindex\n%s", p, tc.name, once.Bytes())
+			}
+			if !bytes.Contains(once.Bytes(), []byte("-->\n<title>t</title>")) {
+				t.Errorf("the head after the block changed:\n%s", once.Bytes())
 			}
 			if err := Rewrite(&twice, bytes.NewReader(once.Bytes()), d); err != nil {
 				t.Fatal(err)
