@@ -123,6 +123,7 @@ func Parse(file string, src []byte) (*Config, error) {
 		return nil, &Error{File: file, Line: errorLine(err), Err: err}
 	}
 	p := &parser{file: file}
+	p.duplicates(root)
 	c := p.config(root)
 	if len(p.errs) > 0 {
 		return nil, errors.Join(p.errs...)
@@ -153,6 +154,30 @@ type parser struct {
 
 func (p *parser) errorf(n *node, format string, args ...any) {
 	p.errs = append(p.errs, &Error{File: p.file, Line: n.line, Err: fmt.Errorf(format, args...)})
+}
+
+// duplicates reports every map key written twice, compared without case as
+// every key here is read. yaml.v3 keeps both of a repeated key in its node
+// tree, and the later one would silently win: a second `rules:` block would
+// drop the first. (TOML's decoder rejects exact repeats itself; keys that
+// differ only in case are caught here.)
+func (p *parser) duplicates(n *node) {
+	first := map[string]int{}
+	for i, k := range n.keys {
+		lk := strings.ToLower(k)
+		if j, ok := first[lk]; ok {
+			p.errs = append(p.errs, &Error{File: p.file, Line: n.klns[i],
+				Err: fmt.Errorf("key %q is written twice (first at line %d)", k, n.klns[j])})
+		} else {
+			first[lk] = i
+		}
+	}
+	for _, v := range n.vals {
+		p.duplicates(v)
+	}
+	for _, it := range n.items {
+		p.duplicates(it)
+	}
 }
 
 func (p *parser) config(root *node) *Config {

@@ -177,6 +177,10 @@ func TestErrors(t *testing.T) {
 		{"bad glob in a block list names its own line", "robotsmith.yaml", "rules:\n  - path:\n      - /ok/**\n      - bad\n    robots: noindex\n", []string{`robotsmith.yaml:4: rules[1]: path: "bad" must be a URL path`}},
 		{"bad error page in a block list", "robotsmith.yaml", "error_pages:\n  - /404.html\n  - 404.html\n", []string{`robotsmith.yaml:3: error_pages: "404.html" must be a URL path`}},
 		{"json bad glob on its own line", "robotsmith.json", "{\n \"rules\": [\n  {\"path\": [\"/b\",\n     \"c\"],\n   \"robots\": \"noindex\"}\n ]\n}\n", []string{`robotsmith.json:4: rules[1]: path: "c" must be a URL path`}},
+		{"duplicate key", "robotsmith.yaml", "rules:\n  - path: /a/**\n    robots: noindex\ntags: single\nrules:\n  - path: /b/**\n    robots: noindex\n", []string{`robotsmith.yaml:5: key "rules" is written twice (first at line 1)`}},
+		{"duplicate key in a rule", "robotsmith.yaml", "rules:\n  - path: /a/**\n    robots: noindex\n    path: /b/**\n", []string{`robotsmith.yaml:4: key "path" is written twice (first at line 2)`}},
+		{"duplicate key differing in case", "robotsmith.json", "{\n  \"tags\": \"three\",\n  \"Tags\": \"single\"\n}\n", []string{`robotsmith.json:3: key "Tags" is written twice (first at line 2)`}},
+		{"toml keys differing in case", "robotsmith.toml", "tags = \"three\"\n\n[[rules]]\npath = \"/a/**\"\nrobots = \"noindex\"\nRobots = \"nofollow\"\n", []string{`robotsmith.toml:6: key "Robots" is written twice (first at line 5)`}},
 		{"json syntax", "robotsmith.json", "{\n  \"tags\": \"three\",,\n}\n", []string{"robotsmith.json:"}},
 	}
 	for _, tc := range tests {

@@ -19,6 +19,7 @@ type node struct {
 	kind  nodeKind
 	value any      // scalar: string, bool, int64, float64, nil
 	keys  []string // map keys in file order
+	klns  []int    // the line of each key, parallel to keys
 	vals  []*node  // map values, parallel to keys
 	items []*node  // list items
 }
@@ -67,6 +68,7 @@ func fromYAML(y *yaml.Node) (*node, error) {
 				return nil, err
 			}
 			n.keys = append(n.keys, y.Content[i].Value)
+			n.klns = append(n.klns, y.Content[i].Line)
 			n.vals = append(n.vals, v)
 		}
 	case yaml.SequenceNode:
@@ -130,8 +132,10 @@ func fromTOML(v any, path string, lines map[string]int, order map[string]int, pa
 			return order[join(path, keys[i])] < order[join(path, keys[j])]
 		})
 		for _, k := range keys {
+			vn := fromTOML(v[k], join(path, k), lines, order, line)
 			n.keys = append(n.keys, k)
-			n.vals = append(n.vals, fromTOML(v[k], join(path, k), lines, order, line))
+			n.klns = append(n.klns, vn.line)
+			n.vals = append(n.vals, vn)
 		}
 	case []map[string]any:
 		n.kind = listNode
