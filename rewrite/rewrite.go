@@ -60,8 +60,12 @@ func Scan(r io.Reader, agents []string) (p Page, err error) {
 // malformed HTML passes through. It stops at the first write error.
 func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 	if !d.Touches() {
-		if _, err := io.Copy(w, r); err != nil {
-			return &Error{Op: "copy", Err: err}
+		rr := &readRecorder{r: r}
+		if _, err := io.Copy(w, rr); err != nil {
+			if rr.err != nil {
+				return &Error{Op: "read", Err: err}
+			}
+			return &Error{Op: "write", Err: err}
 		}
 		return nil
 	}
@@ -152,6 +156,21 @@ func nameSet(agents []string, d rules.Directives) func(string) bool {
 		extra[norm(t.Name)] = true
 	}
 	return func(name string) bool { return name != "" && (extra[name] || rules.IsAgent(name)) }
+}
+
+// readRecorder notes a read error, so that an io.Copy error can be told a
+// read or a write failure (Error.Op).
+type readRecorder struct {
+	r   io.Reader
+	err error
+}
+
+func (rr *readRecorder) Read(p []byte) (int, error) {
+	n, err := rr.r.Read(p)
+	if err != nil && err != io.EOF {
+		rr.err = err
+	}
+	return n, err
 }
 
 // readAll is io.ReadAll that sizes its buffer once when r knows its length

@@ -249,8 +249,12 @@ func TestFailingWriter(t *testing.T) {
 		})
 	}
 	w := &failWriter{n: 0}
-	if err := Rewrite(w, bytes.NewReader(src), rules.Directives{}); !errors.Is(err, errDiskFull) {
+	err = Rewrite(w, bytes.NewReader(src), rules.Directives{})
+	if !errors.Is(err, errDiskFull) {
 		t.Errorf("passthrough: got error %v, want %v", err, errDiskFull)
+	}
+	if re := (*Error)(nil); !errors.As(err, &re) || re.Op != "write" {
+		t.Errorf("passthrough: got %#v, want an *Error with Op write", err)
 	}
 }
 
@@ -262,9 +266,15 @@ func TestReadError(t *testing.T) {
 	if _, err := Scan(failReader{}, nil); !errors.Is(err, errDiskFull) {
 		t.Errorf("Scan: got %v, want %v", err, errDiskFull)
 	}
-	var out bytes.Buffer
-	if err := Rewrite(&out, failReader{}, public); !errors.Is(err, errDiskFull) {
-		t.Errorf("Rewrite: got %v, want %v", err, errDiskFull)
+	for _, d := range []rules.Directives{public, {}} {
+		var out bytes.Buffer
+		err := Rewrite(&out, failReader{}, d)
+		if !errors.Is(err, errDiskFull) {
+			t.Errorf("Rewrite(%+v): got %v, want %v", d, err, errDiskFull)
+		}
+		if re := (*Error)(nil); !errors.As(err, &re) || re.Op != "read" {
+			t.Errorf("Rewrite(%+v): got %#v, want an *Error with Op read", d, err)
+		}
 	}
 }
 
