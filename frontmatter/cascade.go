@@ -16,7 +16,16 @@ type Cascade struct {
 
 // Target selects the pages a cascade entry applies to: Hugo glob strings, as
 // written. An empty field matches everything.
-type Target struct{ Path, Kind, Lang, Environment string }
+type Target struct {
+	Path, Kind string
+	// Lang is the old `lang` selector (one glob), removed in Hugo 0.165.
+	Lang        string
+	Environment string
+	// Languages is Hugo's newer selector, `sites: {matrix: {languages: [...]}}`
+	// (a string or a list of globs, as written); a page matches when its
+	// language matches any of them. nil when not given.
+	Languages []string
+}
 
 // Cascades returns the entries of the `cascade` key in the order written. A
 // value that is not a map or a list of maps, or a target that is not a map of
@@ -110,6 +119,13 @@ func cascadeEntry(m map[string]any) (Cascade, error) {
 	for k, v := range tm {
 		var dst *string
 		switch strings.ToLower(k) {
+		case "sites":
+			ls, err := matrixLanguages(v)
+			if err != nil {
+				return c, fmt.Errorf("target: %w", err)
+			}
+			c.Target.Languages = ls
+			continue
 		case "path":
 			dst = &c.Target.Path
 		case "kind":
@@ -128,4 +144,34 @@ func cascadeEntry(m map[string]any) (Cascade, error) {
 		*dst = s
 	}
 	return c, nil
+}
+
+// matrixLanguages reads `languages` from a target's `sites: {matrix: {...}}`
+// (keys in any case, as Hugo lower-cases them); other matrix dimensions
+// (versions, roles) are left to the caller's generator mapping.
+func matrixLanguages(sites any) ([]string, error) {
+	sm, ok := sites.(map[string]any)
+	if !ok {
+		if sites == nil {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("sites: want a map, got %s", describe(sites))
+	}
+	k, ok := lookupFold(sm, "matrix")
+	if !ok || sm[k] == nil {
+		return nil, nil
+	}
+	mm, ok := sm[k].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("sites.matrix: want a map, got %s", describe(sm[k]))
+	}
+	k, ok = lookupFold(mm, "languages")
+	if !ok {
+		return nil, nil
+	}
+	ls, ok := stringList(mm[k])
+	if !ok {
+		return nil, fmt.Errorf("sites.matrix.languages: want a string or a list of strings, got %s", describe(mm[k]))
+	}
+	return ls, nil
 }

@@ -83,6 +83,30 @@ var cascadeCases = []struct {
 		want: []Cascade{{Values: map[string]any{"robots": "noindex"}, Line: 2}},
 	},
 	{
+		desc: "hugo 0.150+ target sites.matrix.languages",
+		src: "---\ncascade:\n  - target:\n      path: /docs/**\n      sites:\n        matrix:\n          languages: [en, 'fr*']\n    robots: noindex\n" +
+			"  - target: {Sites: {Matrix: {Languages: de}}}\n    nofollow: true\n---\n",
+		want: []Cascade{
+			{Target: Target{Path: "/docs/**", Languages: []string{"en", "fr*"}}, Values: map[string]any{"robots": "noindex"}, Line: 3},
+			{Target: Target{Languages: []string{"de"}}, Values: map[string]any{"nofollow": true}, Line: 9},
+		},
+	},
+	{
+		desc: "toml sites.matrix.languages next to the old lang",
+		src:  "+++\n[[cascade]]\nrobots = 'noindex'\n[cascade.target]\nlang = 'en'\n[cascade.target.sites.matrix]\nlanguages = ['en', 'de']\nversions = ['v1']\n+++\n",
+		want: []Cascade{{Target: Target{Lang: "en", Languages: []string{"en", "de"}}, Values: map[string]any{"robots": "noindex"}, Line: 2}},
+	},
+	{
+		desc: "json sites.matrix.languages",
+		src:  "{\"cascade\": {\"target\": {\"sites\": {\"matrix\": {\"languages\": [\"nn\"]}}},\n \"robots\": \"noindex\"}}\n",
+		want: []Cascade{{Target: Target{Languages: []string{"nn"}}, Values: map[string]any{"robots": "noindex"}, Line: 1}},
+	},
+	{
+		desc: "sites.matrix.languages of the wrong type",
+		src:  "---\ncascade:\n  - target: {sites: {matrix: {languages: [en, 3]}}}\n---\n",
+		err:  `p.md:3: front matter: cascade: target: sites.matrix.languages: want a string or a list of strings, got a list of values that are not all strings (3)`,
+	},
+	{
 		desc: "no cascade",
 		src:  "---\ntitle: x\n---\n",
 	},
