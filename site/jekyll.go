@@ -1171,9 +1171,10 @@ func appendUnique(list []string, vals ...string) []string {
 }
 
 // jekyllPagerParent maps a jekyll-paginate page ("/page2/", or paginate_path's pattern) to the
-// list page it continues ("/"). Page 1 is the list page itself, so only N >= 2 match. The list
-// page is taken to be the index.html in paginate_path's folder (jekyll-paginate takes the deepest
-// index.html at or above that folder; without the page list, robotsmith assumes that folder).
+// list page it continues. Page 1 is the list page itself, so only N >= 2 match. The list page is
+// jekyll-paginate's template page (Pagination#template_page, v1.1): the deepest page named
+// index.html (with front matter, so index.md does not count) in paginate_path's folder or a folder
+// above it; the answer is that page's URL. Without such a page jekyll-paginate writes no pagers.
 func (s *Site) jekyllPagerParent(url string) (string, bool) {
 	pp := "/page:num"
 	if s.jek != nil && s.jek.paginatePath != "" {
@@ -1194,9 +1195,53 @@ func (s *Site) jekyllPagerParent(url string) (string, bool) {
 	if err != nil || n < 2 || strconv.Itoa(n) != u[len(prefix):len(u)-len(suffix)] {
 		return "", false
 	}
-	parent := path.Dir(pp)
-	if parent == "/" {
-		return "/", true
+	return s.jekyllPagerTemplate(strings.Trim(path.Dir(pp), "/"))
+}
+
+// jekyllPagerTemplate finds jekyll-paginate's template page for paginate_path's folder dir (slash,
+// relative to the source, "" for the top) and returns its URL. It reads only the index.html files
+// on the way up, not the whole site.
+func (s *Site) jekyllPagerTemplate(dir string) (url string, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			url, ok = "", false
+		}
+	}()
+	if s.jek == nil {
+		return "", false
 	}
-	return parent + "/", true
+	w := &jekyllWalk{s: s, c: s.jek, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
+	for {
+		if w.readable(dir) && hasYAMLHeader(filepath.Join(w.source, filepath.FromSlash(dir), "index.html")) {
+			n := len(w.pages)
+			w.page(dir, "index.html")
+			if len(w.pages) > n && w.pages[n].Output != "" {
+				return w.pages[n].URL, true
+			}
+		}
+		if dir == "" {
+			return "", false
+		}
+		dir = parentDir(dir)
+	}
+}
+
+// readable reports whether Reader#read_directories reaches dir's index.html: no folder on the way,
+// nor the file, is filtered out (underscore and dot names, exclude) or is the destination.
+func (w *jekyllWalk) readable(dir string) bool {
+	rel := ""
+	names := []string{}
+	if dir != "" {
+		names = strings.Split(dir, "/")
+	}
+	for _, name := range append(names, "index.html") {
+		if len(w.filter([]string{name}, rel)) == 0 {
+			return false
+		}
+		rel = path.Join(rel, name)
+		if name != "index.html" && filepath.Clean(filepath.Join(w.source, filepath.FromSlash(rel))) == w.dest {
+			return false
+		}
+	}
+	return true
 }

@@ -79,6 +79,11 @@ func TestJekyllIntegration(t *testing.T) {
 			continue
 		}
 		t.Run(fx.Name(), func(t *testing.T) {
+			if fx.Name() == "paginate" {
+				if err := exec.Command("ruby", "-e", `require "jekyll"; require "jekyll-paginate"`).Run(); err != nil {
+					testtool.Missing(t, "the jekyll-paginate plugin is not installed: apt-get install ruby-jekyll-paginate")
+				}
+			}
 			root := t.TempDir()
 			copyTree(t, filepath.Join("testdata/jekyll", fx.Name()), root)
 			if err := os.MkdirAll(filepath.Join(root, "_plugins"), 0o755); err != nil {
@@ -132,7 +137,7 @@ func TestJekyllIntegration(t *testing.T) {
 				}
 				return filepath.ToSlash(r)
 			}
-			pagesN, mapped := 0, 0
+			pagesN, mapped, pagers := 0, 0, 0
 			unmapped := map[string]int{}
 			written := map[string]bool{}
 			for _, e := range truth.Entries {
@@ -147,6 +152,17 @@ func TestJekyllIntegration(t *testing.T) {
 					continue
 				}
 				dest := rel(filepath.Clean(truth.Dest), *e.Dest)
+				if e.Kind == "pager" {
+					// A jekyll-paginate page N >= 2, a copy of the list page src: PagerParent must
+					// name the URL of the page src is.
+					pagers++
+					u := "/" + strings.TrimSuffix(dest, "index.html")
+					got, ok := s.PagerParent(u)
+					if p, found := ours[src]; !found || !ok || got != p.URL {
+						t.Errorf("PagerParent(%q) = %q, %v; want %q, the URL of %s", u, got, ok, p.URL, src)
+					}
+					continue
+				}
 				written[src] = true
 				pagesN++
 				p, ok := ours[src]
@@ -180,8 +196,8 @@ func TestJekyllIntegration(t *testing.T) {
 					noOut++
 				}
 			}
-			t.Logf("%s: pages %d, mapped %d, unmapped %d [%s]; source pages without output %d",
-				fx.Name(), pagesN, mapped, pagesN-mapped, strings.Join(reasons, ", "), noOut)
+			t.Logf("%s: pages %d, mapped %d, unmapped %d [%s]; source pages without output %d; pagers %d",
+				fx.Name(), pagesN, mapped, pagesN-mapped, strings.Join(reasons, ", "), noOut, pagers)
 			totalPages += pagesN
 			totalMapped += mapped
 		})

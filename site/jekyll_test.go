@@ -250,27 +250,48 @@ func TestJekyllInputs(t *testing.T) {
 }
 
 func TestJekyllPagerParent(t *testing.T) {
+	// The list page is jekyll-paginate's template page: the deepest index.html with front matter at
+	// or above paginate_path's folder (checked with jekyll-paginate 1.1.0, fixture paginate).
+	const fm = "---\ntitle: x\n---\n"
+	root := map[string]string{"index.html": fm}
 	tests := []struct {
 		paginate, url, want string
 		ok                  bool
+		files               map[string]string
 	}{
-		{"", "/page2/", "/", true},
-		{"", "/page2/index.html", "/", true},
-		{"", "/page1/", "", false},
-		{"", "/page/", "", false},
-		{"", "/pagex/", "", false},
-		{"", "/blog/page2/", "", false},
-		{"/blog/page:num/", "/blog/page3/", "/blog/", true},
-		{"/blog/page:num/", "/page3/", "", false},
-		{"/blog/p/:num", "/blog/p/12/", "/blog/p/", true},
+		{"", "/page2/", "/", true, root},
+		{"", "/page2/index.html", "/", true, root},
+		{"", "/page1/", "", false, root},
+		{"", "/page/", "", false, root},
+		{"", "/pagex/", "", false, root},
+		{"", "/blog/page2/", "", false, root},
+		{"/blog/page:num/", "/blog/page3/", "/blog/", true, map[string]string{"blog/index.html": fm, "index.html": fm}},
+		{"/blog/page:num/", "/page3/", "", false, map[string]string{"blog/index.html": fm}},
+		{"/blog/p/:num", "/blog/p/12/", "/blog/p/", true, map[string]string{"blog/p/index.html": fm}},
+		// The deepest index.html above the folder: blog/posts has only index.md, which is no candidate.
+		{"/blog/posts/page:num/", "/blog/posts/page2/", "/blog/", true, map[string]string{"index.html": fm, "blog/index.html": fm, "blog/posts/index.md": fm}},
+		{"/blog/page:num/", "/blog/page2/", "/", true, map[string]string{"index.html": fm}},
+		// An index.html without front matter is a static file, and an unpublished one is not read.
+		{"/blog/page:num/", "/blog/page2/", "/", true, map[string]string{"index.html": fm, "blog/index.html": "<p>static</p>\n"}},
+		{"/blog/page:num/", "/blog/page2/", "/", true, map[string]string{"index.html": fm, "blog/index.html": "---\npublished: false\n---\n"}},
+		// The template's own permalink style: under pretty, /index.html is still /.
+		{"/news/page:num", "/news/page4/", "/news/", true, map[string]string{"news/index.html": fm, "_config.yml": "permalink: pretty\n"}},
+		// No template page: jekyll-paginate writes no pagers.
+		{"/blog/page:num/", "/blog/page2/", "", false, map[string]string{"blog/index.md": fm}},
+		{"/_drafts/page:num/", "/_drafts/page2/", "", false, map[string]string{"_drafts/index.html": fm}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.paginate+" "+tc.url, func(t *testing.T) {
-			cfg := ""
-			if tc.paginate != "" {
-				cfg = "paginate_path: " + tc.paginate + "\n"
+			files := map[string]string{}
+			for k, v := range tc.files {
+				files[k] = v
 			}
-			s := jekyllOpen(t, map[string]string{"_config.yml": cfg})
+			cfg := files["_config.yml"]
+			if tc.paginate != "" {
+				cfg += "paginate_path: " + tc.paginate + "\n"
+			}
+			files["_config.yml"] = cfg
+			s := jekyllOpen(t, files)
 			got, ok := s.PagerParent(tc.url)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("PagerParent(%q) = %q, %v; want %q, %v", tc.url, got, ok, tc.want, tc.ok)

@@ -9,7 +9,9 @@ Jekyll::Hooks.register :site, :post_write do |site|
   rows = []
   site.pages.each do |p|
     src = p.is_a?(Jekyll::PageWithoutAFile) ? nil : File.join(site.source, p.relative_path)
-    rows << { "source" => src, "dest" => p.destination(site.dest), "kind" => "page" }
+    # jekyll-paginate's pages 2..N are copies of the template page (same source file).
+    kind = p.respond_to?(:pager) && p.pager && p.pager.page > 1 ? "pager" : "page"
+    rows << { "source" => src, "dest" => p.destination(site.dest), "kind" => kind }
   end
   site.collections.each_value do |c|
     c.docs.each do |d|
