@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/internal/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
 
@@ -33,26 +34,7 @@ func genBinary(t *testing.T) string {
 func copySite(t *testing.T, gen string) string {
 	t.Helper()
 	dst := t.TempDir()
-	err := filepath.WalkDir("sample-site", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel("sample-site", p)
-		if rel == "public" || rel == "gen" || rel == "standin" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	testtool.CopyTree(t, "sample-site", dst, "public", "gen", "standin")
 	cfgPath := filepath.Join(dst, "robotsmith.yaml")
 	cfg, err := os.ReadFile(cfgPath)
 	if err != nil {

@@ -20,6 +20,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/internal/hosttest"
+	"github.com/robotsmith/robotsmith/internal/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
@@ -288,35 +289,10 @@ func countRules(t *testing.T, hdr []byte) (rules, folded int) {
 	return rules, folded
 }
 
-// copySample copies the sample site's sources (content, static, hugo.toml,
-// robotsmith.yaml) into dir; not its public/, gen/ or standin/.
+// copySample copies the sample site's sources into dir; not its public/, gen/ or standin/.
 func copySample(t *testing.T, dir string) {
 	t.Helper()
-	src := filepath.Join("..", "sample-site")
-	for _, name := range []string{"content", "static", "hugo.toml", "robotsmith.yaml"} {
-		from := filepath.Join(src, name)
-		err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			rel, err := filepath.Rel(src, p)
-			if err != nil {
-				return err
-			}
-			to := filepath.Join(dir, rel)
-			if d.IsDir() {
-				return os.MkdirAll(to, 0o755)
-			}
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			return os.WriteFile(to, data, 0o644)
-		})
-		if err != nil {
-			t.Fatalf("copy the sample site: %v", err)
-		}
-	}
+	testtool.CopyTree(t, filepath.Join("..", "sample-site"), dir, "public", "gen", "standin")
 }
 
 // addGallery adds galleryImages images under static/gallery/ (one with a

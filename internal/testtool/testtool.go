@@ -13,7 +13,10 @@ package testtool
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -28,4 +31,33 @@ func Missing(t testing.TB, format string, args ...any) {
 		t.Fatalf("%s (%s is set: CI needs every tool)", msg, RequireEnv)
 	}
 	t.Skip(msg)
+}
+
+// CopyTree copies the folder src to dst (which may exist), leaving out the folders named in skip
+// (relative to src, slash-separated), as tests do to work on a copy of the sample site.
+func CopyTree(t testing.TB, src, dst string, skip ...string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && slices.Contains(skip, filepath.ToSlash(rel)) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copy %s: %v", src, err)
+	}
 }
