@@ -70,8 +70,9 @@ type scanner struct {
 	res    scanResult
 
 	phase     int
-	template  int // depth of <template>: content is inert
-	noscript  int // depth of <noscript>: tokenized as markup
+	template  int      // depth of <template>: content is inert
+	noscript  int      // depth of <noscript>: tokenized as markup
+	foreign   []string // open elements inside <svg> or <math>, innermost last (see foreignTag)
 	open      span
 	isOpen    bool
 	openHead  bool
@@ -197,6 +198,15 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 	case html.EndTagToken:
 		name, _ := z.TagName()
 		n := string(name)
+		if len(s.foreign) > 0 {
+			// Close the innermost open element of that name, if any.
+			for i := len(s.foreign) - 1; i >= 0; i-- {
+				if s.foreign[i] == n {
+					s.foreign = s.foreign[:i]
+					break
+				}
+			}
+		}
 		if n == "noscript" && s.noscript > 0 {
 			s.noscript--
 			return
@@ -293,6 +303,9 @@ func style(selfClosing bool) int {
 func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 	nameB, hasAttr := z.TagName()
 	name := string(nameB)
+	if s.foreignTag(z, tt, name) {
+		return
+	}
 	if name == "meta" {
 		s.meta(z, tt, hasAttr, sp)
 		return
@@ -401,6 +414,59 @@ func commentText(raw []byte) []byte {
 	}
 	t, _ := bytes.CutSuffix(b, []byte("-->"))
 	return t
+}
+
+// breakoutTags end foreign content: an HTML parser pops <svg> and <math> and
+// reads them as HTML (WHATWG "in foreign content"; <font> with attributes is
+// left out).
+var breakoutTags = map[string]bool{
+	"b": true, "big": true, "blockquote": true, "body": true, "br": true, "center": true,
+	"code": true, "dd": true, "div": true, "dl": true, "dt": true, "em": true, "embed": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "h5": true, "h6": true, "head": true,
+	"hr": true, "i": true, "img": true, "li": true, "listing": true, "menu": true, "meta": true,
+	"nobr": true, "ol": true, "p": true, "pre": true, "ruby": true, "s": true, "small": true,
+	"span": true, "strong": true, "strike": true, "sub": true, "sup": true, "table": true,
+	"tt": true, "u": true, "ul": true, "var": true,
+}
+
+// foreignTag follows <svg> and <math> content for a start tag named name, and
+// reports whether the tag is a foreign element and nothing more. Inside them
+// no element is raw text (the tokenizer is told so, as the HTML parser does:
+// an icon's self-closed <title/> would otherwise hide the rest of the page),
+// except within an HTML integration point (<foreignObject>, <desc>, <title>
+// in SVG; <mi>, <mo>, <mn>, <ms>, <mtext> in MathML), whose content is HTML.
+// This is a small stack, not a tree: enough to tell raw text from markup.
+func (s *scanner) foreignTag(z *html.Tokenizer, tt html.TokenType, name string) bool {
+	if len(s.foreign) > 0 && !s.inIntegrationPoint() {
+		if breakoutTags[name] {
+			s.foreign = nil // an HTML tag again, handled as such
+			return false
+		}
+		z.NextIsNotRawText()
+		if tt == html.StartTagToken {
+			s.foreign = append(s.foreign, name)
+		}
+		return true
+	}
+	if (name == "svg" || name == "math") && tt == html.StartTagToken {
+		s.foreign = append(s.foreign, name)
+	}
+	return false
+}
+
+// inIntegrationPoint reports whether the innermost open foreign element holds
+// HTML content.
+func (s *scanner) inIntegrationPoint() bool {
+	top := s.foreign[len(s.foreign)-1]
+	for i := len(s.foreign) - 1; i >= 0; i-- {
+		switch s.foreign[i] {
+		case "svg":
+			return top == "foreignobject" || top == "desc" || (top == "title" && i < len(s.foreign)-1)
+		case "math":
+			return top == "mi" || top == "mo" || top == "mn" || top == "ms" || top == "mtext"
+		}
+	}
+	return false
 }
 
 // closed reports whether a comment or doctype token ends as it should, not

@@ -90,6 +90,27 @@ func TestScan(t *testing.T) {
 			want: Page{HTML: true, Tags: []Found{{Name: "robots", Content: "x", Line: 1, Start: 16, End: 44, Head: true}}},
 		},
 		{
+			// In <svg> and <math> nothing is raw text (an HTML parser tells the tokenizer so): a
+			// self-closed <title/> must not hide the rest of the page, and <meta> breaks out of
+			// foreign content into the body even inside <style> (x/net/html Parse agrees).
+			desc: "svg title and style are not raw text",
+			src:  `<html><body><svg><title/><path/></svg><meta name=robots content=a><svg><style>/*<meta name=robots content=b>*/</style></svg>`,
+			want: Page{HTML: true, Tags: []Found{
+				{Name: "robots", Content: "a", Line: 1, Start: 38, End: 66},
+				{Name: "robots", Content: "b", Line: 1, Start: 80, End: 108},
+			}},
+		},
+		{
+			desc: "html in an svg integration point is raw text again",
+			src:  `<html><body><svg><foreignObject><textarea><meta name=robots></textarea></foreignObject><desc><title><meta name=robots></title></desc></svg><math><mi><style><meta name=robots></style></mi></math>`,
+			want: Page{HTML: true},
+		},
+		{
+			desc: "after svg closes, html raw text is back",
+			src:  `<html><body><svg><g></g></svg><title><meta name=robots></title><math><mtext></mtext><ms/></math><textarea><meta name=robots></textarea>`,
+			want: Page{HTML: true},
+		},
+		{
 			desc: "entities unescaped",
 			src:  `<html><meta name="&#114;obots" content="a&amp;b">`,
 			want: Page{HTML: true, Tags: []Found{{Name: "robots", Content: "a&b", Line: 1, Start: 6, End: 49, Head: true}}},
