@@ -298,7 +298,16 @@ func (j *job) sourcePage(f file) *site.Page {
 		return j.byRes[f.rel]
 	}
 	if parent, ok := j.site.PagerParent(f.url); ok {
-		return j.byURL[parent]
+		if p := j.byURL[parent]; p != nil {
+			return p
+		}
+		// Under Hugo's uglyURLs the parent may be named by its file (/x/index.html) where the page's
+		// URL is /x/ (a list with `url` set): both are the output file x/index.html.
+		rel := strings.TrimPrefix(parent, "/")
+		if rel == "" || strings.HasSuffix(rel, "/") {
+			rel += "index.html"
+		}
+		return j.byOutput[rel]
 	}
 	return nil
 }
