@@ -66,6 +66,30 @@ func (d Decision) Agent(name string) (Agent, bool) {
 
 func (d Decision) robots() set { return d.sets["robots"].own }
 
+// bingAgents are the meta names Bing reads besides "robots" (Bing help: tag
+// names robots, bingbot, msnbot).
+func bingAgents() [2]string { return [...]string{"bingbot", "msnbot"} }
+
+// generic is the robots set as written where every crawler reads it (the
+// robots tag, the X-Robots-Tag line without a prefix). Bing reads it together
+// with its own tags or lines, and takes nocache and noarchive together as the
+// weaker nocache (SPEC §4: when both are asked for only noarchive is
+// written). So when robots asks for nocache and a Bing agent for noarchive,
+// the generic set carries that noarchive, which drops nocache from it: the
+// more restrictive value for everyone else, and Google reads neither.
+func (d Decision) generic() set {
+	g := d.robots()
+	if !g[slotNocache].has || g[slotNoarchive].has {
+		return g
+	}
+	for _, name := range bingAgents() {
+		if e := d.sets[name].own[slotNoarchive]; e.has {
+			g.add(e)
+		}
+	}
+	return g
+}
+
 // Directives is what rewrite must do to the page (SPEC §5): Three/Single/noindex-only forms, plus one
 // tag per other named agent; Clear with no tags for ErrorPage and Redirect.
 //
@@ -73,7 +97,7 @@ func (d Decision) robots() set { return d.sets["robots"].own }
 // give nothing) are left out; a page left with no tag at all is cleared.
 func (d Decision) Directives() Directives {
 	out := Directives{Agents: append([]string(nil), d.extra...)}
-	robots := d.robots()
+	robots := d.generic()
 	var tags []Tag
 	addTag := func(name string, s set) {
 		if c := s.content(); c != "" {
@@ -121,6 +145,9 @@ func (d Decision) HeaderLines() []string {
 	}
 	var lines []string
 	generic := d.Agents[0].Values
+	if d.Agents[0].Name == "robots" {
+		generic = d.generic().values()
+	}
 	if c := joinValues(generic); c != "" {
 		lines = append(lines, c)
 	}
@@ -131,7 +158,9 @@ func (d Decision) HeaderLines() []string {
 	for _, a := range d.Agents[1:] {
 		var toks []string
 		for _, v := range a.Values {
-			if v.Source.Kind != FromDefault && !inGeneric[v.Token] {
+			// nocache is moot after a generic noarchive (see generic).
+			moot := v.Token == "nocache" && inGeneric["noarchive"]
+			if v.Source.Kind != FromDefault && !inGeneric[v.Token] && !moot {
 				toks = append(toks, v.Token)
 			}
 		}

@@ -62,7 +62,10 @@
 // noimageindex, notranslate, indexifembedded, max-snippet, max-image-preview,
 // max-video-preview, unavailable_after. When both noarchive and nocache are
 // set only noarchive is written (Bing reads the pair as the weaker nocache);
-// nosnippet drops max-snippet.
+// since Bing reads the robots tag (and the X-Robots-Tag line without a prefix)
+// together with its bingbot and msnbot ones, a robots nocache beside a Bing
+// agent's noarchive is written as noarchive there too. nosnippet drops
+// max-snippet.
 //
 // # Forms
 //
