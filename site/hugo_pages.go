@@ -179,7 +179,8 @@ func (s *Site) hugoPages() ([]Page, error) {
 	}
 
 	var srcs []*hugoSrc
-	byBranch := map[string]*hugoSrc{} // lang + "\x00" + dir -> its _index page
+	byBranch := map[string]*hugoSrc{}   // lang + "\x00" + dir -> its _index page
+	branches := map[string][]*hugoSrc{} // dir -> its _index pages in every language
 	resources := map[string][]hugoFile{}
 	for _, f := range files {
 		if d, ok := inLeaf(f); ok {
@@ -208,6 +209,7 @@ func (s *Site) hugoPages() ([]Page, error) {
 		p.kind, p.path = h.kindAndPath(f)
 		if f.base == "_index" {
 			byBranch[f.lang+"\x00"+f.dir] = p
+			branches[f.dir] = append(branches[f.dir], p)
 			cs, err := p.doc.Cascades()
 			if err != nil {
 				errs = append(errs, err)
@@ -218,6 +220,10 @@ func (s *Site) hugoPages() ([]Page, error) {
 					file: p.doc.File, line: c.Line, index: i, values: vals, orig: c.Values,
 					glob: c.Target.Path, kind: strings.ToLower(c.Target.Kind),
 					lang: strings.ToLower(c.Target.Lang), env: strings.ToLower(c.Target.Environment),
+				}
+				// Hugo v0.150 replaced lang with sites.matrix.languages (a list of globs).
+				if ls := c.Target.Languages; len(ls) > 0 {
+					hc.lang = "{" + strings.ToLower(strings.Join(ls, ",")) + "}"
 				}
 				if err := hc.readInputs(); err != nil {
 					errs = append(errs, err)
@@ -243,9 +249,23 @@ func (s *Site) hugoPages() ([]Page, error) {
 			dir = parentDir(dir)
 		}
 		for {
+			// A cascade applies to pages of its branch page's language, unless its target names
+			// languages (sites.matrix.languages): then to pages of those languages, whichever
+			// language's branch page declares it (checked against Hugo 0.165).
 			if b := byBranch[p.lang+"\x00"+dir]; b != nil {
 				for _, c := range b.cascades {
 					if c.matches(p, h.env) {
+						p.applied = append(p.applied, appliedCascade{c: c, src: b})
+						fill(p.meta, c.values)
+					}
+				}
+			}
+			for _, b := range branches[dir] {
+				if b.lang == p.lang {
+					continue
+				}
+				for _, c := range b.cascades {
+					if c.lang != "" && c.matches(p, h.env) {
 						p.applied = append(p.applied, appliedCascade{c: c, src: b})
 						fill(p.meta, c.values)
 					}
