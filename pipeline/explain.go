@@ -99,8 +99,7 @@ func (j *job) lookup(q string) (file, bool) {
 			continue
 		}
 		if fi, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(c))); err == nil && !fi.IsDir() {
-			ext := strings.ToLower(path.Ext(c))
-			return file{rel: c, url: URLPath(c), html: ext == ".html" || ext == ".htm"}, true
+			return newFile(c), true
 		}
 	}
 	return file{}, false

@@ -77,7 +77,6 @@ type job struct {
 	env      []rules.Input
 	pages    []site.Page
 	byOutput map[string]*site.Page // output file (slash, relative to the output) -> page
-	byURL    map[string]*site.Page
 	byRes    map[string]*site.Page // bundle resource -> its page
 	aliases  map[string]*site.Page // alias stub -> the page it points to
 	warnings []string
@@ -172,16 +171,12 @@ func firstOf(a, b string) string {
 func (j *job) index(pages []site.Page) {
 	j.pages = pages
 	j.byOutput = map[string]*site.Page{}
-	j.byURL = map[string]*site.Page{}
 	j.byRes = map[string]*site.Page{}
 	j.aliases = map[string]*site.Page{}
 	for i := range pages {
 		p := &pages[i]
 		if p.Output != "" {
 			j.byOutput[p.Output] = p
-		}
-		if p.URL != "" {
-			j.byURL[p.URL] = p
 		}
 		for _, r := range p.Resources {
 			j.byRes[r] = p
@@ -260,12 +255,17 @@ func (j *job) walk() ([]file, error) {
 		if hostFiles[rel] || j.isConfig(p) {
 			return nil
 		}
-		ext := strings.ToLower(path.Ext(rel))
-		files = append(files, file{rel: rel, url: URLPath(rel), html: ext == ".html" || ext == ".htm"})
+		files = append(files, newFile(rel))
 		return nil
 	})
 	sort.Slice(files, func(a, b int) bool { return files[a].rel < files[b].rel })
 	return files, err
+}
+
+// newFile describes the output file rel (slash path relative to the output folder).
+func newFile(rel string) file {
+	ext := strings.ToLower(path.Ext(rel))
+	return file{rel: rel, url: URLPath(rel), html: ext == ".html" || ext == ".htm"}
 }
 
 // isConfig reports whether p is robotsmith's configuration file, which stands in the output folder
@@ -298,11 +298,8 @@ func (j *job) sourcePage(f file) *site.Page {
 		return j.byRes[f.rel]
 	}
 	if parent, ok := j.site.PagerParent(f.url); ok {
-		if p := j.byURL[parent]; p != nil {
-			return p
-		}
-		// Under Hugo's uglyURLs the parent may be named by its file (/x/index.html) where the page's
-		// URL is /x/ (a list with `url` set): both are the output file x/index.html.
+		// The list page is found by its output file, the inverse of URLPath: /blog/ is
+		// blog/index.html, and under Hugo's uglyURLs /blog/index.html names the same file.
 		rel := strings.TrimPrefix(parent, "/")
 		if rel == "" || strings.HasSuffix(rel, "/") {
 			rel += "index.html"
