@@ -135,7 +135,7 @@ func (j *job) explain(q string, f file) (Explanation, error) {
 		e.Class = "file"
 	} else if !pg.HTML {
 		e.Class = "not an HTML document (left alone)"
-		r.kind = "skipped"
+		r.skipped = true
 	}
 	// The lines build writes to _headers: pages too with `headers: {html: true}`.
 	e.Header = j.headerLines(&r)

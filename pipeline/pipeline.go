@@ -313,7 +313,7 @@ func (j *job) sourcePage(f file) *site.Page {
 type result struct {
 	f        file
 	decision rules.Decision
-	kind     string // "skipped" for HTML files that are not documents
+	skipped  bool // an .html file that is not an HTML document, left byte-identical
 	changed  bool
 	temp     string // the temporary file holding the new content (build only)
 	warnings []string
@@ -459,7 +459,7 @@ func (j *job) one(f file) (r result) {
 	case r.err != nil:
 		return r
 	case !decided:
-		r.kind = "skipped" // not an HTML document: left byte-identical
+		r.skipped = true
 		return r
 	case !changed:
 		return r
@@ -507,7 +507,7 @@ func warningStrings(ws []rules.Warning) []string {
 // `headers: {html: true}`, and for error pages and redirect stubs.
 func (j *job) headerLines(r *result) []string {
 	switch {
-	case r.kind == "skipped":
+	case r.skipped:
 		return nil
 	case r.f.html && !(j.cfg.Headers.HTML && (r.decision.Class == rules.Public || r.decision.Class == rules.NonPublic)):
 		return nil

@@ -42,7 +42,7 @@ func (rep *Report) count(r *result) {
 		rep.ChangedFiles = append(rep.ChangedFiles, r.f.rel)
 	}
 	switch {
-	case r.kind == "skipped":
+	case r.skipped:
 		rep.Skipped++
 	case !r.f.html:
 		rep.Files++
