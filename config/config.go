@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -250,23 +251,16 @@ func (p *parser) str(n *node, key string) string {
 }
 
 func (p *parser) oneOf(n *node, key string, allowed ...string) string {
-	s := strings.ToLower(strings.TrimSpace(p.str(n, key)))
-	if s == "" && n.kind == scalarNode {
-		if _, ok := n.value.(string); !ok {
-			return "" // str reported it
-		}
+	if _, ok := n.value.(string); n.kind != scalarNode || !ok {
+		p.str(n, key) // reports what it is instead of a string
+		return ""
 	}
-	for _, a := range allowed {
-		if s == a {
-			return s
-		}
+	s := strings.ToLower(strings.TrimSpace(n.value.(string)))
+	if !slices.Contains(allowed, s) {
+		p.errorf(n, "%s: %q is not one of %s", key, s, strings.Join(allowed, ", "))
+		return ""
 	}
-	if n.kind == scalarNode {
-		if _, ok := n.value.(string); ok {
-			p.errorf(n, "%s: %q is not one of %s", key, s, strings.Join(allowed, ", "))
-		}
-	}
-	return ""
+	return s
 }
 
 // strings reads a string or a list of strings.
