@@ -552,7 +552,7 @@ func (j *job) headers(rep *Report, files []headers.File) (string, error) {
 			rep.HeaderRules++
 		}
 	}
-	if !needed && !bytes.Contains(existing, []byte("# robotsmith: begin")) {
+	if !needed && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return "", nil
 	}
 	format := headers.Netlify
