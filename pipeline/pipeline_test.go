@@ -214,9 +214,52 @@ func TestExplainUnknownPath(t *testing.T) {
 	}
 }
 
-func TestFinalName(t *testing.T) {
-	if got, want := finalName(filepath.Join("a", tempPrefix+"index.html.12345")), filepath.Join("a", "index.html"); got != want {
-		t.Errorf("finalName: got %q, want %q", got, want)
+// TestWritePhase: the write phase puts each temporary file in place by the list alone, whatever the
+// names look like (a final name that holds the temporary prefix, dots, no extension), and discard
+// leaves every final file as it was.
+func TestWritePhase(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"index.html", tempPrefix + "odd.name.html", "no-extension", "a.b.c.d"}
+	for _, commitIt := range []bool{true, false} {
+		var ps []pending
+		for _, n := range names {
+			final := filepath.Join(dir, n)
+			if err := os.WriteFile(final, []byte("old"), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			p, err := writeTemp(final, []byte("new "+n), 0o640)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.final != final || filepath.Dir(p.temp) != dir {
+				t.Fatalf("writeTemp(%q): got %+v, want a temporary file beside it", final, p)
+			}
+			ps = append(ps, *p)
+		}
+		want := "old"
+		if commitIt {
+			if err := commit(ps); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			discard(ps)
+		}
+		for _, n := range names {
+			b, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if commitIt {
+				want = "new " + n
+			}
+			if string(b) != want {
+				t.Errorf("commit %v: %s holds %q, want %q", commitIt, n, b, want)
+			}
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != len(names) {
+			t.Errorf("commit %v: %d files in the folder, want %d (temporary files left)", commitIt, len(entries), len(names))
+		}
 	}
 }
 
