@@ -12,4 +12,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require gopkg.in/yaml.v2 v2.3.0 // indirect
+require (
+	github.com/agnivade/levenshtein v1.2.2 // indirect
+	gopkg.in/yaml.v2 v2.3.0 // indirect
+)
