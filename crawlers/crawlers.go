@@ -257,9 +257,15 @@ type file struct {
 
 // tokenRe is what a token may hold: RFC 9309's product-token characters
 // (letters, '-', '_') plus the digits and dots that real crawlers use
-// (archive.org_bot, ICC-Crawler). No spaces: a token with a space is read
+// (archive.org_bot, AI2Bot). No spaces: a token with a space is read
 // differently by every parser.
 var tokenRe = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+
+// ValidToken reports whether s may be written as a User-agent token: one
+// or more letters, digits, '.', '-' or '_'. (Google's parser reads only the
+// leading letters, '-' and '_' of a token; crawlers with digits or dots in
+// their names match themselves by their own rules.)
+func ValidToken(s string) bool { return tokenRe.MatchString(s) }
 
 // Parse reads a catalogue in the format of catalogue.yaml and checks it:
 // every token valid and unique without case, every crawler with an
@@ -304,7 +310,7 @@ func Parse(data []byte) (*Catalogue, error) {
 		for _, t := range fc.Tokens {
 			lt := strings.ToLower(t)
 			switch j, dup := c.index[lt]; {
-			case !tokenRe.MatchString(t):
+			case !ValidToken(t):
 				bad("%s: token %q may hold only letters, digits, '.', '-' and '_'", name, t)
 			case dup:
 				bad("%s: token %q is also crawler %d's (%s); tokens are compared without case", name, t, j+1, c.crawlers[j].Tokens[0])

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -96,10 +95,6 @@ func (e *Error) Unwrap() error { return e.Err }
 // or the one given is not absolute.
 var ErrNoBaseURL = errors.New("sitemaps need the site's absolute base URL (Hugo baseURL, Jekyll url) for their Sitemap: lines")
 
-// tokenRe is what a User-agent token may hold: RFC 9309's product-token
-// characters (letters, '-', '_') plus the digits and dots real crawlers use.
-var tokenRe = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
-
 // Check reports every problem of the config part of in, each an *Error: a
 // group without agents or rules, a token that is not one, a token that
 // looks like a misspelt well-known crawler, a path that is not a path, and
@@ -125,7 +120,7 @@ func Check(in Input) []error {
 		for _, a := range g.Agents {
 			switch {
 			case a == "*":
-			case !tokenRe.MatchString(a):
+			case !crawlers.ValidToken(a):
 				bad("agents: %q is not a user-agent token (letters, digits, '.', '-' and '_' only)", a)
 			default:
 				if want, ok := cat.Resembles(a); ok {
