@@ -3,6 +3,7 @@ package rules
 import (
 	"strings"
 
+	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 )
 
@@ -71,29 +72,32 @@ func knownAgent(name string) bool {
 	return false
 }
 
-// maxAgentTypoEdits is how near a well-known crawler name an unknown one must
-// be to count as its misspelling (SPEC §4: within two edits). Names shorter
-// than shortAgent letters count only at one edit: two edits from a four-letter
-// token such as yeti covers many real, different names.
-const (
-	maxAgentTypoEdits = 2
-	shortAgent        = 6
-)
-
 // checkAgent fails closed on an agent name (lower case) that looks like a
-// misspelt well-known crawler name (googlebto, bingbott, gooblebot-news) or
-// holds characters outside ASCII: a tag for it would be written, and no
-// crawler would read it. Any other name (otherbot) is fine.
+// misspelt well-known crawler token (googlebto, bingbott, gooblebot-news; the
+// crawler catalogue's tokens, by crawlers.Catalogue.Resembles), or like
+// "robots" itself, or that holds characters outside ASCII (a robots.txt
+// product token never does): a tag for it would be written, and no crawler
+// would read it. Any other name (otherbot) is fine.
 func checkAgent(name string) error {
+	cat := crawlers.Default()
 	if knownAgent(name) {
 		return nil
 	}
-	near, d := suggest.Nearest(name, metaAgents())
-	ascii := suggest.ASCII(name)
-	if ascii && (d > maxAgentTypoEdits || (d == maxAgentTypoEdits && len(near) < shortAgent)) {
+	if _, ok := cat.Lookup(name); ok {
 		return nil
 	}
-	return &misspelling{what: "crawler name", name: name, near: near, nonASCII: !ascii}
+	ascii := suggest.ASCII(name)
+	if near, ok := cat.Resembles(name); ok {
+		return &misspelling{what: "crawler name", name: name, near: strings.ToLower(near), nonASCII: !ascii}
+	}
+	if suggest.Distance(name, "robots") <= 1 {
+		return &misspelling{what: "crawler name", name: name, near: "robots", nonASCII: !ascii}
+	}
+	if !ascii {
+		near, _ := suggest.Nearest(name, metaAgents())
+		return &misspelling{what: "crawler name", name: name, near: near, nonASCII: true}
+	}
+	return nil
 }
 
 // IsAgent reports whether name (any case, surrounding space ignored) is a

@@ -14,6 +14,7 @@ func TestNearest(t *testing.T) {
 		{"exact", "none", "none", 0},
 		{"Cyrillic і is one edit", "noіndex", "noindex", 1},
 		{"tie goes to the first listed", "xndex", "index", 1},
+		{"two neighbours swapped is one edit", "noinedx", "noindex", 1},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			got, d := Nearest(tc.w, known)
@@ -37,6 +38,30 @@ func TestASCII(t *testing.T) {
 	}{{"noindex", true}, {"noіndex", false}, {"", true}, {"max-snippet:50", true}, {"ｎoindex", false}} {
 		if got := ASCII(tc.s); got != tc.want {
 			t.Errorf("ASCII(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}
+
+func TestDistance(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want int
+	}{
+		{"googlebot", "googlebot", 0},
+		{"googlebto", "googlebot", 1},
+		{"gptbto", "gptbot", 1},
+		{"ab", "ba", 1},
+		{"abc", "bca", 2},
+		{"bingbott", "bingbot", 1},
+		{"gooblebot-news", "googlebot-news", 1},
+		{"", "abc", 3},
+		{"gоoglebot", "googlebot", 1},
+	} {
+		if got := Distance(tc.a, tc.b); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d", tc.a, tc.b, got, tc.want)
+		}
+		if got := Distance(tc.b, tc.a); got != tc.want {
+			t.Errorf("Distance(%q, %q) = %d, want %d (symmetric)", tc.b, tc.a, got, tc.want)
 		}
 	}
 }
