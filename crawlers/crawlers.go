@@ -12,8 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/agnivade/levenshtein"
 	"gopkg.in/yaml.v3"
+
+	"github.com/robotsmith/robotsmith/internal/suggest"
 )
 
 // Purpose is what a crawler fetches for.
@@ -186,10 +187,7 @@ func (c *Catalogue) Resembles(name string) (string, bool) {
 		if c.crawlers[c.index[lt]].Generic {
 			continue
 		}
-		d := levenshtein.ComputeDistance(n, lt)
-		if swapped(n, lt) {
-			d = 1
-		}
+		d := suggest.Distance(n, lt)
 		if d > 2 || len(lt) <= 6 && d > 1 {
 			continue
 		}
@@ -198,20 +196,6 @@ func (c *Catalogue) Resembles(name string) (string, bool) {
 		}
 	}
 	return best, best != ""
-}
-
-// swapped reports whether a and b differ only by two neighbouring bytes
-// swapped ("gptbto", "gptbot"), which Levenshtein distance counts as two
-// edits and a reader as one slip.
-func swapped(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	i := 0
-	for i < len(a) && a[i] == b[i] {
-		i++
-	}
-	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && a[i+2:] == b[i+2:]
 }
 
 //go:embed catalogue.yaml
