@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/csv"
 	"fmt"
-	"github.com/robotsmith/robotsmith/internal/testtool"
 	"io/fs"
 	"net/url"
 	"os"
@@ -16,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotsmith/robotsmith/internal/testtool"
 )
 
 // hugoFixtures are the sites under testdata/hugo that the integration test builds with the real

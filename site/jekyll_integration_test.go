@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"github.com/robotsmith/robotsmith/internal/testtool"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -12,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotsmith/robotsmith/internal/testtool"
 )
 
 // jekyllBin finds Jekyll: $JEKYLL, else jekyll on PATH; the test skips without it.
