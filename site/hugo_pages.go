@@ -261,10 +261,10 @@ func (h *hugoConfig) pager(tp hugoTarget) *Pager {
 		dir = strings.TrimSuffix(tp.file, ".html")
 	}
 	prefix := path.Join(dir, pp) + "/"
-	if strings.HasSuffix(tp.file, ".html") && !strings.HasSuffix(tp.file, "/index.html") && tp.file != "index.html" || h.uglyAll {
-		return &Pager{Prefix: prefix, Suffix: ".html"}
+	if strings.HasSuffix(tp.file, ".html") && !strings.HasSuffix(tp.file, "/index.html") && tp.file != "index.html" {
+		return &Pager{Prefix: prefix, Suffix: ".html", First: 1}
 	}
-	return &Pager{Prefix: prefix, Suffix: "/index.html"}
+	return &Pager{Prefix: prefix, Suffix: "/index.html", First: 1}
 }
 
 func parentDir(d string) string {

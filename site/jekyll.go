@@ -179,8 +179,8 @@ func (r *jekyllConfigReader) key(k frontmatter.Key) {
 		}
 		*map[string]*bool{"future": &c.future, "unpublished": &c.unpublished, "show_drafts": &c.showDrafts}[k.Name] = b
 	case "exclude", "include":
-		list, ok := v.Strings()
-		if !ok {
+		list, ok := v.StringList() // Jekyll refuses anything but a list (check_include_exclude)
+		if !ok || v.Kind != frontmatter.KindList {
 			r.bad(k, "a list of strings")
 			return
 		}
@@ -1038,7 +1038,7 @@ func (w *jekyllWalk) setPager() {
 		return
 	}
 	after := strings.Trim(pp[i+len(":num"):], "/")
-	pager := Pager{Prefix: strings.TrimPrefix(pp[:i], "/"), Suffix: "/index.html"}
+	pager := Pager{Prefix: strings.TrimPrefix(pp[:i], "/"), Suffix: "/index.html", First: 2}
 	if after != "" {
 		pager.Suffix = "/" + after + "/index.html"
 	}
@@ -1047,7 +1047,7 @@ func (w *jekyllWalk) setPager() {
 		bySource[p.Source] = i
 	}
 	for dir := strings.Trim(path.Dir(pp), "/"); ; dir = parentDir(dir) {
-		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" {
+		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" && w.pages[i].NoOutput == "" {
 			w.pages[i].Pager = &pager
 			return
 		}

@@ -10,7 +10,6 @@ package site
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,11 +40,6 @@ func jekyllNodeDate(n *frontmatter.Node, loc *time.Location) (time.Time, error) 
 		}
 	}
 	return jekyllParseTime(v, loc)
-}
-
-func atoi(s string) int {
-	n, _ := strconv.Atoi(s)
-	return n
 }
 
 func psychTime(m []string) time.Time {

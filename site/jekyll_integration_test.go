@@ -158,7 +158,7 @@ func TestJekyllIntegration(t *testing.T) {
 					// name the URL of the page src is.
 					pagers++
 					u := "/" + strings.TrimSuffix(dest, "index.html")
-					got, ok := s.PagerParent(u)
+					got, ok := pagerParent(t, s, u)
 					if p, found := ours[src]; !found || !ok || got != p.URL {
 						t.Errorf("PagerParent(%q) = %q, %v; want %q, the URL of %s", u, got, ok, p.URL, src)
 					}

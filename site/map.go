@@ -33,6 +33,7 @@ type Owner struct {
 // (Hugo "blog/page/" + N + "/index.html"; jekyll-paginate "blog/page" + N + "/index.html").
 type Pager struct {
 	Prefix, Suffix string
+	First          int // the first N written as a pager page: Hugo's page/1/ is a redirect stub, 1; jekyll-paginate's, 2
 }
 
 // Map is a site's pages indexed by every output file they own, built once by Site.Map.
@@ -81,7 +82,7 @@ func (m *Map) index() {
 			m.byAlias[a] = p
 		}
 		if p.Pager != nil {
-			m.byPager[*p.Pager] = p
+			m.byPager[Pager{Prefix: p.Pager.Prefix, Suffix: p.Pager.Suffix}] = p
 		}
 	}
 }
@@ -125,10 +126,14 @@ func (m *Map) pager(rel string) *Page {
 		start--
 	}
 	n := rel[start:end]
-	if n == "" || n[0] == '0' {
+	if n == "" || n[0] == '0' || len(n) > 9 {
 		return nil
 	}
-	return m.byPager[Pager{Prefix: rel[:start], Suffix: rel[end:]}]
+	p := m.byPager[Pager{Prefix: rel[:start], Suffix: rel[end:]}]
+	if p == nil || atoi(n) < p.Pager.First {
+		return nil
+	}
+	return p
 }
 
 // PageOf returns the page whose source is src (slash path relative to the site root).
@@ -139,4 +144,12 @@ func (m *Map) PageOf(src string) *Page {
 		}
 	}
 	return nil
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, c := range s {
+		n = n*10 + int(c-'0')
+	}
+	return n
 }
