@@ -229,6 +229,12 @@ func TestHugoIntegration(t *testing.T) {
 					kinds["pager"]++
 					return nil
 				}
+				// A pager page of a list page with no content file (a home or section Hugo made)
+				// has no source either.
+				if mm := pagerRE.FindStringSubmatch(rel); mm != nil && noSourceKind(s, "/"+mm[1]) != "" {
+					kinds["pager (no source)"]++
+					return nil
+				}
 				if k := noSourceKind(s, u); k != "" {
 					kinds[k]++
 					return nil
@@ -260,6 +266,9 @@ func TestHugoIntegration(t *testing.T) {
 		})
 	}
 }
+
+// pagerRE takes a pager page's list folder out of its path: "blog/page/2/index.html" is "blog/".
+var pagerRE = regexp.MustCompile(`^((?:[^/]+/)*?)[^/]+/[1-9][0-9]*(?:/index)?\.html$`)
 
 // noSourceKind names the kind of an output page Hugo writes with no content file: home,
 // sections without _index, taxonomy lists and terms, 404 pages. "" when u is none of those.
