@@ -29,17 +29,17 @@ const (
 // at the later position (the last one wins, as in Hugo's and Jekyll's own readers).
 type Node struct {
 	Kind Kind
-	Off  int       // offset in the file of the value's first byte (of its key for a TOML table)
-	Text string    // a scalar as written (YAML's plain or quoted text, a TOML or JSON literal)
+	Off  int    // offset in the file of the value's first byte (of its key for a TOML table)
+	Text string // a scalar as written (YAML's plain or quoted text, a TOML or JSON literal)
 	// Plain says a YAML scalar was written without quotes or a tag, which is what makes Ruby's
 	// YAML reader (Jekyll) read it as a date or a boolean.
 	Plain bool
-	Bool bool      // KindBool
-	Int  int64     // KindInt
-	Num  float64   // KindFloat
-	Time time.Time // KindTime
-	List []*Node   // KindList
-	Keys []Key     // KindMap
+	Bool  bool      // KindBool
+	Int   int64     // KindInt
+	Num   float64   // KindFloat
+	Time  time.Time // KindTime
+	List  []*Node   // KindList
+	Keys  []Key     // KindMap
 
 	exact map[string]int // key -> index in Keys, for maps too long to scan
 	fold  map[string]int // lower-case key -> index of the last key written that folds to it

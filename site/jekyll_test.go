@@ -448,3 +448,54 @@ func Example_jekyll() {
 	// post _posts/2024-05-01-hello.md -> 2024/05/01/hello/index.html /2024/05/01/hello/ 1
 	// page about.md -> about/index.html /about/ 0
 }
+
+// TestJekyllForms reads the forms fixture (its mapping is checked against Jekyll by
+// TestJekyllIntegration): every date form Jekyll reads, a key written twice, a front matter
+// closed by `...`, all without an error or a warning, and the robots keys of each.
+func TestJekyllForms(t *testing.T) {
+	s, err := Open("testdata/jekyll/forms", Options{Now: jekyllNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Map()
+	if err != nil || len(m.Warnings) > 0 {
+		t.Fatalf("Map: %v, warnings %v", err, m.Warnings)
+	}
+	for _, tc := range []struct{ src, out, inputs string }{
+		{"_posts/2023-01-29-one.md", "2023/01/29/one/index.html", "robots=noindex"},
+		{"_posts/2020-01-01-two.md", "2020/01/02/two/index.html", ""},
+		{"_posts/2020-01-03-three.md", "2020/01/03/three/index.html", ""},
+		{"_posts/2020-01-04-four.md", "2020/01/04/four/index.html", ""},
+		{"dots.md", "dots/index.html", "robots=noindex"},
+		{"fragment.html", "fragment/index.html", "robots=noindex"},
+	} {
+		p := m.PageOf(tc.src)
+		if p == nil {
+			t.Errorf("%s: no page", tc.src)
+			continue
+		}
+		var in []string
+		for _, i := range p.Inputs {
+			in = append(in, i.Agent+"="+i.Value)
+		}
+		if p.Output != tc.out || strings.Join(in, ",") != tc.inputs {
+			t.Errorf("%s: Output %q inputs %v; want %q %q", tc.src, p.Output, in, tc.out, tc.inputs)
+		}
+	}
+}
+
+// TestJekyllUnreadableDate checks that a date robotsmith cannot read is a warning at the file's
+// line (not the block's), and the post is still mapped by its file name's date.
+func TestJekyllUnreadableDate(t *testing.T) {
+	s := jekyllOpen(t, map[string]string{"_config.yml": "timezone: UTC\n", "_posts/2020-05-06-x.md": "---\ntitle: x\ndate: sometime soon\n---\n"})
+	m, err := s.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0].Error(), "_posts/2020-05-06-x.md:3: front matter: date:") {
+		t.Errorf("warnings = %v, want one at _posts/2020-05-06-x.md:3", m.Warnings)
+	}
+	if p := m.PageOf("_posts/2020-05-06-x.md"); p == nil || p.Output != "2020/05/06/x.html" {
+		t.Errorf("page = %+v, want 2020/05/06/x.html", p)
+	}
+}
