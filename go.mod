@@ -13,4 +13,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require gopkg.in/yaml.v2 v2.3.0 // indirect
+require (
+	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
+	gopkg.in/yaml.v2 v2.3.0 // indirect
+)
