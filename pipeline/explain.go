@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // ErrUnknownPath is returned (wrapped) by Explain for a path that is not in the output.
@@ -112,16 +112,16 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 		e.Rules = append(e.Rules, j.cfg.RuleList[n-1].Source.String())
 	}
 	o := j.step(w, &f, true)
-	if o.err == nil && o.src >= 0 {
-		o.err = j.problem(o.src)
+	if s := j.sources[o.src]; o.err == nil && s != nil {
+		o.err = s.err
 	}
 	if o.err != nil {
 		return e, o.err
 	}
-	if o.src >= 0 {
-		e.Source = j.sources[o.src].path
-	} else if a := find(j.aliases, f.rel()); a >= 0 {
-		e.AliasOf = j.sources[a].path
+	if o.src != nil {
+		e.Source = o.src.Source
+	} else if a := j.pages.Owner(f.rel()); a.Role == site.RoleAlias {
+		e.AliasOf = a.Page.Source
 	}
 	d := o.decision
 	e.Class = d.Class.String()
@@ -130,7 +130,6 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 		e.Class = "file"
 	case f.skipped():
 		e.Class = "not an HTML document (left alone)"
-		d = rules.Decision{} // the step decided nothing
 	}
 	// The lines build writes to _headers: pages too with `headers: {html: true}`.
 	for _, l := range j.headerLines(&f) {

@@ -78,16 +78,14 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	b := j.process(ctx, files)
 
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
+	srcWarnings, errs := j.sourceProblems()
 	rep.Warnings = append(rep.Warnings, j.warnings...)
+	rep.Warnings = append(rep.Warnings, srcWarnings...)
 	rep.Warnings = append(rep.Warnings, b.warnings()...)
 	for i := range files {
 		rep.count(&files[i])
 	}
 	j.sourceReport(rep, files)
-	var errs []error
-	for _, p := range j.problems {
-		errs = append(errs, p.v)
-	}
 	errs = append(errs, b.errors()...)
 	if len(errs) == 0 {
 		w, err := j.headers(rep, files)
@@ -119,8 +117,10 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 func (j *job) headerLines(f *record) []rules.HeaderLine {
 	v := f.verdict
 	switch {
-	case f.skipped() || v == nil:
+	case v == nil:
 		return nil
+	case f.skipped():
+		// decided as a file: a fragment's noindex is sent as X-Robots-Tag
 	case f.html() && !(j.cfg.Headers.HTML && (v.Class == rules.Public || v.Class == rules.NonPublic)):
 		return nil
 	case slices.Equal(v.Lines, j.defaultLines):
@@ -157,9 +157,7 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 	}
 	hf := make([]headers.File, 0, len(files))
 	for i := range files {
-		if f := &files[i]; !f.skipped() {
-			hf = j.headerFiles(hf, f)
-		}
+		hf = j.headerFiles(hf, &files[i])
 	}
 	for _, f := range hf {
 		if len(f.Lines) > 0 {
@@ -192,14 +190,24 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 	return writeTemp(name, out, mode)
 }
 
-// sourceReport lists the source pages the generator publishes nothing for, and reports those whose
-// output cannot be found in the output folder (SPEC §2), by the walk: no file is stat'ed again.
+// sourceReport counts the source pages the generator publishes nothing for, and reports those whose
+// output cannot be found (SPEC §2), by the walk: no file is stat'ed again. A page whose file is
+// there is published, whatever the generator's flags; one whose file is absent is not published
+// when the generator would not write it (a draft without -D), else it is a finding.
 func (j *job) sourceReport(rep *Report, files []record) {
-	rep.NoOutput = len(j.unlisted)
-	rep.Unpublished = append(rep.Unpublished, j.unlisted...)
-	for _, s := range j.sources {
-		if s.output != "" && !has(files, s.output) {
-			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", s.path, j.outName(s.output)))
+	for _, p := range j.pages.Pages {
+		if p.Output != "" && has(files, p.Output) {
+			continue
 		}
+		if p.NoOutput != "" || p.Output == "" {
+			reason := p.NoOutput
+			if reason == "" {
+				reason = "no output"
+			}
+			rep.NoOutput++
+			rep.Unpublished = append(rep.Unpublished, p.Source+" ("+reason+")")
+			continue
+		}
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", p.Source, j.outName(p.Output)))
 	}
 }

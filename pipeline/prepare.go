@@ -6,8 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"slices"
-	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/robotsmith/robotsmith/config"
@@ -16,10 +15,9 @@ import (
 	"github.com/robotsmith/robotsmith/site"
 )
 
-// job is one run once every input has been read: the configuration and its rules, every source
-// page compiled once, and the index that says which source page an output file takes its decision
-// from. Its step (step.go) processes any set of output files, one at a time or on every core; it is
-// safe for concurrent use and is never changed after prepare.
+// job is one run once every input has been read: the configuration and its rules, and every source
+// page with its directives compiled once. Its step (step.go) processes any set of output files, one
+// at a time or on every core; it is safe for concurrent use and is never changed after prepare.
 type job struct {
 	opt     Options
 	cfg     *config.Config
@@ -30,38 +28,21 @@ type job struct {
 	format  headers.Format
 	cfgInfo os.FileInfo // the configuration file, nil when there is none
 
-	sources  []source    // every source page with an output file, in site order
-	outputs  []outputRef // output file -> source, sorted by file
-	bundled  []outputRef // bundle resource -> source, sorted by file
-	aliases  []outputRef // alias stub -> the source it redirects to, sorted by file
-	unlisted []string    // source pages the generator publishes nothing for: "content/a.md (draft)"
+	pages *site.Map // every source page, indexed by the output files it owns
+	// sources are the compiled directives of the pages that have any, by page.
+	sources map[*site.Page]*source
 
-	warnings []string         // the configuration's and the sources' warnings, each once
-	problems []indexed[error] // malformed values in the sources, each once, by source
+	warnings []string // the configuration's and the site's warnings, each once
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
 }
 
-// source is a source page as the step needs it.
+// source is a source page's directives, compiled once, and their problems.
 type source struct {
-	path   string          // slash path relative to the site root: "content/blog/a.md"
-	output string          // its output file, slash path relative to the output folder
-	inputs *rules.Compiled // its cascade and front matter, compiled once; nil when none
-}
-
-// outputRef maps an output file (slash path relative to the output folder) to a source.
-type outputRef struct {
-	file string
-	src  int32 // index in job.sources
-}
-
-// find returns the source of file in refs (sorted by file), or -1.
-func find(refs []outputRef, file string) int32 {
-	i, ok := slices.BinarySearchFunc(refs, file, func(r outputRef, f string) int { return strings.Compare(r.file, f) })
-	if !ok {
-		return -1
-	}
-	return refs[i].src
+	inputs   *rules.Compiled
+	warnings []string
+	err      error       // its malformed values
+	used     atomic.Bool // an output file took its decision from it: its problems are the run's
 }
 
 // prepare reads the configuration, runs the command, opens the site, reads and compiles every page
@@ -137,101 +118,61 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 		}
 		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
 	}
-	pages, err := s.Pages()
+	m, err := s.Map()
 	if err != nil {
 		return nil, err
 	}
-	j.index(pages)
+	j.pages = m
+	for _, w := range m.Warnings {
+		j.warnings = append(j.warnings, w.Error())
+	}
+	j.compile()
 	return j, nil
 }
 
-// index compiles every page's directives once and indexes the pages by output file. The pages
-// themselves are not kept: only what the step and the report need of them.
-func (j *job) index(pages []site.Page) {
-	for i := range pages {
-		p := &pages[i]
-		if p.Output == "" {
-			reason := p.NoOutput
-			if reason == "" {
-				reason = "no output"
-			}
-			j.unlisted = append(j.unlisted, p.Source+" ("+reason+")")
-		}
-		if p.Output == "" && len(p.Resources) == 0 && len(p.Aliases) == 0 {
+// compile compiles the directives of every page that has any, once. Their warnings and errors are
+// reported (once each) by the run only for the pages an output file takes its decision from: a
+// draft that nothing was built for decides nothing.
+func (j *job) compile() {
+	j.sources = map[*site.Page]*source{}
+	for i := range j.pages.Pages {
+		p := &j.pages.Pages[i]
+		if len(p.Inputs) == 0 {
 			continue
 		}
-		var c *rules.Compiled
-		if p.Output != "" || len(p.Resources) > 0 {
-			var ws []rules.Warning
-			var err error
-			c, ws, err = rules.Compile(p.Inputs)
-			for _, w := range ws {
-				j.warnings = append(j.warnings, w.String())
+		c, ws, err := rules.Compile(p.Inputs)
+		s := &source{inputs: c, err: err}
+		for _, w := range ws {
+			s.warnings = append(s.warnings, w.String())
+		}
+		j.sources[p] = s
+	}
+}
+
+// sourceOf is the one place that says which source page an output file takes its decision from:
+// the page that wrote it (whatever flags built it), the list page a pager page continues, the page
+// another output format of it (index.xml, index.md) belongs to, or the page a bundle resource
+// belongs to; nil for none, and for an alias stub, which is a redirect.
+func (j *job) sourceOf(f *record) *site.Page {
+	o := j.pages.Owner(f.rel())
+	if o.Role == site.RoleAlias {
+		return nil
+	}
+	return o.Page
+}
+
+// sourceProblems are the warnings and errors of the sources the run's files took their decisions
+// from, in site order.
+func (j *job) sourceProblems() (warnings []string, errs []error) {
+	for i := range j.pages.Pages {
+		if s := j.sources[&j.pages.Pages[i]]; s != nil && s.used.Load() {
+			warnings = append(warnings, s.warnings...)
+			if s.err != nil {
+				errs = append(errs, s.err)
 			}
-			if err != nil {
-				j.problems = append(j.problems, indexed[error]{len(j.sources), err})
-			}
-		}
-		n := int32(len(j.sources))
-		j.sources = append(j.sources, source{path: p.Source, output: p.Output, inputs: c})
-		if p.Output != "" {
-			j.outputs = append(j.outputs, outputRef{p.Output, n})
-		}
-		for _, r := range p.Resources {
-			j.bundled = append(j.bundled, outputRef{r, n})
-		}
-		for _, a := range p.Aliases {
-			j.aliases = append(j.aliases, outputRef{a, n})
 		}
 	}
-	j.outputs, j.bundled, j.aliases = lastClaim(j.outputs), lastClaim(j.bundled), lastClaim(j.aliases)
-}
-
-// lastClaim sorts refs by file and keeps one ref per file: where two pages claim one file, the
-// later in site order, as the generator writes them in that order.
-func lastClaim(refs []outputRef) []outputRef {
-	slices.SortStableFunc(refs, func(a, b outputRef) int { return strings.Compare(a.file, b.file) })
-	out := refs[:0]
-	for i, r := range refs {
-		if i+1 < len(refs) && refs[i+1].file == r.file {
-			continue
-		}
-		out = append(out, r)
-	}
-	return slices.Clip(out)
-}
-
-// problem is the malformed values of source src, or nil.
-func (j *job) problem(src int32) error {
-	for _, p := range j.problems {
-		if p.i == int(src) {
-			return p.v
-		}
-	}
-	return nil
-}
-
-// sourceOf is the one place that says which source page an output file takes its decision from: the
-// page that wrote it, the list page a pager page continues, or the page a bundle resource belongs
-// to; -1 for none (a taxonomy list Hugo made, a 404 page, a static file).
-func (j *job) sourceOf(f *record) int32 {
-	rel := f.rel()
-	if s := find(j.outputs, rel); s >= 0 {
-		return s
-	}
-	if !f.html() {
-		return find(j.bundled, rel)
-	}
-	if parent, ok := j.site.PagerParent(f.url()); ok {
-		// The list page is found by its output file, the inverse of URLPath: /blog/ is
-		// blog/index.html, and under Hugo's uglyURLs /blog/index.html names the same file.
-		p := strings.TrimPrefix(parent, "/")
-		if p == "" || strings.HasSuffix(p, "/") {
-			p += "index.html"
-		}
-		return find(j.outputs, p)
-	}
-	return -1
+	return warnings, errs
 }
 
 // runCommand runs the configured generator command in the site's root through the shell, as a

@@ -14,6 +14,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // worker is one of the goroutines that run the step, with the buffers it reuses from page to page:
@@ -27,7 +28,7 @@ type worker struct {
 // outcome is what the step found beyond the file's record: what explain shows, what a failed file
 // reports, and the temporary file a build wrote.
 type outcome struct {
-	src      int32          // the source page the file takes its decision from, -1 for none
+	src      *site.Page     // the source page the file takes its decision from, nil for none
 	page     rewrite.Page   // what the scan found (pages)
 	decision rules.Decision // every value with its source (only when asked for: explain)
 	warnings []string
@@ -43,8 +44,9 @@ type outcome struct {
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	o.src = j.sourceOf(f)
 	cs := []*rules.Compiled{nil, j.env}
-	if o.src >= 0 {
-		cs[0] = j.sources[o.src].inputs
+	if s := j.sources[o.src]; s != nil {
+		cs[0] = s.inputs
+		s.used.Store(true)
 	}
 	if !f.html() {
 		it := rules.Item{Path: f.url(), Compiled: cs, Asset: true}
@@ -75,7 +77,10 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	case o.err != nil:
 		return o
 	case !decided:
+		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
+		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
+		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs, Asset: true}, full)
 		return o
 	case !changed:
 		return o

@@ -20,8 +20,8 @@ func TestCompile(t *testing.T) {
 	}{
 		{desc: "no inputs: nil", nilOut: true},
 		{desc: "known agents only", in: []Input{fm("robots", "noindex"), fm("googlebot", "nosnippet")}},
-		{desc: "unknown agents listed once, sorted", in: []Input{fm("zetabot", "noindex"), fm("otherbot", "nofollow"), fm("zetabot", "noarchive")},
-			agents: []string{"otherbot", "zetabot"}},
+		{desc: "unknown agents listed once, sorted", in: []Input{fm("acme-archiver", "noindex"), fm("otherbot", "nofollow"), fm("acme-archiver", "noarchive")},
+			agents: []string{"acme-archiver", "otherbot"}},
 		{desc: "obsolete value warns with its source", in: []Input{fm("robots", "noodp, noindex")}, warn: `content/blog/a.md:3: front matter robots: obsolete directive "noodp"`},
 		{desc: "malformed value errs with its source", in: []Input{fm("robots", "max-snippet:abc"), fm("robots", "noindex")}, err: `content/blog/a.md:3: front matter robots: "max-snippet:abc"`},
 	}
@@ -172,7 +172,7 @@ func TestResolverIsAgent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, _, err := Compile([]Input{fm("pagebot", "nosnippet")})
+	c, _, err := Compile([]Input{fm("acme-indexer", "nosnippet")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,8 +184,8 @@ func TestResolverIsAgent(t *testing.T) {
 		{"robots", nil, true},
 		{"googlebot-news", nil, true},
 		{"configbot", nil, true},
-		{"pagebot", nil, false},
-		{"pagebot", []*Compiled{nil, c}, true},
+		{"acme-indexer", nil, false},
+		{"acme-indexer", []*Compiled{nil, c}, true},
 		{"viewport", []*Compiled{c}, false},
 		{"", []*Compiled{c}, false},
 	}
