@@ -67,14 +67,30 @@ var ErrNoOutput = errors.New("output folder not found")
 
 // Run does `build` (opt.Write) or `check`.
 func Run(ctx context.Context, opt Options) (*Report, error) {
-	j, err := prepare(ctx, opt)
+	j, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	files, err := j.walk()
+	// The output folder is listed while the sources are read: the one reads folders, the other
+	// files, and neither needs the other.
+	type walked struct {
+		files []record
+		err   error
+	}
+	wc := make(chan walked, 1)
+	go func() {
+		files, err := j.walk()
+		wc <- walked{files, err}
+	}()
+	err = j.readSources()
+	w := <-wc
 	if err != nil {
 		return nil, err
 	}
+	if w.err != nil {
+		return nil, w.err
+	}
+	files := w.files
 	b := j.process(ctx, files)
 
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
@@ -103,7 +119,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return rep, errors.Join(errs...)
 	}
 	// Every file is ready: put them all in place.
-	if err := commit(b.writes); err != nil {
+	if err := commit(b.writes, j.workers()); err != nil {
 		return rep, err
 	}
 	rep.Wrote = opt.Write && len(b.writes) > 0

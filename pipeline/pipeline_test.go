@@ -238,7 +238,7 @@ func TestWritePhase(t *testing.T) {
 		}
 		want := "old"
 		if commitIt {
-			if err := commit(ps); err != nil {
+			if err := commit(ps, 2); err != nil {
 				t.Fatal(err)
 			}
 		} else {

@@ -47,9 +47,19 @@ type source struct {
 
 // prepare reads the configuration, runs the command, opens the site, reads and compiles every page
 // and the rules. Everything it returns as an error is an input problem; nothing has been written.
-// Malformed values in the sources do not stop it: they are kept in problems, so that a run reports
-// them with every other problem of the site.
+// Malformed values in the sources do not stop it: they are kept with their source, so that a run
+// reports them with every other problem of the site.
 func prepare(ctx context.Context, opt Options) (*job, error) {
+	j, err := open(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	return j, j.readSources()
+}
+
+// open is prepare up to reading the sources: the configuration, the rules, the command, and the
+// site's layout, with its output folder checked.
+func open(ctx context.Context, opt Options) (*job, error) {
 	if opt.Root == "" {
 		opt.Root = "."
 	}
@@ -118,16 +128,21 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 		}
 		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
 	}
-	m, err := s.Map()
+	return j, nil
+}
+
+// readSources maps every source page to its output files and compiles its directives.
+func (j *job) readSources() error {
+	m, err := j.site.Map()
 	if err != nil {
-		return nil, err
+		return err
 	}
 	j.pages = m
 	for _, w := range m.Warnings {
 		j.warnings = append(j.warnings, w.Error())
 	}
 	j.compile()
-	return j, nil
+	return nil
 }
 
 // compile compiles the directives of every page that has any, once. Their warnings and errors are

@@ -59,7 +59,7 @@ func TestSampleSiteInvariants(t *testing.T) {
 	if errs := b.errors(); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if err := commit(b.writes); err != nil {
+	if err := commit(b.writes, j.workers()); err != nil {
 		t.Fatal(err)
 	}
 

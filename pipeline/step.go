@@ -200,15 +200,20 @@ func (b *batch) warnings() []string {
 	return out
 }
 
+// workers is how many files are processed at once.
+func (j *job) workers() int {
+	if j.opt.Workers > 0 {
+		return j.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
 // process runs the step over files on a fixed number of workers. Any subset of a site's files can
 // be given: each file's record is filled in place. On cancellation the files not yet started are
 // left as they are.
 func (j *job) process(ctx context.Context, files []record) *batch {
 	b := &batch{}
-	workers := j.opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
+	workers := j.workers()
 	var (
 		wg   sync.WaitGroup
 		mu   sync.Mutex

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // pending is one file written to a temporary name beside its final name, waiting for the moment
@@ -36,16 +37,31 @@ func writeTemp(name string, data []byte, mode fs.FileMode) (*pending, error) {
 	return &pending{temp: f.Name(), final: name, mode: mode}, nil
 }
 
-// commit puts every pending file in place. After a failed rename the others are still tried, and
-// the temporary files left are removed.
-func commit(ps []pending) error {
-	var errs []error
-	for _, p := range ps {
-		if err := os.Rename(p.temp, p.final); err != nil {
-			errs = append(errs, err)
-			os.Remove(p.temp)
-		}
+// commit puts every pending file in place, on as many goroutines as the step ran on: a rename is a
+// system call, and a site has one for every page. After a failed rename the others are still
+// tried, and the temporary files left are removed.
+func commit(ps []pending, workers int) error {
+	var (
+		mu   sync.Mutex
+		errs []error
+		wg   sync.WaitGroup
+	)
+	workers = max(1, min(workers, len(ps)))
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(ps); i += workers {
+				if err := os.Rename(ps[i].temp, ps[i].final); err != nil {
+					os.Remove(ps[i].temp)
+					mu.Lock()
+					errs = append(errs, err)
+					mu.Unlock()
+				}
+			}
+		}()
 	}
+	wg.Wait()
 	return errors.Join(errs...)
 }
 
