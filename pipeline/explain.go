@@ -100,7 +100,7 @@ func (j *job) lookup(q string) (record, bool) {
 			continue
 		}
 		if fi, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(c))); err == nil && !fi.IsDir() {
-			return newRecord(c), true
+			return newRecord("/" + c), true
 		}
 	}
 	return record{}, false

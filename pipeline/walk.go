@@ -43,10 +43,11 @@ func (f *record) url() string {
 	return f.path
 }
 
-// newRecord describes the output file rel (slash path relative to the output folder).
-func newRecord(rel string) record {
-	r := record{path: "/" + strings.TrimPrefix(rel, "/")}
-	if ext := strings.ToLower(path.Ext(rel)); ext == ".html" || ext == ".htm" {
+// newRecord describes the output file at path ("/" and the slash path relative to the output
+// folder).
+func newRecord(p string) record {
+	r := record{path: p}
+	if ext := strings.ToLower(path.Ext(p)); ext == ".html" || ext == ".htm" {
 		r.flags |= isHTML
 	}
 	return r
@@ -58,10 +59,15 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 const tempPrefix = ".robotsmith-"
 
 // walk lists the output's files, sorted by path. It reads folders only: no file is opened or
-// stat'ed here.
+// stat'ed here. Every record's path is a part of one string holding them all: a file costs its
+// record and its path's bytes, and no allocation of its own.
 func (j *job) walk() ([]record, error) {
 	root := filepath.Clean(j.site.Output)
-	var files []record
+	var (
+		all   strings.Builder
+		files []record
+		ends  []int // where each file's path ends in all
+	)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -69,19 +75,26 @@ func (j *job) walk() ([]record, error) {
 		if d.IsDir() || strings.HasPrefix(d.Name(), tempPrefix) {
 			return nil
 		}
-		var rel string
+		rel := p
 		if strings.HasPrefix(p, root+string(filepath.Separator)) {
-			// The record's path shares the walk's string: "/" + rel is already in p.
-			rel = filepath.ToSlash(p[len(root):])
-		} else {
-			rel = "/" + filepath.ToSlash(p) // root is "."
+			rel = p[len(root)+1:]
 		}
-		if hostFiles[rel[1:]] || j.isConfig(p) {
+		rel = filepath.ToSlash(rel)
+		if hostFiles[rel] || j.isConfig(p) {
 			return nil
 		}
-		files = append(files, newRecord(rel))
+		all.WriteByte('/')
+		all.WriteString(rel)
+		ends = append(ends, all.Len())
 		return nil
 	})
+	paths := strings.Clone(all.String()) // exactly as long as the paths
+	start := 0
+	files = make([]record, len(ends))
+	for i, end := range ends {
+		files[i] = newRecord(paths[start:end])
+		start = end
+	}
 	slices.SortFunc(files, func(a, b record) int { return strings.Compare(a.path, b.path) })
 	return files, err
 }
