@@ -53,8 +53,9 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		o.decide(j, f, it, full)
 		return o
 	}
+	name := j.outName(f.rel())
 	var err error
-	w.in, f.mode, err = readFile(j.outName(f.rel()), w.in)
+	w.in, f.mode, err = readFile(name, w.in)
 	if err != nil {
 		o.err = err
 		return o
@@ -64,7 +65,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		func(name string) bool { return j.res.IsAgent(name, cs...) },
 		func(pg rewrite.Page) rules.Directives {
 			decided, o.page = true, pg
-			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, f, pg), Redirect: pg.Redirect}
+			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
 			if !o.decide(j, f, it, full) {
 				return rules.Directives{}
 			}
@@ -72,7 +73,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		})
 	switch {
 	case err != nil:
-		o.err = fmt.Errorf("%s: %w", j.outName(f.rel()), err)
+		o.err = fmt.Errorf("%s: %w", name, err)
 		return o
 	case o.err != nil:
 		return o
@@ -87,7 +88,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	}
 	f.flags |= isChanged
 	if j.opt.Write {
-		o.write, o.err = writeTemp(j.outName(f.rel()), w.out.Bytes(), f.mode)
+		o.write, o.err = writeTemp(name, w.out.Bytes(), f.mode)
 	}
 	return o
 }
@@ -107,12 +108,11 @@ func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
 }
 
 // pageInputs are the robots tags the page already carries, as inputs (unless `existing: replace`).
-func (w *worker) pageInputs(j *job, f *record, pg rewrite.Page) []rules.Input {
+func (w *worker) pageInputs(j *job, file string, pg rewrite.Page) []rules.Input {
 	w.inputs = w.inputs[:0]
 	if j.cfg.ReplaceExisting() || len(pg.Tags) == 0 {
 		return nil
 	}
-	file := j.outName(f.rel())
 	for _, t := range pg.Tags {
 		w.inputs = append(w.inputs, rules.Input{Agent: t.Name, Value: t.Content, Source: rules.Source{
 			Kind: rules.FromPage, File: file, Line: t.Line, Key: t.Name,
