@@ -94,8 +94,8 @@ type runResult struct {
 
 func runCmd(args ...string) runResult {
 	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), args, &stdout, &stderr)
-	code := exitCode(err, &stderr)
+	err := run(context.Background(), args, func(string) string { return "" }, &stdout, &stderr)
+	code := exitCode(err)
 	return runResult{code, stdout.String(), stderr.String()}
 }
 
