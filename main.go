@@ -365,12 +365,12 @@ func (cmd *command) unknownFlag(name string) error {
 			others = append(others, c.name)
 		}
 	}
-	if len(others) > 0 {
-		verb := "does"
-		if len(others) > 1 {
-			verb = "do"
-		}
-		return &usageError{cmd.name, fmt.Sprintf("%s takes no flag %s (%s %s)", cmd.name, dashed(name), strings.Join(others, " and "), verb)}
+	switch n := len(others); {
+	case n == 1:
+		return &usageError{cmd.name, fmt.Sprintf("%s takes no flag %s (%s does)", cmd.name, dashed(name), others[0])}
+	case n > 1:
+		list := strings.Join(others[:n-1], ", ") + " and " + others[n-1]
+		return &usageError{cmd.name, fmt.Sprintf("%s takes no flag %s (%s do)", cmd.name, dashed(name), list)}
 	}
 	return &usageError{cmd.name, "unknown flag " + dashed(name)}
 }
