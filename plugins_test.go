@@ -14,7 +14,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -283,8 +282,14 @@ func TestJekyllPlugin(t *testing.T) {
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
 		cmd := jekyllCmd(ctx, jekyll, site, "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--force_polling")
-		var log lockedLog
-		cmd.Stdout, cmd.Stderr = &log, &log
+		// Jekyll's output goes to a file, which the test reads as it grows.
+		logFile, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer logFile.Close()
+		log := func() string { return readFile(t, logFile.Name()) }
+		cmd.Stdout, cmd.Stderr = logFile, logFile
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -292,7 +297,7 @@ func TestJekyllPlugin(t *testing.T) {
 			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
 			cmd.Wait()
 			if t.Failed() {
-				t.Logf("jekyll serve:\n%s", log.String())
+				t.Logf("jekyll serve:\n%s", log())
 			}
 		}()
 		base := fmt.Sprintf("http://127.0.0.1:%d", port)
@@ -321,7 +326,7 @@ func TestJekyllPlugin(t *testing.T) {
 		// A bad edit: robotsmith's error is printed and serve goes on; fixing it recovers.
 		writeFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: max-snippet:lots\n---\nAbout.\n")
 		deadline := time.Now().Add(90 * time.Second)
-		for !strings.Contains(log.String(), `about.md:4: front matter robots: "max-snippet:lots"`) {
+		for !strings.Contains(log(), `about.md:4: front matter robots: "max-snippet:lots"`) {
 			if time.Now().After(deadline) {
 				t.Fatal("jekyll serve never printed robotsmith's error for the bad edit")
 			}
@@ -329,26 +334,8 @@ func TestJekyllPlugin(t *testing.T) {
 		}
 		writeFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: noindex\n---\nAbout.\n")
 		waitFor("fixed edit", "/about/", `<meta name="robots" content="noindex, follow">`)
-		if n := strings.Count(log.String(), "robotsmith: build /"); n < 4 {
+		if n := strings.Count(log(), "robotsmith: build /"); n < 4 {
 			t.Errorf("robotsmith ran %d times, want once per regeneration (4)", n)
 		}
 	})
-}
-
-// lockedLog collects a child's output while the test reads it.
-type lockedLog struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedLog) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedLog) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
