@@ -26,6 +26,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -269,7 +270,11 @@ func dispatch(ctx context.Context, c *cli, args []string) error {
 	cmd := lookup(name)
 	if cmd == nil {
 		if strings.HasPrefix(name, "-") {
-			return &usageError{msg: fmt.Sprintf("flag %s before the command; flags follow it: robotsmith build %s", name, name)}
+			next := "COMMAND"
+			if i := slices.IndexFunc(args, func(a string) bool { return lookup(a) != nil }); i >= 0 {
+				next = args[i]
+			}
+			return &usageError{msg: fmt.Sprintf("flag %s before the command; flags follow it: robotsmith %s %s", name, next, name)}
 		}
 		return &usageError{msg: fmt.Sprintf("unknown command %q", name) + didYouMean(name, commandNames(), quoted)}
 	}
@@ -308,6 +313,7 @@ type boolFlag interface{ IsBoolFlag() bool }
 
 // parse sets o from the flags in args and returns the other arguments. Flags may come before or
 // after them (`robotsmith build site -q`), as in hugo and go; everything after "--" is an argument.
+// (A command that takes a command line of its own after "--", as watch will, needs the two apart.)
 // The flag package's FlagSet holds the definitions, but the loop is ours: fs.Parse stops at the first
 // argument that is not a flag and words its errors for Go programmers ("flag provided but not
 // defined"), where a user needs the flag's name, the nearest valid one, and which command takes it.

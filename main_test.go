@@ -160,6 +160,9 @@ func runCmd(t *testing.T, args ...string) runResult {
 // exit status of each command's outcomes. TestHelp covers every command's help.
 func TestRunArgs(t *testing.T) {
 	plain := plainSite(t)
+	saying, failing := plainSite(t), plainSite(t)
+	writeFile(t, saying, "robotsmith.yaml", "command: echo from the generator >&2\n")
+	writeFile(t, failing, "robotsmith.yaml", "command: echo from the generator >&2; exit 3\n")
 	tests := []struct {
 		desc   string
 		args   []string
@@ -174,7 +177,8 @@ func TestRunArgs(t *testing.T) {
 		{"misspelt explain", []string{"explian", "/"}, 2, "", `robotsmith: unknown command "explian"; did you mean "explain"? (see robotsmith help)`},
 		{"misspelt version", []string{"verison"}, 2, "", `robotsmith: unknown command "verison"; did you mean "version"? (see robotsmith help)`},
 		{"command in capitals", []string{"BUILD"}, 2, "", `robotsmith: unknown command "BUILD"; did you mean "build"? (see robotsmith help)`},
-		{"flag before the command", []string{"--json", "build"}, 2, "", `robotsmith: flag --json before the command; flags follow it: robotsmith build --json (see robotsmith help)`},
+		{"flag before the command", []string{"--json", "check", "."}, 2, "", `robotsmith: flag --json before the command; flags follow it: robotsmith check --json (see robotsmith help)`},
+		{"flag and no command", []string{"-q"}, 2, "", `robotsmith: flag -q before the command; flags follow it: robotsmith COMMAND -q (see robotsmith help)`},
 		{"help for an unknown command", []string{"help", "buidl"}, 2, "", `robotsmith help: unknown command "buidl"; did you mean "build"? (see robotsmith help)`},
 		{"help for two commands", []string{"help", "build", "check"}, 2, "", `robotsmith help: one COMMAND at most, got ["build" "check"] (see robotsmith help)`},
 
@@ -216,6 +220,13 @@ func TestRunArgs(t *testing.T) {
 		{"build, flags after SITE", []string{"build", plain, "-q"}, 0, "", ""},
 		{"check after build: clean", []string{"check", plain, "-v"}, 0, "would change 0 files\n", ""},
 		{"check --json after build", []string{"check", "--json", plain}, 0, `"ok": true`, ""},
+
+		// The configured command's output goes to stderr; with -q only when it fails.
+		{"command output", []string{"build", saying}, 0, "changed 1 file", "from the generator\n"},
+		{"command output, -q", []string{"build", "-q", saying}, 0, "", ""},
+		{"failing command", []string{"build", failing}, 1, "", "from the generator\ncommand failed: "},
+		{"failing command, -q", []string{"build", "-q", failing}, 1, "", "from the generator\ncommand failed: "},
+		{"failing command, --json", []string{"build", "--json", failing}, 1, `"message": "command failed: `, "from the generator\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -762,6 +773,60 @@ func TestJSONGolden(t *testing.T) {
 			if got != string(want) {
 				t.Errorf("%s differs (go test -run JSONGolden -update rewrites it):\ngot:\n%s", golden, got)
 			}
+		})
+	}
+}
+
+// TestSignals runs the robotsmith binary on a site whose configured command takes long, and stops
+// it with SIGINT and SIGTERM: the exit status is 130 and 143 (SPEC §10), the command is stopped with
+// it, and nothing is written.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary; not with -short")
+	}
+	bin := buildRobotsmith(t)
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		want int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			site := plainSite(t)
+			writeFile(t, site, "robotsmith.yaml", "command: echo started >&2; exec sleep 60\n")
+			before := snapshot(t, site)
+			cmd := exec.Command(bin, "build", site)
+			// stderr goes to a file, which the test reads while robotsmith runs.
+			errFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer errFile.Close()
+			stderr := func() string { return readFile(t, errFile.Name()) }
+			cmd.Stderr = errFile
+			cmd.WaitDelay = 10 * time.Second
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the command runs, then signal robotsmith.
+			deadline := time.Now().Add(30 * time.Second)
+			for !strings.Contains(stderr(), "started") && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tc.want {
+				t.Errorf("exit: %v, want status %d; stderr %q", err, tc.want, stderr())
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("robotsmith took %v to stop", d)
+			}
+			if !strings.Contains(stderr(), "robotsmith: interrupted") {
+				t.Errorf("stderr %q does not say it was interrupted", stderr())
+			}
+			sameSnapshot(t, "interrupted build", before, snapshot(t, site))
 		})
 	}
 }
