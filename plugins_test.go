@@ -26,7 +26,9 @@ import (
 func buildRobotsmith(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "robotsmith")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+	// -trimpath, as README's host build commands have it: the build cache then serves a copy of the
+	// source elsewhere (TestNetlifyPluginInNetns builds one) without compiling it again.
+	if out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
@@ -76,15 +78,17 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 	gen := genBinary(t)
 
 	tests := []struct {
-		desc    string
-		context string
-		broken  bool
-		want    map[string][]string // file in the publish folder -> what it must hold
-		not     map[string][]string
+		desc       string
+		context    string
+		broken     bool
+		fromSource bool                // robotsmith's source in the site at robotsmith/, built by the build command
+		want       map[string][]string // file in the publish folder -> what it must hold
+		not        map[string][]string
 	}{
 		{
-			desc:    "production",
-			context: "production",
+			desc:       "production, built from source",
+			context:    "production",
+			fromSource: true,
 			want: map[string][]string{
 				"blog/index.html": {robotsmithBlock, `<meta name="robots" content="index, follow">`, `<meta name="googlebot"`},
 				"tags/index.html": {`<meta name="robots" content="noindex, follow">`},
@@ -111,19 +115,29 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
 			site := copySite(t, gen)
-			copyFile(t, bin, filepath.Join(site, "bin", "robotsmith"), 0o755)
-			for _, f := range []string{"manifest.yml", "index.js", "package.json"} {
-				copyFile(t, filepath.Join("plugins", "netlify", f), filepath.Join(site, "plugins", "robotsmith", f), 0o644)
+			command, plugin := gen, "./plugins/robotsmith"
+			if tc.fromSource {
+				// README's netlify.toml: the source at robotsmith/ (a submodule or a copy), built by the
+				// build command, and the plugin from it.
+				testtool.CopyTree(t, ".", filepath.Join(site, "robotsmith"), ".git", "sample-site/public")
+				command = "go build -C robotsmith -trimpath -o ../bin/robotsmith . && " + gen
+				plugin = "./robotsmith/plugins/netlify"
+			} else {
+				// A binary and a copy of the plugin in the site's repository.
+				copyFile(t, bin, filepath.Join(site, "bin", "robotsmith"), 0o755)
+				for _, f := range []string{"manifest.yml", "index.js", "package.json"} {
+					copyFile(t, filepath.Join("plugins", "netlify", f), filepath.Join(site, "plugins", "robotsmith", f), 0o644)
+				}
 			}
 			writeFile(t, site, "netlify.toml", fmt.Sprintf(`[build]
   command = %q
   publish = "public"
 
 [[plugins]]
-  package = "./plugins/robotsmith"
+  package = %q
   [plugins.inputs]
     binary = "bin/robotsmith"
-`, gen))
+`, command, plugin))
 			if tc.broken {
 				writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
 			}
@@ -169,13 +183,19 @@ func netlifyBuild(t *testing.T, netlify []string, site, deployContext string) (s
 	t.Helper()
 	xdg := t.TempDir()
 	writeFile(t, xdg, "netlify/config.json", `{"telemetryDisabled":true}`+"\n")
+	// Go's build cache is found through XDG_CACHE_HOME, set below for netlify; keep the test's.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	args := append(netlify[1:], "build", "--offline", "--context", deployContext)
 	cmd := exec.CommandContext(ctx, netlify[0], args...)
 	cmd.Dir = site
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "XDG_DATA_HOME="+xdg, "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
-		"NO_UPDATE_NOTIFIER=1", "BROWSER=none", "NETLIFY_TELEMETRY_DISABLED=1", "CONTEXT=", "GITHUB_ACTIONS=")
+		"NO_UPDATE_NOTIFIER=1", "BROWSER=none", "NETLIFY_TELEMETRY_DISABLED=1", "CONTEXT=", "GITHUB_ACTIONS=",
+		"GOCACHE="+strings.TrimSpace(string(gocache)))
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second
