@@ -31,9 +31,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/agnivade/levenshtein"
 	"golang.org/x/term"
 
+	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
 
@@ -392,20 +392,12 @@ func dashed(name string) string {
 func quoted(s string) string { return fmt.Sprintf("%q", s) }
 
 // didYouMean is `; did you mean X?` for the candidate nearest to typed, or "" when none is near
-// enough to be the one meant: the same but for case, or at most two edits away (a swap of two
-// letters is two) and fewer edits than typed has letters (so `-x` suggests nothing).
+// enough to be the one meant: the same but for case, or at most two edits away (two neighbouring
+// letters swapped are one) and fewer edits than typed has letters (so `-x` suggests nothing).
+// Candidates are command and flag names, all lower case.
 func didYouMean(typed string, candidates []string, show func(string) string) string {
-	best, bestD := "", 3
-	for _, c := range candidates {
-		d := levenshtein.ComputeDistance(strings.ToLower(typed), strings.ToLower(c))
-		if d == 0 {
-			return "; did you mean " + show(c) + "?"
-		}
-		if d < bestD && d < len(typed) {
-			best, bestD = c, d
-		}
-	}
-	if best == "" {
+	best, d := suggest.Nearest(strings.ToLower(typed), candidates)
+	if best == "" || d > 2 || (d >= len(typed) && d > 0) {
 		return ""
 	}
 	return "; did you mean " + show(best) + "?"

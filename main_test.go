@@ -339,9 +339,9 @@ func TestFlagsPerCommand(t *testing.T) {
 func TestDidYouMean(t *testing.T) {
 	names := []string{"build", "check", "explain", "help", "version"}
 	tests := []struct{ typed, want string }{
-		{"buidl", "build"},  // a swap
-		{"bulid", "build"},  // a swap
-		{"biuld", "build"},  // a swap
+		{"buidl", "build"},  // two neighbours swapped
+		{"bulid", "build"},  // two neighbours swapped
+		{"biuld", "build"},  // two neighbours swapped
 		{"bild", "build"},   // a letter left out
 		{"builds", "build"}, // one too many
 		{"Build", "build"},  // case
