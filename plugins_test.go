@@ -82,6 +82,8 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 		context    string
 		broken     bool
 		fromSource bool                // robotsmith's source in the site at robotsmith/, built by the build command
+		binary     string              // the plugin's binary input; "" for bin/robotsmith
+		fails      []string            // the build fails, saying these
 		want       map[string][]string // file in the publish folder -> what it must hold
 		not        map[string][]string
 	}{
@@ -108,7 +110,15 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 			desc:    "broken front matter",
 			context: "production",
 			broken:  true,
+			fails:   []string{`content/about.md:3: front matter robots: "max-snippet:lots"`, "robotsmith exited with status 1"},
 			not:     map[string][]string{"blog/index.html": {robotsmithBlock}, "about/index.html": {robotsmithBlock}},
+		},
+		{
+			desc:    "no robotsmith",
+			context: "production",
+			binary:  "no-such-robotsmith",
+			fails:   []string{"robotsmith could not be started", "set the plugin's binary (or version) input"},
+			not:     map[string][]string{"blog/index.html": {robotsmithBlock}},
 		},
 	}
 	for _, tc := range tests {
@@ -129,6 +139,10 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 					copyFile(t, filepath.Join("plugins", "netlify", f), filepath.Join(site, "plugins", "robotsmith", f), 0o644)
 				}
 			}
+			binary := "bin/robotsmith"
+			if tc.binary != "" {
+				binary = tc.binary
+			}
 			writeFile(t, site, "netlify.toml", fmt.Sprintf(`[build]
   command = %q
   publish = "public"
@@ -136,17 +150,17 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 [[plugins]]
   package = %q
   [plugins.inputs]
-    binary = "bin/robotsmith"
-`, command, plugin))
+    binary = %q
+`, command, plugin, binary))
 			if tc.broken {
 				writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
 			}
 			out, err := netlifyBuild(t, netlify, site, tc.context)
-			if tc.broken {
+			if tc.fails != nil {
 				if err == nil {
-					t.Fatalf("netlify build passed with a broken page:\n%s", out)
+					t.Fatalf("netlify build passed:\n%s", out)
 				}
-				for _, want := range []string{`content/about.md:3: front matter robots: "max-snippet:lots"`, "robotsmith exited with status 1"} {
+				for _, want := range tc.fails {
 					if !strings.Contains(out, want) {
 						t.Errorf("netlify build output lacks %q:\n%s", want, out)
 					}

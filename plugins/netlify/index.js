@@ -43,8 +43,7 @@ module.exports = {
     const result = await utils.run(file, [...pre, ...args(inputs, constants)], { reject: false, preferLocal: false })
     if (result.exitCode === undefined) {
       return utils.build.failBuild(
-        `robotsmith could not be started (${file}): put robotsmith on PATH, or set the plugin's binary (or version) input`,
-        { error: result },
+        `robotsmith could not be started (${result.shortMessage}): put robotsmith on PATH, or set the plugin's binary (or version) input`,
       )
     }
     if (result.exitCode !== 0) {
