@@ -549,6 +549,18 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		}
 		rep, err := pipeline.Run(ctx, opt)
 		prog.clear()
+		if ctx.Err() != nil {
+			// Stopped by a signal: run says so in one line, and the JSON report says so too.
+			cause := context.Cause(ctx)
+			if o.json {
+				doc := pipeline.Document{Command: name, Version: versionString(), Report: rep, Err: cause}
+				if doc.Report == nil {
+					doc.Report = &pipeline.Report{Site: firstOf(opt.Root, "."), Config: o.config, Output: o.output}
+				}
+				writeJSON(c.stdout, doc)
+			}
+			return cause
+		}
 		if errors.Is(err, pipeline.ErrCommand) && held.Len() > 0 {
 			fmt.Fprint(c.stderr, held.String())
 		}

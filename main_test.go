@@ -405,10 +405,14 @@ func TestInterrupted(t *testing.T) {
 			ctx, cancel := context.WithCancelCause(context.Background())
 			cancel(&interrupted{tc.sig})
 			r := runCtx(t, ctx, nil, "build", dir)
-			if r.code != tc.want || !strings.Contains(r.stderr, "robotsmith: interrupted") {
-				t.Errorf("exit %d, stderr %q; want %d and \"interrupted\"", r.code, r.stderr, tc.want)
+			if want := "robotsmith: interrupted (" + tc.sig.String() + ")\n"; r.code != tc.want || r.stderr != want {
+				t.Errorf("exit %d, stderr %q; want %d and the one line %q", r.code, r.stderr, tc.want, want)
 			}
 			sameSnapshot(t, "interrupted build", before, snapshot(t, dir))
+			r = runCtx(t, ctx, nil, "check", "--json", dir)
+			if r.code != tc.want || !strings.Contains(r.stdout, `"ok": false`) || !strings.Contains(r.stdout, `"message": "interrupted (`+tc.sig.String()+`)"`) {
+				t.Errorf("check --json: exit %d, stdout %s; want %d and the interruption as an error", r.code, r.stdout, tc.want)
+			}
 		})
 	}
 }
