@@ -62,6 +62,9 @@ func Prune(w io.Writer, r io.Reader, keep func(Ref) bool) (Pruned, error) {
 			raw = raw[ed.drop(after):]
 			dropped = false
 		}
+		if ed.err != nil {
+			return p, ed.err
+		}
 		if s.kind != URLSet || !s.isEntry(t) {
 			ed.write(raw)
 			s.rec.discard(t.end)

@@ -90,18 +90,22 @@ type scanner struct {
 	kind   Kind
 	space  string // the root element's namespace: the sitemap's own elements are in it
 	depth  int    // elements open
+	// charsetErr is the error for a declared encoding other than UTF-8, which the decoder
+	// wraps in words of its own.
+	charsetErr error
 }
 
 func newScanner(r io.Reader) *scanner {
 	rec := &recorder{r: bufio.NewReaderSize(r, 64<<10)}
-	dec := xml.NewDecoder(rec)
-	dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
+	s := &scanner{dec: xml.NewDecoder(rec), rec: rec, line: 1}
+	s.dec.CharsetReader = func(label string, in io.Reader) (io.Reader, error) {
 		if l := strings.ToLower(label); l == "us-ascii" || l == "ascii" {
 			return in, nil // a subset of UTF-8; handing back the recorder itself keeps offsets exact
 		}
-		return nil, fmt.Errorf("encoding %q declared: sitemaps are UTF-8", label)
+		s.charsetErr = fmt.Errorf("encoding %q declared: sitemaps are UTF-8", label)
+		return nil, s.charsetErr
 	}
-	return &scanner{dec: dec, rec: rec, line: 1}
+	return s
 }
 
 // next returns the next token, io.EOF at the end, or an *frontmatter.Error for XML that is not
@@ -113,7 +117,7 @@ func (s *scanner) next() (token, error) {
 		if err == io.EOF {
 			return token{}, io.EOF
 		}
-		return token{}, s.error(start, err)
+		return token{}, s.error(err)
 	}
 	end := s.dec.InputOffset()
 	tok := token{Token: t, start: start, end: end, line: s.line}
@@ -151,9 +155,10 @@ func (s *scanner) count(b []byte) {
 	}
 }
 
-// error turns a decoder error into an *frontmatter.Error at the place the decoder stopped. The
-// reader's own errors are returned as they are.
-func (s *scanner) error(start int64, err error) error {
+// error turns a decoder error into an *frontmatter.Error at the start of the token the decoder
+// was reading: the tag, comment or text that is wrong or unclosed. The reader's own errors are
+// returned as they are.
+func (s *scanner) error(err error) error {
 	if s.rec.err != nil && errors.Is(err, s.rec.err) {
 		return err
 	}
@@ -161,12 +166,8 @@ func (s *scanner) error(start int64, err error) error {
 	if syn, ok := err.(*xml.SyntaxError); ok {
 		msg = syn.Msg
 	}
-	stop := s.dec.InputOffset()
-	if limit := s.rec.base + int64(len(s.rec.buf)); stop > limit {
-		stop = limit
-	}
-	if stop > start {
-		s.count(s.rec.bytes(start, stop))
+	if s.charsetErr != nil {
+		msg = s.charsetErr.Error()
 	}
 	return &frontmatter.Error{Line: s.line, Col: s.col + 1, Err: fmt.Errorf("sitemap: %s", msg)}
 }
@@ -201,7 +202,7 @@ func (s *scanner) entry(first token, e *Entry, links *[]link) (int64, error) {
 	for {
 		t, err := s.next()
 		if err == io.EOF {
-			err = s.error(first.start, io.ErrUnexpectedEOF)
+			err = s.error(io.ErrUnexpectedEOF)
 		}
 		if err != nil {
 			return 0, err
