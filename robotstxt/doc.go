@@ -11,6 +11,7 @@
 //	}
 //	for _, s := range f.Sitemaps { ... s.Value, s.Num ... }
 //	for _, o := range f.Other { ... o.Key ("Content-Usage"), o.Value, o.Num, o.Group ... }
+//	if by := gpt.Overruled(&f.Groups[g].Rules[i]); by != nil { ... cancelled by line by.Num ... }
 //
 // The package is pure: it reads no files. Lines is the tokenizer (every line, with Google's line
 // numbers, BOM and CR/LF/CRLF handling, the misspelt keys and missing colons Google accepts, and

@@ -265,3 +265,48 @@ func TestKindString(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestOverruled checks the check SPEC §9 needs: a group for one crawler that another group for
+// the same crawler cancels once they are merged.
+func TestOverruled(t *testing.T) {
+	const block = "# robotsmith: begin\nUser-agent: GPTBot\nDisallow: /\nAllow: /public/\n# robotsmith: end\n" // rules on lines 3 and 4
+	for _, tc := range []struct {
+		desc, rest string
+		line       int // the rule of the block that is overruled
+		by         int // the line that overrules it; 0 for none
+	}{
+		{"the user's Allow: / cancels the block's Disallow: /", "User-agent: GPTBot\nAllow: /\n", 3, 7},
+		{"an Allow for one folder is an exception, not a cancellation", "User-agent: GPTBot\nAllow: /blog/\n", 3, 0},
+		{"the * group is not merged with GPTBot's", "User-agent: *\nAllow: /\n", 3, 0},
+		{"a group naming GPTBot in other case", "User-agent: gptbot\nAllow: /\n", 3, 7},
+		{"an empty Disallow says nothing", "User-agent: GPTBot\nDisallow:\n", 3, 0},
+		{"a Disallow of a longer path is an exception to the block's Allow", "User-agent: GPTBot\nDisallow: /public/x\nDisallow: /public/\n", 4, 0},
+		{"an equal Disallow does not beat the block's Allow", "User-agent: GPTBot\nDisallow: /public/\n", 4, 0},
+		{"a longer Disallow does", "User-agent: GPTBot\nDisallow: /public/*\n", 4, 7},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			f := Parse([]byte(block + tc.rest))
+			c := f.Crawler("GPTBot")
+			var r *Rule
+			for i := range f.Groups[0].Rules {
+				if f.Groups[0].Rules[i].Num == tc.line {
+					r = &f.Groups[0].Rules[i]
+				}
+			}
+			by := 0
+			if o := c.Overruled(r); o != nil {
+				by = o.Num
+			}
+			if by != tc.by {
+				t.Errorf("line %d overruled by line %d, want %d", tc.line, by, tc.by)
+			}
+		})
+	}
+	f := Parse([]byte("User-agent: a\nDisallow: /\nUser-agent: b\nAllow: /\nDisallow: *.pdf$\n"))
+	if o := f.Crawler("a").Overruled(&f.Groups[1].Rules[0]); o != nil {
+		t.Errorf("a rule of a group the crawler does not obey is overruled by line %d", o.Num)
+	}
+	if o := f.Crawler("b").Overruled(&f.Groups[1].Rules[1]); o != nil {
+		t.Errorf("Disallow *.pdf$ overruled by line %d", o.Num)
+	}
+}

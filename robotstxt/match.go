@@ -1,6 +1,9 @@
 package robotstxt
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Crawler is what one crawler obeys in a File: the groups that name it, merged into one, or, when
 // none names it, the groups of "*" merged into one. A group naming the crawler hides every "*"
@@ -84,6 +87,29 @@ func (c Crawler) Decide(path string) Decision {
 		return Decision{Allowed: disallowLen <= 0, Rule: disallow}
 	}
 	return Decision{Allowed: true, Rule: allow}
+}
+
+// Overruled returns the rule that decides the shortest path r matches (its pattern without '*'
+// and the final '$') for this crawler, when that rule says the opposite of r: a Disallow that an
+// Allow of another group for the same crawler cancels (the groups are merged, and Allow wins a
+// tie), or an Allow that a longer Disallow overrides. It returns nil when r has its way there,
+// when r's value is empty, and when the crawler does not obey r's group.
+func (c Crawler) Overruled(r *Rule) *Rule {
+	if r.Pattern == "" || !slices.Contains(c.Groups, r.Group) {
+		return nil
+	}
+	path := strings.TrimSuffix(strings.ReplaceAll(r.Pattern, "*", ""), "$")
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	if !Match(path, r.Pattern) {
+		return nil // a pattern that matches no path starting with "/"
+	}
+	d := c.Decide(path)
+	if d.Rule == nil || d.Allowed == r.Allow() {
+		return nil
+	}
+	return d.Rule
 }
 
 // Decide is f.Crawler(agent).Decide(path).
