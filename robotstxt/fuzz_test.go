@@ -89,6 +89,14 @@ func FuzzRobotstxt(f *testing.F) {
 				t.Fatalf("allowed %v by %s line %d %q", d.Allowed, d.Rule.Kind, d.Rule.Num, d.Rule.Pattern)
 			}
 		}
+		for _, gi := range c.Groups {
+			for i := range file.Groups[gi].Rules {
+				r := &file.Groups[gi].Rules[i]
+				if by := c.Overruled(r); by != nil && (by.Kind == r.Kind || !slices.Contains(c.Groups, by.Group)) {
+					t.Fatalf("line %d overruled by line %d of the same kind or of a group the crawler does not obey", r.Num, by.Num)
+				}
+			}
+		}
 		for _, pattern := range []string{robots, agent} {
 			if len(pattern) > 200 {
 				pattern = pattern[:200]
