@@ -41,9 +41,9 @@
 // groups nor the parsed lines are there for later checks (a group of one agent cancelled by
 // another group of the same agent); it also departs from Google on purpose (digits and other
 // token characters in user-agent names; Unicode white space trimmed), has a package-level
-// switch for typos and a panic on a path Google asserts away, and has not followed upstream
+// switch for typos and a leftover panic in its line parser, and has not followed upstream
 // since 2022. temoto/robotstxt is not RFC-exact (the first of equal-length rules wins, not
 // Allow; wildcards are matched by regular expressions whose length is not the pattern's). What
-// Google's matcher does is small and fully specified by its test suite, which robots_test.go
+// Google's matcher does is small and fully specified by its test suite, which google_test.go
 // replays case by case.
 package robotstxt
