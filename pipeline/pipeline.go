@@ -7,7 +7,7 @@
 //	if err != nil {
 //		return err // every problem found, joined; no output file was changed
 //	}
-//	fmt.Println(rep.Summary())
+//	fmt.Print(rep.Summary(true, false)) // write: true (build); verbose: false
 //
 // Run first prepares the job: it reads the configuration and compiles its rules, and reads and
 // compiles every source page's directives once (each problem in them is reported once, however
