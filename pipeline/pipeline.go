@@ -139,7 +139,8 @@ func (j *job) headerLines(f *record) []rules.HeaderLine {
 		// decided as a file: a fragment's noindex is sent as X-Robots-Tag
 	case f.html() && !(j.cfg.Headers.HTML && (v.Class == rules.Public || v.Class == rules.NonPublic)):
 		return nil
-	case slices.Equal(v.Lines, j.defaultLines):
+	}
+	if slices.Equal(v.Lines, j.defaultLines) {
 		return nil
 	}
 	return v.Lines

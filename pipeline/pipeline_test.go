@@ -303,3 +303,31 @@ func TestHeadersLint(t *testing.T) {
 		t.Errorf("_headers: the user's rules must stay and the block follow:\n%s", got)
 	}
 }
+
+// TestFragmentHeaders: an .html file that is not an HTML document (a verification file, a
+// `layout: null` fragment) cannot carry a tag, so its decision goes to _headers, and only when it is
+// not what the defaults say (SPEC §6: "for every non-HTML file whose directives differ from the
+// default").
+func TestFragmentHeaders(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"index.html":                  page,
+		"google1234567890abcdef.html": "google-site-verification: google1234567890abcdef.html",
+		"private/fragment.html":       "<p>a fragment</p>\n",
+		"robotsmith.yaml":             "rules:\n  - path: /private/**\n    robots: noindex\n",
+	})
+	rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Skipped != 2 {
+		t.Errorf("skipped: got %d, want the 2 fragments", rep.Skipped)
+	}
+	got := readTree(t, dir)["_headers"]
+	if !strings.Contains(got, "/private/fragment.html\n  X-Robots-Tag: noindex, follow\n") {
+		t.Errorf("_headers lacks the noindex fragment:\n%s", got)
+	}
+	if strings.Contains(got, "google1234567890abcdef") {
+		t.Errorf("_headers has a rule for a fragment that keeps the default:\n%s", got)
+	}
+}
