@@ -182,20 +182,14 @@ func (b *batch) add(i int, o *outcome) {
 	}
 }
 
-func (b *batch) errors() []error {
-	slices.SortStableFunc(b.errs, func(x, y indexed[error]) int { return cmp.Compare(x.i, y.i) })
-	var out []error
-	for _, e := range b.errs {
-		out = append(out, e.v)
-	}
-	return out
-}
+func (b *batch) errors() []error    { return inFileOrder(b.errs) }
+func (b *batch) warnings() []string { return inFileOrder(b.warns) }
 
-func (b *batch) warnings() []string {
-	slices.SortStableFunc(b.warns, func(x, y indexed[string]) int { return cmp.Compare(x.i, y.i) })
-	var out []string
-	for _, w := range b.warns {
-		out = append(out, w.v)
+func inFileOrder[T any](xs []indexed[T]) []T {
+	slices.SortStableFunc(xs, func(x, y indexed[T]) int { return cmp.Compare(x.i, y.i) })
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = x.v
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"encoding/binary"
-	"errors"
 	"slices"
 	"sync"
 )
@@ -25,27 +24,16 @@ func Compile(in []Input) (*Compiled, []Warning, error) {
 		return nil, nil, nil
 	}
 	c := &Compiled{}
-	var (
-		warns []Warning
-		errs  []error
-		key   []byte
-	)
-	for _, i := range in {
-		p, ws, err := parseInput(i)
-		warns = append(warns, ws...)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		c.inputs = append(c.inputs, p)
+	inputs, warns, err := parseInputs(nil, in)
+	var key []byte
+	for _, p := range inputs {
 		key = p.appendKey(key)
 		if !knownAgent(p.agent) {
 			c.agents = append(c.agents, p.agent)
 		}
 	}
-	c.agents = uniqSorted(c.agents)
-	c.key = string(key)
-	return c, warns, errors.Join(errs...)
+	c.inputs, c.agents, c.key = inputs, uniqSorted(c.agents), string(key)
+	return c, warns, err
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),
@@ -161,21 +149,10 @@ func (r *Resolver) Memo() *Memo { return &Memo{r: r, m: map[string]*Verdict{}} }
 // itself. The result equals Decide(it) followed by Decision.Verdict.
 func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
 	var (
-		warns []Warning
-		errs  []error
 		local [8]parsed
-		tags  = local[:0]
 		buf   [256]byte
 	)
-	for _, in := range it.Inputs {
-		p, ws, err := parseInput(in)
-		warns = append(warns, ws...)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		tags = append(tags, p)
-	}
+	tags, warns, err := parseInputs(local[:0], it.Inputs)
 	fixed := m.r.fixed(it)
 	key := append(buf[:0], byte(fixed))
 	key = m.r.appendMatches(key, it.Path)
@@ -201,7 +178,7 @@ func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
 		}
 		m.mu.Unlock()
 	}
-	return v, warns, errors.Join(errs...)
+	return v, warns, err
 }
 
 // Len is how many distinct verdicts m holds.

@@ -282,18 +282,26 @@ func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
 			d, err = Decision{}, fmt.Errorf("rules: internal error deciding %s: %v", it.Path, p)
 		}
 	}()
-	var errs []error
-	var tags []parsed
-	for _, in := range it.Inputs {
-		p, ws, err := parseInput(in)
+	tags, warns, err := parseInputs(nil, it.Inputs)
+	return r.merge(it.Path, r.fixed(it), it.Compiled, tags), warns, err
+}
+
+// parseInputs parses in, appending to dst; a malformed input spoils only itself.
+func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
+	var (
+		warns []Warning
+		errs  []error
+	)
+	for _, i := range in {
+		p, ws, err := parseInput(i)
 		warns = append(warns, ws...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		tags = append(tags, p)
+		dst = append(dst, p)
 	}
-	return r.merge(it.Path, r.fixed(it), it.Compiled, tags), warns, errors.Join(errs...)
+	return dst, warns, errors.Join(errs...)
 }
 
 // fixedClass is a class that the item's kind decides before its directives do.

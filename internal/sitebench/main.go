@@ -51,7 +51,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -291,7 +290,7 @@ func bench(ctx context.Context, l *launched, t tools, s site, rounds int, stdout
 		if err := os.RemoveAll(work); err != nil {
 			return r, err
 		}
-		if err := copyTree(filepath.Join(s.root, "public"), work); err != nil {
+		if err := copyTree(ctx, filepath.Join(s.root, "public"), work); err != nil {
 			return r, err
 		}
 		for i, step := range steps {
@@ -480,74 +479,13 @@ func tail(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// copyTree copies the folder src to dst, modes kept, on a few goroutines.
-func copyTree(src, dst string) error {
-	type job struct{ from, to string }
-	jobs := make(chan job)
-	var (
-		wg    sync.WaitGroup
-		mu    sync.Mutex
-		first error
-	)
-	for range 4 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for j := range jobs {
-				if err := copyFile(j.from, j.to); err != nil {
-					mu.Lock()
-					first = cmpOr(first, err)
-					mu.Unlock()
-				}
-			}
-		}()
+// copyTree copies the folder src to dst with cp, modes kept: a copy is not timed, and cp is on every
+// system the benchmark runs on.
+func copyTree(ctx context.Context, src, dst string) error {
+	if out, err := exec.CommandContext(ctx, "cp", "-R", "-p", src, dst).CombinedOutput(); err != nil {
+		return fmt.Errorf("cp -R -p %s %s: %v\n%s", src, dst, err, out)
 	}
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(src, p)
-		if err != nil {
-			return err
-		}
-		to := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(to, 0o755)
-		}
-		jobs <- job{p, to}
-		return nil
-	})
-	close(jobs)
-	wg.Wait()
-	return cmpOr(err, first)
-}
-
-func cmpOr(a, b error) error {
-	if a != nil {
-		return a
-	}
-	return b
-}
-
-func copyFile(from, to string) error {
-	in, err := os.Open(from)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	fi, err := in.Stat()
-	if err != nil {
-		return err
-	}
-	out, err := os.OpenFile(to, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, fi.Mode().Perm())
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
+	return nil
 }
 
 func median(ms []measure, f func(measure) time.Duration) time.Duration {
