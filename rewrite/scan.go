@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/net/html"
@@ -589,21 +590,14 @@ const candidateWindow = 4096
 
 // lastCandidate is the cheap byte search over the rest of a page: it returns
 // the offset in rest of the last "<meta" (any case) whose tag might name a
-// robots agent, or of the last "robotsmith" marker text, or -1 if there is
-// neither and the rest need not be tokenized. Context (comments, scripts) is
-// ignored here: a candidate only means "tokenize up to here".
+// robots agent, or of the last comment that might be one of robotsmith's
+// markers, or -1 if there is neither and the rest need not be tokenized.
+// Context (comments, scripts) is ignored here: a candidate only means
+// "tokenize up to here".
 func lastCandidate(rest []byte, isName func(string) bool) int {
 	last := -1
-	// A forward search: bytes.LastIndex is a byte-at-a-time Rabin-Karp.
-	for i := 0; ; {
-		j := bytes.Index(rest[i:], []byte(markOpen))
-		if j < 0 {
-			break
-		}
-		last = i + j
-		i = last + 1
-	}
-	// A page has a '<' every few dozen bytes: the test after each is written out, not a call.
+	// One pass over the '<'s (a page has one every few dozen bytes): the test after each is
+	// written out, not a call.
 	for i := 0; i+5 <= len(rest); {
 		j := bytes.IndexByte(rest[i:len(rest)-4], '<')
 		if j < 0 {
@@ -611,6 +605,12 @@ func lastCandidate(rest []byte, isName func(string) bool) int {
 		}
 		p := i + j
 		i = p + 1
+		if rest[p+1] == '!' {
+			if markerComment(rest[p:]) {
+				last = p
+			}
+			continue
+		}
 		if rest[p+1]|0x20 != 'm' || rest[p+2]|0x20 != 'e' || rest[p+3]|0x20 != 't' || rest[p+4]|0x20 != 'a' {
 			continue
 		}
@@ -619,6 +619,24 @@ func lastCandidate(rest []byte, isName func(string) bool) int {
 		}
 	}
 	return last
+}
+
+// markerComment reports whether b starts a comment that may be one of robotsmith's markers or
+// records: "<!--", white space as strings.TrimSpace reads it, then "robotsmith" or "/robotsmith"
+// (what scanner.comment looks for in a comment's text).
+func markerComment(b []byte) bool {
+	b, ok := bytes.CutPrefix(b, []byte("<!--"))
+	if !ok {
+		return false
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if !unicode.IsSpace(r) {
+			break
+		}
+		b = b[size:]
+	}
+	return bytes.HasPrefix(b, []byte(markOpen)) || bytes.HasPrefix(b, []byte(markClose))
 }
 
 // metaMightMatch tokenizes the one tag at the start of b (bounded by
