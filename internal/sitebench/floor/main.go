@@ -30,17 +30,7 @@ func main() {
 }
 
 func run(dir string) error {
-	var files []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".html") {
-			files = append(files, p)
-		}
-		return err
-	})
-	if err != nil {
-		return err
-	}
-	next := make(chan string)
+	next := make(chan string, runtime.GOMAXPROCS(0))
 	errs := make(chan error, runtime.GOMAXPROCS(0))
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
@@ -56,18 +46,22 @@ func run(dir string) error {
 			errs <- first
 		}()
 	}
-	for _, p := range files {
-		next <- p
-	}
+	// Files go to the workers as the walk finds them: the floor keeps no list.
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".html") && !strings.HasPrefix(d.Name(), ".floor-") {
+			next <- p
+		}
+		return err
+	})
 	close(next)
 	wg.Wait()
 	close(errs)
-	for err := range errs {
-		if err != nil {
-			return err
+	for e := range errs {
+		if err == nil {
+			err = e
 		}
 	}
-	return nil
+	return err
 }
 
 // rewrite reads p, writes it to a temporary file beside it and renames that over p.
