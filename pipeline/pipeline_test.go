@@ -331,3 +331,42 @@ func TestFragmentHeaders(t *testing.T) {
 		t.Errorf("_headers has a rule for a fragment that keeps the default:\n%s", got)
 	}
 }
+
+// TestProcessSubset: a prepared job runs the step over any subset of the output's files, as watch
+// mode does for the files a generator rewrote; the others are left untouched, records and files.
+func TestProcessSubset(t *testing.T) {
+	dir := plainSite(t)
+	before := readTree(t, dir)
+	j, err := prepare(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := j.walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subset []record
+	for _, f := range files {
+		if f.rel() == "tags/index.html" || f.rel() == "files/x.pdf" {
+			subset = append(subset, f)
+		}
+	}
+	b := j.process(context.Background(), subset)
+	if err := commit(b.writes, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range subset {
+		if f.verdict == nil {
+			t.Errorf("%s: not decided", f.rel())
+		}
+	}
+	if len(b.writes) != 1 || b.writes[0].final != filepath.Join(dir, "tags", "index.html") {
+		t.Errorf("writes: got %+v, want tags/index.html alone", b.writes)
+	}
+	after := readTree(t, dir)
+	for name, body := range before {
+		if changed := after[name] != body; changed != (name == "tags/index.html") {
+			t.Errorf("%s: changed %v", name, changed)
+		}
+	}
+}
