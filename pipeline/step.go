@@ -29,7 +29,6 @@ type worker struct {
 // reports, and the temporary file a build wrote.
 type outcome struct {
 	src      *site.Page     // the source page the file takes its decision from, nil for none
-	page     rewrite.Page   // what the scan found (pages)
 	decision rules.Decision // every value with its source (only when asked for: explain)
 	warnings []string
 	err      error
@@ -62,9 +61,9 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	}
 	decided := false
 	changed, err := rewrite.ProcessTo(&w.out, w.in,
-		func(name string) bool { return j.res.IsAgent(name, cs...) },
+		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
 		func(pg rewrite.Page) rules.Directives {
-			decided, o.page = true, pg
+			decided = true
 			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
 			if !o.decide(j, f, it, full) {
 				return rules.Directives{}
@@ -133,7 +132,7 @@ func readFile(name string, buf []byte) ([]byte, fs.FileMode, error) {
 	if err != nil {
 		return buf[:0], 0, err
 	}
-	if size := int(fi.Size()) + 1; cap(buf) < size { // +1: see EOF in one read
+	if size := int(fi.Size()) + 1; cap(buf) < size { // +1: room to read the end without growing
 		buf = make([]byte, 0, size+size/8)
 	}
 	buf = buf[:0]
