@@ -71,7 +71,7 @@ func (p *poller) run(ctx context.Context, events chan<- event) (backend, error) 
 		now := p.list(func(err error) { out = append(out, event{err: err}) })
 		// A file half-written at this listing is seen changing again at the next one, which comes
 		// an interval after this listing ends: the batch must wait past it.
-		hold := p.w.poll + 2*p.took + DefaultQuiet
+		hold := p.w.poll + 2*p.took + p.w.quiet
 		for path, st := range now {
 			old, ok := p.snap[path]
 			var op Op

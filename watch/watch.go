@@ -146,6 +146,7 @@ type Watcher struct {
 	roots  []root
 	skip   func(string, bool) bool
 	own    *Own
+	quiet  time.Duration
 	poll   time.Duration
 	cancel context.CancelFunc
 	done   chan struct{} // closed when every goroutine has ended
@@ -173,6 +174,10 @@ func New(opt Options) (*Watcher, error) {
 	}
 	if w.poll <= 0 {
 		w.poll = DefaultPollInterval
+	}
+	w.quiet = opt.Quiet
+	if w.quiet <= 0 {
+		w.quiet = DefaultQuiet
 	}
 	for _, r := range opt.Roots {
 		p, err := filepath.Abs(r)
@@ -211,7 +216,7 @@ func New(opt Options) (*Watcher, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	w.cancel = cancel
 	events := make(chan event)
-	c := &coalescer{quiet: opt.Quiet, newTimer: opt.newTimer}
+	c := &coalescer{quiet: w.quiet, newTimer: opt.newTimer}
 	var wg sync.WaitGroup
 	wg.Go(func() { c.run(ctx, events, w.out) })
 	wg.Go(func() {
