@@ -311,6 +311,11 @@ func (w *Watcher) rootOf(p string) int {
 	return best
 }
 
+// isRoot reports whether p is one of the roots.
+func (w *Watcher) isRoot(p string) bool {
+	return slices.ContainsFunc(w.roots, func(r root) bool { return r.path == p })
+}
+
 // change builds the Change for p, or reports false for a path that is under no root, is
 // temporary, or is left out.
 func (w *Watcher) change(p string, op Op, dir bool) (Change, bool) {
@@ -393,6 +398,9 @@ func (w *Watcher) walk(p string, fn func(p string, d fs.DirEntry) error, fail fu
 				return fs.SkipDir
 			}
 			return nil
+		}
+		if q != p && d.IsDir() && w.isRoot(q) {
+			return fs.SkipDir // a root inside this one (Jekyll's _site in the site folder) is walked as itself
 		}
 		return fn(q, d)
 	})

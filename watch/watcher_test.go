@@ -2,6 +2,7 @@ package watch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -11,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 // backends are the two ways the watcher learns of changes; every scenario runs with both.
@@ -554,6 +557,57 @@ func TestOwnWritesNotReported(t *testing.T) {
 				if !strings.Contains(string(b), mark) || !strings.Contains(string(b), fmt.Sprint(round)) {
 					t.Errorf("round %d: page is %q, want the generator's version fixed", round, b)
 				}
+			}
+		})
+	}
+}
+
+// chanNotifier is a notifier whose events and errors the test sends by hand.
+type chanNotifier struct {
+	events chan fsnotify.Event
+	errors chan error
+}
+
+func (c *chanNotifier) Add(string) error              { return nil }
+func (c *chanNotifier) Remove(string) error           { return nil }
+func (c *chanNotifier) Close() error                  { return nil }
+func (c *chanNotifier) Events() <-chan fsnotify.Event { return c.events }
+func (c *chanNotifier) Errors() <-chan error          { return c.errors }
+
+func TestNotifierErrors(t *testing.T) {
+	tests := []struct {
+		desc     string
+		err      error
+		wantLost bool
+		wantErr  string
+	}{
+		{"the kernel's queue overflowed", fsnotify.ErrEventOverflow, true, ""},
+		{"another error", errors.New("read: input/output error"), false, "watch: read: input/output error"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			n := &chanNotifier{events: make(chan fsnotify.Event), errors: make(chan error)}
+			w, err := New(Options{
+				Roots: []string{t.TempDir()}, Quiet: testQuiet,
+				newNotifier: func() (notifier, error) { return n, nil },
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			n.errors <- tc.err
+			ctx, cancel := context.WithTimeout(context.Background(), patience)
+			defer cancel()
+			b, err := w.Next(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var errs []string
+			for _, e := range b.Errs {
+				errs = append(errs, e.Error())
+			}
+			if b.Lost != tc.wantLost || strings.Join(errs, "; ") != tc.wantErr {
+				t.Errorf("got Lost %v, Errs %q; want Lost %v, Errs %q", b.Lost, errs, tc.wantLost, tc.wantErr)
 			}
 		})
 	}
