@@ -6,13 +6,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -245,11 +243,11 @@ func TestGenerators(t *testing.T) {
 
 			var args []string
 			for _, a := range run.args {
-				args = append(args, strings.ReplaceAll(a, "{port}", freePort(t)))
+				args = append(args, strings.ReplaceAll(a, "{port}", fmt.Sprint(testtool.FreePort(t))))
 			}
 			cmd := exec.Command(bin, args...)
 			cmd.Dir = site
-			out := &lockedBuffer{}
+			out := &testtool.Output{}
 			cmd.Stdout, cmd.Stderr = out, out
 			c, err := StartChild(cmd)
 			if err != nil {
@@ -383,7 +381,7 @@ func settle(t *testing.T, w *Watcher, d time.Duration) {
 }
 
 // waitOutput waits until the generator has printed marker.
-func waitOutput(t *testing.T, out *lockedBuffer, marker string, limit time.Duration) {
+func waitOutput(t *testing.T, out *testtool.Output, marker string, limit time.Duration) {
 	t.Helper()
 	deadline := time.Now().Add(limit)
 	for !strings.Contains(out.String(), marker) {
@@ -392,33 +390,4 @@ func waitOutput(t *testing.T, out *lockedBuffer, marker string, limit time.Durat
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// freePort returns a TCP port on 127.0.0.1 that nothing listens on now.
-func freePort(t *testing.T) string {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return fmt.Sprint(l.Addr().(*net.TCPAddr).Port)
-}
-
-// lockedBuffer collects a child's output from the goroutines os/exec copies it with.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
