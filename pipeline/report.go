@@ -78,14 +78,9 @@ func (rep *Report) Summary(write bool) string {
 	fmt.Fprintf(&b, "\n%d other files, %d with an X-Robots-Tag rule in _headers\n", rep.Files, rep.HeaderRules)
 	fmt.Fprintf(&b, "%s %d files", verb, rep.Changed)
 	if rep.NoOutput > 0 {
-		fmt.Fprintf(&b, "; %d source pages not published (drafts, future, expired, render: never: check lists them)", rep.NoOutput)
+		fmt.Fprintf(&b, "; %d source pages not published (drafts, future, expired, render: never; --json lists them)", rep.NoOutput)
 	}
 	b.WriteString("\n")
-	if !write {
-		for _, u := range rep.Unpublished {
-			fmt.Fprintf(&b, "  not published: %s\n", u)
-		}
-	}
 	if n := len(rep.Warnings); n > 0 {
 		fmt.Fprintf(&b, "%d warnings:\n", n)
 		for i, w := range rep.Warnings {
@@ -101,6 +96,16 @@ func (rep *Report) Summary(write bool) string {
 		for _, f := range rep.Findings {
 			fmt.Fprintf(&b, "  %s\n", f)
 		}
+	}
+	return b.String()
+}
+
+// UnpublishedText lists the source pages not published, one a line with the reason, for a
+// verbose summary; the plain summary only counts them, as they are not problems.
+func (rep *Report) UnpublishedText() string {
+	var b strings.Builder
+	for _, u := range rep.Unpublished {
+		fmt.Fprintf(&b, "  not published: %s\n", u)
 	}
 	return b.String()
 }
