@@ -62,9 +62,9 @@ func startNotify(w *Watcher, newN func() (notifier, error)) (b *notify, problems
 	b = &notify{w: w, n: n, dirs: make(map[string]bool)}
 	b.fail = func(err error) { problems = append(problems, err) }
 	for _, r := range w.roots {
-		err := b.watchParent(filepath.Dir(r.path))
+		err := b.watchParent(filepath.Dir(r))
 		if err == nil {
-			err = b.addTree(r.path, nil)
+			err = b.addTree(r, nil)
 		}
 		if err != nil {
 			n.Close()

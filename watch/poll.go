@@ -39,7 +39,7 @@ func (p *poller) list(fail func(error)) map[string]pollState {
 	start := time.Now()
 	m := make(map[string]pollState, len(p.snap))
 	for _, r := range p.w.roots {
-		p.w.walk(r.path, func(q string, d fs.DirEntry) error {
+		p.w.walk(r, func(q string, d fs.DirEntry) error {
 			fi, err := d.Info()
 			if err != nil {
 				return nil // gone since it was listed

@@ -136,14 +136,9 @@ const DefaultPollInterval = 500 * time.Millisecond
 // ErrClosed is returned by Next once the watcher is closed.
 var ErrClosed = errors.New("watch: watcher closed")
 
-// root is one of Options.Roots.
-type root struct {
-	path string // absolute and clean
-}
-
 // Watcher watches the roots of Options and delivers batches of changes through Next.
 type Watcher struct {
-	roots  []root
+	roots  []string // Options.Roots, absolute and clean
 	skip   func(string, bool) bool
 	own    *Own
 	quiet  time.Duration
@@ -189,7 +184,7 @@ func New(opt Options) (*Watcher, error) {
 		} else if !fi.IsDir() {
 			return nil, fmt.Errorf("watch: %s: %s is not a folder", r, filepath.Dir(p))
 		}
-		w.roots = append(w.roots, root{path: p})
+		w.roots = append(w.roots, p)
 	}
 
 	var b backend
@@ -303,8 +298,8 @@ func send(ctx context.Context, ch chan<- event, ev event) bool {
 func (w *Watcher) rootOf(p string) int {
 	best := -1
 	for i, r := range w.roots {
-		if (p == r.path || strings.HasPrefix(p, r.path+string(filepath.Separator))) &&
-			(best < 0 || len(r.path) > len(w.roots[best].path)) {
+		if (p == r || strings.HasPrefix(p, r+string(filepath.Separator))) &&
+			(best < 0 || len(r) > len(w.roots[best])) {
 			best = i
 		}
 	}
@@ -313,7 +308,7 @@ func (w *Watcher) rootOf(p string) int {
 
 // isRoot reports whether p is one of the roots.
 func (w *Watcher) isRoot(p string) bool {
-	return slices.ContainsFunc(w.roots, func(r root) bool { return r.path == p })
+	return slices.Contains(w.roots, p)
 }
 
 // change builds the Change for p, or reports false for a path that is under no root, is
@@ -323,7 +318,7 @@ func (w *Watcher) change(p string, op Op, dir bool) (Change, bool) {
 	if ri < 0 || w.ignored(p, dir) {
 		return Change{}, false
 	}
-	rel, err := filepath.Rel(w.roots[ri].path, p)
+	rel, err := filepath.Rel(w.roots[ri], p)
 	if err != nil {
 		return Change{}, false
 	}
@@ -338,7 +333,7 @@ func (w *Watcher) ignored(p string, dir bool) bool {
 	if ri < 0 {
 		return true
 	}
-	base := w.roots[ri].path
+	base := w.roots[ri]
 	if p == base {
 		return false
 	}

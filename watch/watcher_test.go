@@ -301,7 +301,7 @@ func collectWhile(t *testing.T, w *Watcher, dir string, act func(*testing.T, str
 	}()
 	act(t, dir, w.own)
 	// The sentinel goes into the first root, whatever it is (a folder, here).
-	first := w.roots[0].path
+	first := w.roots[0]
 	write(t, filepath.Join(first, sentinel), time.Now().String())
 	if err := <-done; err != nil {
 		mu.Lock()
