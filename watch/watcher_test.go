@@ -43,17 +43,17 @@ func key(c Change) string {
 func TestWatcher(t *testing.T) {
 	tests := []struct {
 		desc  string
-		roots []string                                 // relative to the site folder
-		setup map[string]string                        // files before the watcher starts ("x/" makes a folder)
-		act   func(t *testing.T, dir string, own *Own) // what happens while it watches
-		want  []string                                 // changes that must be reported (keys)
-		never []string                                 // changes that must not be reported (keys; "KEY OP": not with that op)
+		roots []string                                              // relative to the site folder
+		setup map[string]string                                     // files before the watcher starts ("x/" makes a folder)
+		act   func(t *testing.T, dir string, wait func(key string)) // what happens while it watches; wait blocks until a change is reported
+		want  []string                                              // changes that must be reported (keys)
+		never []string                                              // changes that must not be reported (keys; "KEY OP": not with that op)
 	}{
 		{
 			desc:  "a page the generator rewrites in place",
 			roots: []string{"public", "content", "hugo.toml"},
 			setup: map[string]string{"public/blog/a/index.html": "old", "content/blog/a.md": "a", "hugo.toml": ""},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				write(t, filepath.Join(dir, "public/blog/a/index.html"), "new page")
 			},
 			want: []string{"0:blog/a/index.html"},
@@ -62,11 +62,11 @@ func TestWatcher(t *testing.T) {
 			desc:  "a new section: folders made at once and files written into them, then a later page",
 			roots: []string{"public"},
 			setup: map[string]string{"public/index.html": "x"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				mkdir(t, filepath.Join(dir, "public/news/first"))
 				write(t, filepath.Join(dir, "public/news/first/index.html"), "n1")
 				write(t, filepath.Join(dir, "public/news/index.html"), "list")
-				waitFor(t, dir, "0:news/first/index.html")
+				wait("0:news/first/index.html")
 				// By now the new folders are watched: a later page in them is seen by its event.
 				write(t, filepath.Join(dir, "public/news/first/later.html"), "later")
 			},
@@ -76,7 +76,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "a removed folder",
 			roots: []string{"public"},
 			setup: map[string]string{"public/old/a/index.html": "x", "public/old/index.html": "y", "public/index.html": "z"},
-			act:   func(t *testing.T, dir string, _ *Own) { removeAll(t, filepath.Join(dir, "public/old")) },
+			act:   func(t *testing.T, dir string, wait func(string)) { removeAll(t, filepath.Join(dir, "public/old")) },
 			want:  []string{"0:old/"},
 		},
 		{
@@ -84,11 +84,11 @@ func TestWatcher(t *testing.T) {
 			roots: []string{"public"},
 			// fsnotify drops the watch of the moved folder itself, but not those of its subfolders.
 			setup: map[string]string{"public/tmpsec/sub/index.html": "x", "elsewhere/": ""},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				if err := os.Rename(filepath.Join(dir, "public/tmpsec"), filepath.Join(dir, "elsewhere/tmpsec")); err != nil {
 					t.Fatal(err)
 				}
-				waitFor(t, dir, "0:tmpsec/")
+				wait("0:tmpsec/")
 				write(t, filepath.Join(dir, "elsewhere/tmpsec/sub/index.html"), "changed outside")
 				write(t, filepath.Join(dir, "elsewhere/tmpsec/sub/new.html"), "new outside")
 			},
@@ -99,7 +99,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "a folder renamed inside the tree: the old name goes, the new one's files come",
 			roots: []string{"content"},
 			setup: map[string]string{"content/drafts/a.md": "a"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				if err := os.Rename(filepath.Join(dir, "content/drafts"), filepath.Join(dir, "content/posts")); err != nil {
 					t.Fatal(err)
 				}
@@ -110,7 +110,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "vim's save: the file renamed to a backup, a new file written, the backup removed",
 			roots: []string{"content"},
 			setup: map[string]string{"content/a.md": "old"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				p := filepath.Join(dir, "content/a.md")
 				write(t, filepath.Join(dir, "content/4913"), "")
 				os.Remove(filepath.Join(dir, "content/4913"))
@@ -129,7 +129,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "an atomic save: a temporary file renamed over the page",
 			roots: []string{"content"},
 			setup: map[string]string{"content/a.md": "old"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				tmp := filepath.Join(dir, "content/a.md.tmp")
 				write(t, tmp, "new")
 				if err := os.Rename(tmp, filepath.Join(dir, "content/a.md")); err != nil {
@@ -143,7 +143,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "a configuration file replaced by rename is reported under its own name",
 			roots: []string{"content", "hugo.toml"},
 			setup: map[string]string{"content/a.md": "a", "hugo.toml": "title = 'a'", "README.md": "r"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				tmp := filepath.Join(dir, ".hugo.toml.swp")
 				write(t, tmp, "title = 'b'")
 				if err := os.Rename(tmp, filepath.Join(dir, "hugo.toml")); err != nil {
@@ -158,7 +158,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "an output folder that appears after the watcher started",
 			roots: []string{"public", "content"},
 			setup: map[string]string{"content/a.md": "a"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				mkdir(t, filepath.Join(dir, "public/a"))
 				write(t, filepath.Join(dir, "public/a/index.html"), "a")
 			},
@@ -168,7 +168,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "nested roots: a file in Jekyll's _site belongs to the output root, not to the site",
 			roots: []string{".", "_site", "_config.yml"},
 			setup: map[string]string{"_site/a.html": "a", "a.md": "a", "_config.yml": "", ".git/HEAD": "x"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				write(t, filepath.Join(dir, "_site/a.html"), "a2")
 				write(t, filepath.Join(dir, "a.md"), "a2")
 				write(t, filepath.Join(dir, "_config.yml"), "title: x")
@@ -181,7 +181,7 @@ func TestWatcher(t *testing.T) {
 			desc:  "Skip leaves out a folder and everything in it",
 			roots: []string{"."},
 			setup: map[string]string{"node_modules/x/index.js": "x", "a.md": "a"},
-			act: func(t *testing.T, dir string, _ *Own) {
+			act: func(t *testing.T, dir string, wait func(string)) {
 				write(t, filepath.Join(dir, "node_modules/x/index.js"), "y")
 				mkdir(t, filepath.Join(dir, "node_modules/y"))
 				write(t, filepath.Join(dir, "node_modules/y/z.js"), "z")
@@ -219,7 +219,7 @@ func TestWatcher(t *testing.T) {
 				if w.Polling() != be.poll {
 					t.Fatalf("Polling() = %v, want %v", w.Polling(), be.poll)
 				}
-				seen := collectWhile(t, w, dir, tc.act, tc.want)
+				seen := collectWhile(t, w, tc.act, dir, tc.want)
 				for _, k := range tc.never {
 					k, op, withOp := strings.Cut(k, " ")
 					if c, ok := seen[k]; ok && (!withOp || strings.Contains(c.Op.String(), op)) {
@@ -235,39 +235,62 @@ func TestWatcher(t *testing.T) {
 // after everything the scenario did: once it is seen, everything before it has been delivered.
 const sentinel = "sentinel"
 
-// waiters lets a scenario's act wait for a change before it goes on (a folder must be known to be
-// gone before what happens in it is checked). It maps a site folder to the channel collectWhile
-// feeds it.
-var waiters sync.Map
+// reports is every change seen so far, for the test and for a scenario's act that must wait for
+// one before it goes on (a folder must be known to be gone before what happens in it is checked).
+type reports struct {
+	mu      sync.Mutex
+	seen    map[string]Change
+	updated chan struct{} // signalled after each batch
+}
 
-// waitFor blocks the scenario until the change k has been reported.
-func waitFor(t *testing.T, dir, k string) {
+func (r *reports) add(cs []Change) {
+	r.mu.Lock()
+	for _, c := range cs {
+		r.seen[key(c)] = c
+	}
+	r.mu.Unlock()
+	select {
+	case r.updated <- struct{}{}:
+	default:
+	}
+}
+
+func (r *reports) missing(want []string) []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.DeleteFunc(slices.Clone(want), func(k string) bool { _, ok := r.seen[k]; return ok })
+}
+
+func (r *reports) list() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var got []string
+	for k, c := range r.seen {
+		got = append(got, k+" "+c.Op.String())
+	}
+	slices.Sort(got)
+	return got
+}
+
+// wait blocks until the change k has been reported.
+func (r *reports) wait(t *testing.T, k string) {
 	t.Helper()
-	v, _ := waiters.Load(dir)
-	ch := v.(chan string)
 	deadline := time.After(patience)
-	for {
+	for len(r.missing([]string{k})) > 0 {
 		select {
-		case got := <-ch:
-			if got == k {
-				return
-			}
+		case <-r.updated:
 		case <-deadline:
-			t.Fatalf("%s was not reported", k)
+			t.Fatalf("%s was not reported (reported: %v)", k, r.list())
 		}
 	}
 }
 
 // collectWhile runs act, then writes the sentinel into the first root, and gathers batches until
 // every key of want and the sentinel's have been reported. It returns every change seen.
-func collectWhile(t *testing.T, w *Watcher, dir string, act func(*testing.T, string, *Own), want []string) map[string]Change {
+func collectWhile(t *testing.T, w *Watcher, act func(*testing.T, string, func(string)), dir string, want []string) map[string]Change {
 	t.Helper()
 	want = append(slices.Clone(want), "0:"+sentinel)
-	ch := make(chan string, 1000)
-	waiters.Store(dir, ch)
-	defer waiters.Delete(dir)
-	seen := make(map[string]Change)
-	var mu sync.Mutex
+	r := &reports{seen: make(map[string]Change), updated: make(chan struct{}, 1)}
 	ctx, cancel := context.WithTimeout(context.Background(), patience)
 	defer cancel()
 	done := make(chan error, 1)
@@ -278,42 +301,22 @@ func collectWhile(t *testing.T, w *Watcher, dir string, act func(*testing.T, str
 				done <- err
 				return
 			}
-			mu.Lock()
-			for _, c := range b.Changes {
-				seen[key(c)] = c
-				ch <- key(c)
-			}
-			complete := true
-			for _, k := range want {
-				if _, ok := seen[k]; !ok {
-					complete = false
-				}
-			}
-			mu.Unlock()
 			for _, err := range b.Errs {
 				t.Logf("watch: %v", err)
 			}
-			if complete {
+			r.add(b.Changes)
+			if len(r.missing(want)) == 0 {
 				done <- nil
 				return
 			}
 		}
 	}()
-	act(t, dir, w.own)
-	// The sentinel goes into the first root, whatever it is (a folder, here).
-	first := w.roots[0]
-	write(t, filepath.Join(first, sentinel), time.Now().String())
+	act(t, dir, func(k string) { r.wait(t, k) })
+	write(t, filepath.Join(w.roots[0], sentinel), time.Now().String())
 	if err := <-done; err != nil {
-		mu.Lock()
-		var got []string
-		for k, c := range seen {
-			got = append(got, k+" "+c.Op.String())
-		}
-		mu.Unlock()
-		slices.Sort(got)
-		t.Fatalf("%v before every change was seen; want %v, got %v", err, want, got)
+		t.Fatalf("%v before every change was seen; missing %v, got %v", err, r.missing(want), r.list())
 	}
-	return seen
+	return r.seen
 }
 
 // failingNotifier is fsnotify that refuses watches once it has given limit of them, as inotify does
