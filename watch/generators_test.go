@@ -36,10 +36,31 @@ const within = 2 * time.Second
 
 // editStep is one edit of the site and what the watcher must report for it.
 type editStep struct {
-	desc  string
-	edit  func(t *testing.T, site string)
-	want  []string                        // keys (see key) that must all be reported within two seconds
+	desc string
+	edit func(t *testing.T, site string)
+	want []string // keys (see key) that must all be reported within two seconds
+	// shows, when set, says the output has taken the edit in: the step also waits for it (a
+	// file written for an earlier edit, reported late, must not pass for this one's).
+	shows []fileHas
 	check func(t *testing.T, site string) // after the changes came, if set
+}
+
+// fileHas says an output file (relative to the site) holds, or with not set lacks, a string.
+type fileHas struct {
+	file, text string
+	not        bool
+}
+
+func (f fileHas) holds(site string) bool {
+	b, err := os.ReadFile(filepath.Join(site, f.file))
+	return err == nil && bytes.Contains(b, []byte(f.text)) != f.not
+}
+
+func (f fileHas) String() string {
+	if f.not {
+		return fmt.Sprintf("%s without %q", f.file, f.text)
+	}
+	return fmt.Sprintf("%s with %q", f.file, f.text)
 }
 
 type generatorRun struct {
@@ -75,7 +96,8 @@ func TestGenerators(t *testing.T) {
 				edit: func(t *testing.T, site string) {
 					write(t, filepath.Join(site, "content/blog/a.md"), "---\ntitle: A2\nrobots: noindex\n---\nalpha2\n")
 				},
-				want: []string{"0:blog/a/index.html", "1:blog/a.md"},
+				want:  []string{"0:blog/a/index.html", "1:blog/a.md"},
+				shows: []fileHas{{file: "public/blog/a/index.html", text: "<h1>A2</h1>"}},
 			},
 			{
 				desc: "new section",
@@ -83,12 +105,14 @@ func TestGenerators(t *testing.T) {
 					mkdir(t, filepath.Join(site, "content/news"))
 					write(t, filepath.Join(site, "content/news/n1.md"), "---\ntitle: N1\n---\nnews\n")
 				},
-				want: []string{"0:news/", "0:news/n1/index.html", "0:news/index.html", "1:news/"},
+				want:  []string{"0:news/", "0:news/n1/index.html", "0:news/index.html", "1:news/"},
+				shows: []fileHas{{file: "public/news/index.html", text: "/news/n1/"}},
 			},
 			{
-				desc: "deleted page",
-				edit: func(t *testing.T, site string) { removeAll(t, filepath.Join(site, "content/blog/b.md")) },
-				want: []string{"1:blog/b.md", "0:blog/index.html"},
+				desc:  "deleted page",
+				edit:  func(t *testing.T, site string) { removeAll(t, filepath.Join(site, "content/blog/b.md")) },
+				want:  []string{"1:blog/b.md", "0:blog/index.html"},
+				shows: []fileHas{{file: "public/blog/index.html", text: "/blog/b/", not: true}},
 				check: func(t *testing.T, site string) {
 					// Hugo never removes a deleted page's output: it stays on disk (and hugo server
 					// goes on serving it), so robotsmith must handle a page whose source is gone.
@@ -104,7 +128,8 @@ func TestGenerators(t *testing.T) {
 				write(t, filepath.Join(site, "layouts/_default/single.html"),
 					"{{ define \"main\" }}<h1 class=\"t\">{{ .Title }}</h1>{{ .Content }}{{ end }}\n")
 			},
-			want: []string{"0:blog/a/index.html", "0:news/n1/index.html"},
+			want:  []string{"0:blog/a/index.html", "0:news/n1/index.html"},
+			shows: []fileHas{{file: "public/blog/a/index.html", text: `class="t"`}, {file: "public/news/n1/index.html", text: `class="t"`}},
 		}
 		if fastRender {
 			// In fast render mode Hugo re-renders, on a template change, only the pages it counts
@@ -112,6 +137,7 @@ func TestGenerators(t *testing.T) {
 			// are rendered when a browser next asks for them. blog/a, edited above, is rewritten;
 			// news/n1, created above and never asked for, is not.
 			tmpl.want = []string{"0:blog/a/index.html"}
+			tmpl.shows = []fileHas{{file: "public/blog/a/index.html", text: `class="t"`}}
 			tmpl.check = func(t *testing.T, site string) {
 				b, err := os.ReadFile(filepath.Join(site, "public/news/n1/index.html"))
 				if err != nil || bytes.Contains(b, []byte(`class="t"`)) {
@@ -119,12 +145,13 @@ func TestGenerators(t *testing.T) {
 				}
 			}
 		}
-		return append(steps, tmpl, brokenEdit("content/blog/a.md"), fixedEdit("content/blog/a.md", "0:blog/a/index.html"), editStep{
+		return append(steps, tmpl, brokenEdit("content/blog/a.md"), fixedEdit("content/blog/a.md", "public/blog/a/index.html"), editStep{
 			desc: "config edit",
 			edit: func(t *testing.T, site string) {
 				write(t, filepath.Join(site, "hugo.toml"), "baseURL = \"https://example.org/\"\ntitle = \"renamed\"\ndisableKinds = [\"taxonomy\", \"term\"]\n")
 			},
-			want: []string{"2:.", "0:index.html"},
+			want:  []string{"2:.", "0:index.html"},
+			shows: []fileHas{{file: "public/index.html", text: "· renamed"}},
 		})
 	}
 	jekyllSteps := []editStep{
@@ -134,7 +161,8 @@ func TestGenerators(t *testing.T) {
 				write(t, filepath.Join(site, "_site/_headers"), "/*\n  X-Robots-Tag: noindex\n")
 				write(t, filepath.Join(site, "blog/a.md"), "---\nlayout: default\ntitle: A2\nrobots: noindex\n---\nalpha2\n")
 			},
-			want: []string{"0:blog/a.html", "0:blog/b.html", "0:index.html", "1:blog/a.md", "0:_headers"},
+			want:  []string{"0:blog/a.html", "0:blog/b.html", "0:index.html", "1:blog/a.md", "0:_headers"},
+			shows: []fileHas{{file: "_site/blog/a.html", text: "<title>A2"}},
 			check: func(t *testing.T, site string) {
 				// Jekyll's cleaner removes every output file it did not write, robotsmith's
 				// _headers too, unless keep_files names it.
@@ -149,7 +177,8 @@ func TestGenerators(t *testing.T) {
 				mkdir(t, filepath.Join(site, "news"))
 				write(t, filepath.Join(site, "news/n1.md"), "---\nlayout: default\ntitle: N1\n---\nnews\n")
 			},
-			want: []string{"0:news/", "0:news/n1.html", "1:news/"},
+			want:  []string{"0:news/", "0:news/n1.html", "1:news/"},
+			shows: []fileHas{{file: "_site/news/n1.html", text: "<title>N1"}},
 		},
 		{
 			desc: "deleted page",
@@ -168,9 +197,14 @@ func TestGenerators(t *testing.T) {
 					"<!doctype html><html><head><meta charset=\"utf-8\"><title>{{ page.title }}</title></head><body class=\"t\">{{ content }}</body></html>\n")
 			},
 			want: []string{"1:_layouts/default.html", "0:index.html", "0:blog/a.html", "0:news/n1.html"},
+			shows: []fileHas{
+				{file: "_site/index.html", text: `class="t"`},
+				{file: "_site/blog/a.html", text: `class="t"`},
+				{file: "_site/news/n1.html", text: `class="t"`},
+			},
 		},
 		brokenEdit("blog/a.md"),
-		fixedEdit("blog/a.md", "0:blog/a.html"),
+		fixedEdit("blog/a.md", "_site/blog/a.html"),
 		{
 			// Jekyll does not rebuild on a _config.yml change (its watcher leaves the file out);
 			// robotsmith still sees it.
@@ -272,14 +306,15 @@ func TestGenerators(t *testing.T) {
 			})
 
 			// The first build: Ruby and Hugo take their time to start, so this wait is longer.
-			expectChanges(t, w, run.first, time.Minute)
+			expectChanges(t, w, site, run.first, nil, time.Minute)
 			waitOutput(t, out, run.ready, time.Minute)
 			for _, s := range run.steps {
 				t.Run(s.desc, func(t *testing.T) {
+					idle(t, w)
 					start := time.Now()
 					s.edit(t, site)
 					if len(s.want) > 0 {
-						expectChanges(t, w, s.want, within)
+						expectChanges(t, w, site, s.want, s.shows, within)
 						t.Logf("all reported %v after the edit", time.Since(start).Round(time.Millisecond))
 					} else {
 						// Nothing is expected from the generator; give it the same time to prove it.
@@ -326,32 +361,28 @@ func fixedEdit(page, output string) editStep {
 		edit: func(t *testing.T, site string) {
 			write(t, filepath.Join(site, page), "---\ntitle: Fixed\nlayout: default\n---\nfixed\n")
 		},
-		want: []string{output},
-		check: func(t *testing.T, site string) {
-			out := strings.TrimSuffix(strings.TrimPrefix(output, "0:"), "/")
-			dir := "public"
-			if !strings.HasPrefix(page, "content/") {
-				dir = "_site"
-			}
-			b, err := os.ReadFile(filepath.Join(site, dir, out))
-			if err != nil || !bytes.Contains(b, []byte("Fixed")) {
-				t.Errorf("%s after the fix: %q, %v; want the fixed page", out, b, err)
-			}
-		},
+		want:  []string{"0:" + output[strings.IndexByte(output, '/')+1:]},
+		shows: []fileHas{{file: output, text: "Fixed"}},
 	}
 }
 
-// expectChanges gathers batches until every key in want has been reported, failing if that takes
-// longer than limit.
-func expectChanges(t *testing.T, w *Watcher, want []string, limit time.Duration) map[string]Change {
+// expectChanges gathers batches until every key in want has been reported and every file in
+// shows holds what it should, failing if that takes longer than limit.
+func expectChanges(t *testing.T, w *Watcher, site string, want []string, shows []fileHas, limit time.Duration) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	seen := make(map[string]Change)
 	for {
 		missing := slices.DeleteFunc(slices.Clone(want), func(k string) bool { _, ok := seen[k]; return ok })
-		if len(missing) == 0 {
-			return seen
+		var notYet []string
+		for _, f := range shows {
+			if !f.holds(site) {
+				notYet = append(notYet, f.String())
+			}
+		}
+		if len(missing) == 0 && len(notYet) == 0 {
+			return
 		}
 		b, err := w.Next(ctx)
 		if err != nil {
@@ -360,7 +391,7 @@ func expectChanges(t *testing.T, w *Watcher, want []string, limit time.Duration)
 				got = append(got, k+" "+c.Op.String())
 			}
 			slices.Sort(got)
-			t.Fatalf("not reported within %v: %v (reported: %v)", limit, missing, got)
+			t.Fatalf("within %v: not reported %v, output not yet %v (reported: %v)", limit, missing, notYet, got)
 		}
 		for _, err := range b.Errs {
 			t.Logf("watch: %v", err)
@@ -369,6 +400,25 @@ func expectChanges(t *testing.T, w *Watcher, want []string, limit time.Duration)
 			seen[key(c)] = c
 		}
 	}
+}
+
+// idle waits until the watcher has had nothing to report for a while, so that the next step's
+// changes are its own; what it takes is logged.
+func idle(t *testing.T, w *Watcher) {
+	t.Helper()
+	deadline := time.Now().Add(patience)
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*w.quiet)
+		b, err := w.Next(ctx)
+		cancel()
+		if err != nil {
+			return
+		}
+		for _, c := range b.Changes {
+			t.Logf("late: %s %s", key(c), c.Op)
+		}
+	}
+	t.Fatalf("the watcher never went quiet")
 }
 
 // settle takes whatever batches come within d, for a step after which the generator is expected
