@@ -75,9 +75,9 @@ func (j *job) walk() ([]record, error) {
 		if d.IsDir() || strings.HasPrefix(d.Name(), tempPrefix) {
 			return nil
 		}
-		rel := p
-		if strings.HasPrefix(p, root+string(filepath.Separator)) {
-			rel = p[len(root)+1:]
+		rel := p // WalkDir(".") gives paths without "./"
+		if root != "." {
+			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator))
 		}
 		rel = filepath.ToSlash(rel)
 		if hostFiles[rel] || j.isConfig(p) {
