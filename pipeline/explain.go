@@ -112,8 +112,8 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 		e.Rules = append(e.Rules, j.cfg.RuleList[n-1].Source.String())
 	}
 	o := j.step(w, &f, true)
-	if s := j.sources[o.src]; o.err == nil && s != nil {
-		o.err = s.err
+	if o.err == nil {
+		o.err = j.sources[o.src].err()
 	}
 	if o.err != nil {
 		return e, o.err

@@ -40,9 +40,22 @@ type job struct {
 // source is a source page's directives, compiled once, and their problems.
 type source struct {
 	inputs   *rules.Compiled
-	warnings []string
-	err      error       // its malformed values
+	problems *problems   // nil for the many sources that have none
 	used     atomic.Bool // an output file took its decision from it: its problems are the run's
+}
+
+// problems are what compiling a source found.
+type problems struct {
+	warnings []string
+	err      error // its malformed values
+}
+
+// err is the source's malformed values, or nil.
+func (s *source) err() error {
+	if s == nil || s.problems == nil {
+		return nil
+	}
+	return s.problems.err
 }
 
 // prepare reads the configuration, runs the command, opens the site, reads and compiles every page
@@ -156,9 +169,12 @@ func (j *job) compile() {
 			continue
 		}
 		c, ws, err := rules.Compile(p.Inputs)
-		s := &source{inputs: c, err: err}
-		for _, w := range ws {
-			s.warnings = append(s.warnings, w.String())
+		s := &source{inputs: c}
+		if err != nil || len(ws) > 0 {
+			s.problems = &problems{err: err}
+			for _, w := range ws {
+				s.problems.warnings = append(s.problems.warnings, w.String())
+			}
 		}
 		j.sources[p] = s
 	}
@@ -180,10 +196,10 @@ func (j *job) sourceOf(f *record) *site.Page {
 // from, in site order.
 func (j *job) sourceProblems() (warnings []string, errs []error) {
 	for i := range j.pages.Pages {
-		if s := j.sources[&j.pages.Pages[i]]; s != nil && s.used.Load() {
-			warnings = append(warnings, s.warnings...)
-			if s.err != nil {
-				errs = append(errs, s.err)
+		if s := j.sources[&j.pages.Pages[i]]; s != nil && s.problems != nil && s.used.Load() {
+			warnings = append(warnings, s.problems.warnings...)
+			if s.problems.err != nil {
+				errs = append(errs, s.problems.err)
 			}
 		}
 	}
