@@ -118,22 +118,22 @@ func TestCommitSmoke(t *testing.T) {
 
 var (
 	oldSite = map[string]string{
-		"index.html":          "old index",
-		"blog/index.html":     "old blog",
-		"blog/a/index.html":   "old a",
-		"blog/b/index.html":   "old b",
-		"files/report.pdf":    "old pdf, not changed",
-		"docs/deep/x/y.html":  "old y",
+		"index.html":           "old index",
+		"blog/index.html":      "old blog",
+		"blog/a/index.html":    "old a",
+		"blog/b/index.html":    "old b",
+		"files/report.pdf":     "old pdf, not changed",
+		"docs/deep/x/y.html":   "old y",
 		"odd name\n\"q\".html": "old odd",
 	}
 	changes = map[string]string{
-		"index.html":          "new index",
-		"blog/index.html":     "new blog",
-		"blog/a/index.html":   "new a",
-		"blog/b/index.html":   "new b",
-		"docs/deep/x/y.html":  "new y",
+		"index.html":           "new index",
+		"blog/index.html":      "new blog",
+		"blog/a/index.html":    "new a",
+		"blog/b/index.html":    "new b",
+		"docs/deep/x/y.html":   "new y",
 		"odd name\n\"q\".html": "new odd",
-		"_headers":            "new headers",
+		"_headers":             "new headers",
 	}
 )
 
