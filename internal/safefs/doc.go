@@ -9,12 +9,15 @@
 //	if err != nil {
 //		return err
 //	}
-//	defer tx.Abort() // after Commit, does nothing
+//	defer tx.Abort() // once Commit has run, does nothing
+//	root, err := os.OpenRoot("public")
+//	...
 //	f, fi, err := safefs.OpenIn(root, "blog/index.html") // regular files only, no link followed
+//	src, err := safefs.ReadAll(f, fi, maxPage)           // bounded
 //	...
-//	err = tx.WriteFile("blog/index.html", fi, newContent) // a temporary file beside it
+//	err = tx.WriteFile("blog/index.html", fi, newContent) // to a temporary file beside it
 //	...
-//	err = tx.Commit(ctx) // every file in place, or (error) none
+//	err = tx.Commit(ctx) // every file in place, or (an error) none
 //
 // Every other command calls Recover(ctx, dir) before it reads the folder.
 //

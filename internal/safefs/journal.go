@@ -231,7 +231,7 @@ func recordEntry(f []string, want int) (*entry, error) {
 // localName reports whether name is a clean slash path of a file inside the
 // folder and not one of robotsmith's own names.
 func localName(name string) bool {
-	return name != "" && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name)) &&
+	return name != "" && name != "." && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name)) &&
 		!strings.HasPrefix(path.Base(name), Prefix)
 }
 
