@@ -261,7 +261,11 @@ func (tx *Tx) Commit(ctx context.Context) error {
 		}
 	}
 	// The commit point: the journal becomes the done marker, by a rename, which
-	// the file system orders after the renames above.
+	// the file system orders after the renames above. Past it, ctx ending
+	// changes nothing: the build is done.
+	if err := ctx.Err(); err != nil {
+		return tx.undo(err)
+	}
 	if err := tx.step("done", 0); err != nil {
 		return tx.undo(err)
 	}
