@@ -65,8 +65,10 @@ type entry struct {
 	closed bool
 }
 
-func (e *entry) tempName() string { return sibling(e.name, fmt.Sprintf("%s%d.tmp", Prefix, e.n)) }
-func (e *entry) oldName() string  { return sibling(e.name, fmt.Sprintf("%s%d.old", Prefix, e.n)) }
+func (e *entry) tempBase() string { return fmt.Sprintf("%s%d.tmp", Prefix, e.n) }
+func (e *entry) oldBase() string  { return fmt.Sprintf("%s%d.old", Prefix, e.n) }
+func (e *entry) tempName() string { return sibling(e.name, e.tempBase()) }
+func (e *entry) oldName() string  { return sibling(e.name, e.oldBase()) }
 
 func sibling(name, base string) string {
 	if d := path.Dir(name); d != "." {

@@ -231,7 +231,7 @@ func TestKill(t *testing.T) {
 	}
 	var points []point
 	for _, at := range []string{"write:0", "write:150", "write:300", "plan:0", "link:0", "rename:0",
-		"link:150", "rename:150", "rename:300", "done:0", "cleanup:0", "cleanup:299"} {
+		"link:150", "rename:150", "rename:300", "done:0", "cleanup:1", "cleanup:300"} {
 		points = append(points, point{at, "KILL"})
 	}
 	for _, at := range []string{"write:150", "plan:0", "rename:150", "rename:300"} {

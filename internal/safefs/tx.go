@@ -2,6 +2,7 @@ package safefs
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,7 +10,9 @@ import (
 	"hash/crc32"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"sync"
 )
 
@@ -252,11 +255,21 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	if err := tx.writePlan(); err != nil {
 		return tx.undo(err)
 	}
+	// In folder order, so that each folder is opened once (see folders).
+	slices.SortFunc(tx.entries, func(a, b *entry) int {
+		return cmp.Or(cmp.Compare(path.Dir(a.name), path.Dir(b.name)), cmp.Compare(a.name, b.name))
+	})
+	dirs := folders{root: tx.root}
+	defer dirs.close()
 	for i, e := range tx.entries {
 		if err := ctx.Err(); err != nil {
 			return tx.undo(err)
 		}
-		if err := tx.apply(i, e); err != nil {
+		d, err := dirs.in(path.Dir(e.name))
+		if err == nil {
+			err = tx.apply(d, i, e)
+		}
+		if err != nil {
 			return tx.undo(err)
 		}
 	}
@@ -281,8 +294,12 @@ func (tx *Tx) Commit(ctx context.Context) error {
 			continue
 		}
 		err := tx.step("cleanup", i)
+		var d *os.Root
 		if err == nil {
-			err = removeIfThere(tx.root, e.oldName())
+			d, err = dirs.in(path.Dir(e.name))
+		}
+		if err == nil {
+			err = removeIfThere(d, e.oldBase())
 		}
 		if err != nil {
 			tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
@@ -316,16 +333,18 @@ func (tx *Tx) writePlan() error {
 	return tx.step("plan", 0)
 }
 
-// apply puts entry i in place. A replacement keeps the original under a second
-// name until the commit ends, so that it can be put back: link, then rename
-// over, so the name always holds a whole file. A new file is linked to its
-// name, which fails if another process created the name meanwhile.
-func (tx *Tx) apply(i int, e *entry) error {
+// apply puts entry i in place; d is its folder. A replacement keeps the
+// original under a second name until the commit ends, so that it can be put
+// back: link, then rename over, so the name always holds a whole file. A new
+// file is linked to its name, which fails if another process created the
+// name meanwhile.
+func (tx *Tx) apply(d *os.Root, i int, e *entry) error {
+	base := path.Base(e.name)
 	if e.new {
 		if err := tx.step("link", i); err != nil {
 			return err
 		}
-		if err := tx.root.Link(e.tempName(), e.name); err != nil {
+		if err := d.Link(e.tempBase(), base); err != nil {
 			if errors.Is(err, fs.ErrExist) {
 				return &fs.PathError{Op: "create", Path: e.name, Err: ErrChanged}
 			}
@@ -334,18 +353,18 @@ func (tx *Tx) apply(i int, e *entry) error {
 		if err := tx.step("rename", i); err != nil {
 			return err
 		}
-		return tx.root.Remove(e.tempName())
+		return d.Remove(e.tempBase())
 	}
 	if err := tx.step("link", i); err != nil {
 		return err
 	}
-	if err := tx.root.Link(e.name, e.oldName()); err != nil {
+	if err := d.Link(base, e.oldBase()); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return &fs.PathError{Op: "replace", Path: e.name, Err: ErrChanged}
 		}
 		return err
 	}
-	fi, err := tx.root.Lstat(e.oldName())
+	fi, err := d.Lstat(e.oldBase())
 	if err != nil {
 		return err
 	}
@@ -356,7 +375,43 @@ func (tx *Tx) apply(i int, e *entry) error {
 	if err := tx.step("rename", i); err != nil {
 		return err
 	}
-	return tx.root.Rename(e.tempName(), e.name)
+	return d.Rename(e.tempBase(), base)
+}
+
+// folders opens each folder once for a run of operations on its files, so
+// that each operation names a single path element: os.Root resolves every
+// element of a longer name with an open and a close of its own, which for
+// files three folders deep is most of a commit's system calls.
+type folders struct {
+	root *os.Root
+	dir  string
+	cur  *os.Root
+}
+
+func (f *folders) in(dir string) (*os.Root, error) {
+	if dir == "." {
+		return f.root, nil
+	}
+	if f.cur != nil && f.dir == dir {
+		return f.cur, nil
+	}
+	f.close()
+	r, err := f.root.OpenRoot(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = &fs.PathError{Op: "replace", Path: dir, Err: ErrChanged}
+		}
+		return nil, err
+	}
+	f.cur, f.dir = r, dir
+	return r, nil
+}
+
+func (f *folders) close() {
+	if f.cur != nil {
+		f.cur.Close()
+		f.cur = nil
+	}
 }
 
 func (tx *Tx) step(name string, i int) error {
