@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/robotsmith/robotsmith/internal/tomldepth"
 	"gopkg.in/yaml.v3"
 )
 
@@ -250,7 +251,7 @@ func (li lineIndex) line(off int) int {
 // parseTOML reads TOML with BurntSushi/toml. That library keeps key positions private, so the lines
 // come from tomlLines, a small scan of the source for table headers and `key =` lines.
 func parseTOML(src []byte) (*node, error) {
-	if line := tomlTooDeep(src); line > 0 {
+	if line := tomldepth.Line(src, maxDepth); line > 0 {
 		return nil, &lineError{line, ErrTooDeep}
 	}
 	var m map[string]any
