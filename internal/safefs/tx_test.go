@@ -220,6 +220,7 @@ func TestCommitFails(t *testing.T) {
 	}
 	for _, p := range points {
 		t.Run(fmt.Sprintf("%s %d", p.step, p.i), func(t *testing.T) {
+			t.Parallel()
 			dir := tree(t, oldSite)
 			tx := begin(t, dir)
 			stage(t, tx, dir, changes)
@@ -418,6 +419,7 @@ func TestRecover(t *testing.T) {
 	for _, p := range points {
 		for _, how := range []string{"Begin", "Recover"} {
 			t.Run(fmt.Sprintf("%s %d/%s", p.step, p.i, how), func(t *testing.T) {
+				t.Parallel()
 				dir := tree(t, oldSite)
 				tx := begin(t, dir)
 				stage(t, tx, dir, changes)
