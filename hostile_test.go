@@ -81,16 +81,8 @@ var hostileSkips = map[string]string{
 	"files-owner":         "pipeline write phase: the owner becomes the process's",
 	"files-long-name":     "pipeline write phase: the temporary name of a 250-byte page name is longer than a name may be",
 	// Front matter.
-	"fm-yaml-40000-keys":   "front matter: 40,000 keys take 14 s or more (placing keys is quadratic)",
 	"fm-yaml-unterminated": "front matter: a YAML block without its closing --- is read as no front matter; Hugo refuses the page",
 	"fm-toml-unterminated": "front matter: a TOML block without its closing +++ is read as no front matter; Hugo refuses the page",
-	"fm-toml-inline-deep":  "front matter: BurntSushi/toml is quadratic in nesting depth (internal/tomldepth bounds it first)",
-	"fm-toml-dotted-key":   "front matter: BurntSushi/toml is quadratic in dotted key length (internal/tomldepth bounds it first)",
-	// Hugo's configuration, read by package site.
-	"fm-hugo-config-deep": "site: hugo.toml goes to BurntSushi/toml unbounded; 20,000 levels run out of memory (internal/tomldepth bounds it first)",
-	// Directive values.
-	"config-directive-typo": "rules: a value within two edits of a restriction (noindx) is dropped with a warning, not the error with \"did you mean\" that SPEC requires",
-	"fm-robots-typo":        "rules: a value within two edits of a restriction (noindx) is dropped with a warning, not the error with \"did you mean\" that SPEC requires",
 }
 
 const (

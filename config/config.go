@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -47,7 +48,9 @@ type Config struct {
 	RuleList         []rules.Rule
 	ErrorPages       []string // nil: the built-in globs
 	Headers          Headers
-	Sitemap          string // "prune" (default) or "keep"
+	Sitemap          string        // "prune" (default) or "keep"
+	RobotsTxt        RobotsTxt     // robotsmith's block of robots.txt (robots.go)
+	AI               aipref.Policy // the AI preferences (robots.go)
 }
 
 // Headers is the `headers:` key.
@@ -150,6 +153,7 @@ func Parse(file string, src []byte) (*Config, error) {
 	p := &parser{file: file}
 	p.duplicates(root)
 	c := p.config(root)
+	p.checkRobots(c)
 	if len(p.errs) > 0 {
 		return nil, errors.Join(limitErrors(file, p.errs)...)
 	}
@@ -251,6 +255,10 @@ func (p *parser) config(root *node) *Config {
 			c.Headers = p.headers(v)
 		case "sitemap":
 			c.Sitemap = p.oneOf(v, key, "prune", "keep")
+		case "robots_txt":
+			c.RobotsTxt = p.robotsTxt(v)
+		case "ai":
+			c.AI = p.ai(v)
 		default:
 			p.errorf(v, "unknown key %s (known: %s)", quote(key), strings.Join(knownKeys, ", "))
 		}
@@ -259,7 +267,7 @@ func (p *parser) config(root *node) *Config {
 }
 
 var knownKeys = []string{"generator", "content", "output", "command", "tags", "existing", "previews",
-	"production_branch", "defaults", "rules", "error_pages", "headers", "sitemap"}
+	"production_branch", "defaults", "rules", "error_pages", "headers", "sitemap", "robots_txt", "ai"}
 
 func (p *parser) str(n *node, key string) string {
 	if n.kind != scalarNode || n.value == nil {
@@ -403,11 +411,7 @@ func (p *parser) headers(n *node) Headers {
 		case "format":
 			h.Format = p.oneOf(v, "headers: format", "netlify", "cloudflare")
 		case "html":
-			b, ok := v.value.(bool)
-			if v.kind != scalarNode || !ok {
-				p.errorf(v, "headers: html: want true or false")
-			}
-			h.HTML = b
+			h.HTML = p.boolean(v, "headers: html")
 		default:
 			p.errorf(v, "headers: unknown key %s (known: format, html)", quote(k))
 		}

@@ -20,7 +20,7 @@ func BenchmarkParse(b *testing.B) {
 			b.SetBytes(int64(len(src)))
 			b.ReportAllocs()
 			for b.Loop() {
-				d, err := Parse("a.md", src)
+				d, err := Parse("a.md", src, Hugo)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -4,174 +4,174 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/rules"
 )
 
-// Cascade is one Hugo cascade entry, from `cascade:` as a map or a list of
-// maps.
+// Cascade is one Hugo cascade entry, from `cascade:` as a map or a list of maps, in a page's front
+// matter or in the site configuration: both are decoded here, by the same rules.
 type Cascade struct {
-	Target Target         // from `target` or its old name `_target`; zero Target matches all
-	Values map[string]any // the entry without its target key
-	Line   int            // line of the entry (or of the `cascade` key) in the file
+	Target Target // from `target` or its old name `_target`; the zero Target matches all
+	// Values is the entry without its target: the fields and params it passes down (a map).
+	Values *Node
+	Line   int           // line of the entry (of the `cascade` key for a single map) in the file
+	Inputs []rules.Input // the robots keys of Values, each rules.FromCascade at its own line
 }
 
-// Target selects the pages a cascade entry applies to: Hugo glob strings, as
-// written. An empty field matches everything.
+// Target selects the pages a cascade entry applies to: Hugo glob strings, as written. An empty
+// field matches everything.
 type Target struct {
 	Path, Kind string
-	// Lang is the old `lang` selector (one glob), removed in Hugo 0.165.
+	// Lang is the old `lang` selector (one glob).
 	Lang        string
 	Environment string
-	// Languages is Hugo's newer selector, `sites: {matrix: {languages: [...]}}`
-	// (a string or a list of globs, as written); a page matches when its
-	// language matches any of them. nil when not given.
+	// Languages is Hugo's newer selector, `sites: {matrix: {languages: [...]}}` (a string or a
+	// list of globs, as written); a page matches when its language matches any of them. nil when
+	// not given.
 	Languages []string
 }
 
-// Cascades returns the entries of the `cascade` key in the order written. A
-// value that is not a map or a list of maps, or a target that is not a map of
-// strings, is an *Error at the entry's line; all problems are returned
-// together.
-func (d *Document) Cascades() (out []Cascade, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			out, err = nil, &Error{File: d.File, Err: fmt.Errorf("front matter: internal error: %v", r)}
-		}
-	}()
-	k, ok := d.lookup("cascade")
+// Cascades returns the entries of the front matter's `cascade` key in the order written.
+func (d *Document) Cascades() ([]Cascade, error) {
+	k, ok := d.Root.Fold("cascade")
 	if !ok {
 		return nil, nil
 	}
-	keyLine := d.Line(k)
-	lineOf := func(i int) int {
-		if i < len(d.cascade) {
-			l, _ := d.lineCol(d.cascade[i])
-			return l
-		}
-		return keyLine
-	}
-	var entries []any
-	switch v := d.Fields[k].(type) {
-	case nil:
+	return d.CascadesAt(k)
+}
+
+// CascadesAt decodes the cascade value of key k of this document (front matter, or a site
+// configuration file). A value that is not a map or a list of maps, or a target that is not a map
+// of strings, is an *Error at the entry's line; all problems are returned together. An entry
+// that writes both `target` and `_target` uses `target` (Hugo takes whichever its map iteration
+// meets last, so its choice changes from run to run) and the document gets a warning.
+func (d *Document) CascadesAt(k Key) ([]Cascade, error) {
+	var entries []*Node
+	switch v := k.Value; {
+	case v.IsNull():
 		return nil, nil
-	case map[string]any:
-		entries = []any{v}
-	case []any:
-		entries = v
-	case []map[string]any: // TOML [[cascade]]
-		for _, e := range v {
-			entries = append(entries, e)
-		}
+	case v.Kind == KindMap:
+		entries = []*Node{v}
+	case v.Kind == KindList:
+		entries = v.List
 	default:
-		return nil, &Error{File: d.File, Line: keyLine, Err: fmt.Errorf("front matter: %s: want a map or a list of maps, got %s", k, describe(v))}
+		return nil, d.errAt(k.Off, false, fmt.Errorf("%s: want a map or a list of maps, got %s", k.Name, v.describe()))
 	}
+	var out []Cascade
 	var errs []error
 	for i, e := range entries {
-		line := keyLine
-		if _, isMap := d.Fields[k].(map[string]any); !isMap {
-			line = lineOf(i)
+		line := d.Line(e.Off)
+		if k.Value.Kind == KindMap {
+			line = d.Line(k.Off)
 		}
-		m, ok := e.(map[string]any)
-		if !ok {
-			errs = append(errs, &Error{File: d.File, Line: line, Err: fmt.Errorf("front matter: %s: entry %d: want a map, got %s", k, i+1, describe(e))})
+		if e.Kind != KindMap {
+			errs = append(errs, &Error{File: d.File, Line: line, Err: fmt.Errorf("%s: %s: entry %d: want a map, got %s", d.what, k.Name, i+1, e.describe())})
 			continue
 		}
-		c, err := cascadeEntry(m)
+		c, err := d.cascadeEntry(e)
 		if err != nil {
-			errs = append(errs, &Error{File: d.File, Line: line, Err: fmt.Errorf("front matter: %s: %w", k, err)})
+			errs = append(errs, &Error{File: d.File, Line: line, Err: fmt.Errorf("%s: %s: %w", d.what, k.Name, err)})
 			continue
 		}
 		c.Line = line
+		c.Inputs, err = d.RobotsIn(c.Values, rules.FromCascade)
+		if err != nil {
+			errs = append(errs, err)
+		}
 		out = append(out, c)
 	}
-	if len(errs) > 0 {
-		return out, errors.Join(errs...)
-	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
-// cascadeEntry splits one entry into its target and its values. Hugo renamed
-// `_target` to `target`; when both are written `target` is used.
-func cascadeEntry(m map[string]any) (Cascade, error) {
-	var c Cascade
-	c.Values = make(map[string]any, len(m))
-	var target, oldTarget any
-	hasTarget, hasOld := false, false
-	for k, v := range m {
-		switch strings.ToLower(k) {
+// cascadeEntry splits one entry into its target and its values.
+func (d *Document) cascadeEntry(m *Node) (Cascade, error) {
+	c := Cascade{Values: newMap(m.Off)}
+	var target, old *Key
+	for i := range m.Keys {
+		k := &m.Keys[i]
+		switch strings.ToLower(k.Name) {
 		case "target":
-			target, hasTarget = v, true
+			target = k
 		case "_target":
-			oldTarget, hasOld = v, true
+			old = k
 		default:
-			c.Values[k] = v
+			c.Values.set(k.Name, k.Off, k.Value)
 		}
 	}
-	if !hasTarget && hasOld {
-		target, hasTarget = oldTarget, true
+	if target != nil && old != nil {
+		d.Warnings = append(d.Warnings, &Error{File: d.File, Line: d.Line(old.Off),
+			Err: fmt.Errorf("%s: cascade entry has both target and _target: robotsmith uses target (Hugo picks either, at random); remove one", d.what)})
 	}
-	if !hasTarget || target == nil {
+	if target == nil {
+		target = old
+	}
+	if target == nil || target.Value.IsNull() {
 		return c, nil
 	}
-	tm, ok := target.(map[string]any)
-	if !ok {
-		return c, fmt.Errorf("target: want a map, got %s", describe(target))
+	if target.Value.Kind != KindMap {
+		return c, fmt.Errorf("%s: want a map, got %s", target.Name, target.Value.describe())
 	}
-	for k, v := range tm {
+	err := c.Target.read(target.Value)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", target.Name, err)
+	}
+	return c, err
+}
+
+// read fills t from a target map (keys in any case, as Hugo reads them).
+func (t *Target) read(m *Node) error {
+	for _, k := range m.Keys {
 		var dst *string
-		switch strings.ToLower(k) {
+		switch strings.ToLower(k.Name) {
 		case "sites":
-			ls, err := matrixLanguages(v)
+			ls, err := matrixLanguages(k.Value)
 			if err != nil {
-				return c, fmt.Errorf("target: %w", err)
+				return err
 			}
-			c.Target.Languages = ls
+			t.Languages = ls
 			continue
 		case "path":
-			dst = &c.Target.Path
+			dst = &t.Path
 		case "kind":
-			dst = &c.Target.Kind
+			dst = &t.Kind
 		case "lang":
-			dst = &c.Target.Lang
+			dst = &t.Lang
 		case "environment":
-			dst = &c.Target.Environment
+			dst = &t.Environment
 		default:
-			continue // other selectors (sites, ...) are Hugo's business
+			continue // other selectors are Hugo's business
 		}
-		s, ok := v.(string)
-		if !ok && v != nil {
-			return c, fmt.Errorf("target: %s: want a string, got %s", k, describe(v))
+		if k.Value.IsNull() {
+			continue
+		}
+		s, ok := k.Value.Scalar()
+		if !ok {
+			return fmt.Errorf("%s: want a string, got %s", k.Name, k.Value.describe())
 		}
 		*dst = s
 	}
-	return c, nil
+	return nil
 }
 
-// matrixLanguages reads `languages` from a target's `sites: {matrix: {...}}`
-// (keys in any case, as Hugo lower-cases them); other matrix dimensions
-// (versions, roles) are left to the caller's generator mapping.
-func matrixLanguages(sites any) ([]string, error) {
-	sm, ok := sites.(map[string]any)
-	if !ok {
-		if sites == nil {
-			return nil, nil
-		}
-		return nil, fmt.Errorf("sites: want a map, got %s", describe(sites))
-	}
-	k, ok := lookupFold(sm, "matrix")
-	if !ok || sm[k] == nil {
+// matrixLanguages reads `languages` from a target's `sites: {matrix: {...}}`; other matrix
+// dimensions (versions, roles) are left to the caller's generator mapping.
+func matrixLanguages(sites *Node) ([]string, error) {
+	if sites.IsNull() {
 		return nil, nil
 	}
-	mm, ok := sm[k].(map[string]any)
-	if !ok {
-		return nil, fmt.Errorf("sites.matrix: want a map, got %s", describe(sm[k]))
+	if sites.Kind != KindMap {
+		return nil, fmt.Errorf("sites: want a map, got %s", sites.describe())
 	}
-	k, ok = lookupFold(mm, "languages")
-	if !ok {
+	mm := sites.FoldValue("matrix")
+	if mm.IsNull() {
 		return nil, nil
 	}
-	ls, ok := stringList(mm[k])
+	if mm.Kind != KindMap {
+		return nil, fmt.Errorf("sites.matrix: want a map, got %s", mm.describe())
+	}
+	ls, ok := mm.FoldValue("languages").Strings()
 	if !ok {
-		return nil, fmt.Errorf("sites.matrix.languages: want a string or a list of strings, got %s", describe(mm[k]))
+		return nil, fmt.Errorf("sites.matrix.languages: want a string or a list of strings, got %s", mm.FoldValue("languages").describe())
 	}
 	return ls, nil
 }

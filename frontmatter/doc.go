@@ -1,22 +1,29 @@
-// Package frontmatter reads the front matter of Hugo and Jekyll source pages
-// (YAML between `---` lines, TOML between `+++` lines, or a JSON object at the
-// start of the file) and yields the robots directives of SPEC §3 with the
-// file and line each came from. It only parses: package rules decides.
+// Package frontmatter is robotsmith's one reader of source files: the front matter of Hugo and
+// Jekyll pages (YAML between `---` lines, Jekyll's also closed by `...`; TOML between `+++` lines;
+// a JSON object) and whole configuration files (hugo.toml, _config.yml). Every format decodes into
+// the same Nodes, each carrying its offset, so every key's file:line is known. It is lenient on
+// keys robotsmith does not own (a key written twice takes the last value, any date form stays a
+// value, unknown YAML tags are strings) and exact on the robots keys of SPEC §3, whose bad values
+// are errors at their line. Input is bounded: nesting deeper than 100 levels is a short error,
+// maps of any size are read in linear time, YAML aliases are shared rather than expanded (Any
+// expands them within a budget), and messages quote at most a short excerpt.
 //
 // Usage:
 //
-//	doc, err := frontmatter.Parse("content/blog/a.md", src)
+//	doc, err := frontmatter.Parse("content/blog/a.md", src, frontmatter.Hugo)
 //	if err != nil {
 //		return err // *frontmatter.Error: "content/blog/a.md:3:9: front matter: ..."
 //	}
-//	inputs, err := doc.Robots()       // robots, noindex, nofollow, unavailable_after, expiryDate
-//	cascades, err := doc.Cascades()   // Hugo cascade entries with their targets
-//	for _, c := range cascades {
-//		more, err := frontmatter.RobotsFrom(c.Values, rules.Source{Kind: rules.FromCascade, File: doc.File, Line: c.Line})
-//		...
-//	}
+//	inputs, err := doc.Robots()     // robots, noindex, nofollow, unavailable_after (and Hugo's params.*, expiryDate)
+//	cascades, err := doc.Cascades() // Hugo cascade entries, with targets and their own robots inputs
+//	cfg, err := frontmatter.Decode("hugo.toml", src, frontmatter.TOML)
+//	cs, err := cfg.CascadesAt(k)    // the same decoder for a site configuration's cascade
 //
-// Keys are case-insensitive, as Hugo lower-cases them. Positions are kept as
-// offsets in the file and turned into line:col only for Line and for errors,
-// which are *Error values printed as "file:line:col: msg".
+// github.com/adrg/frontmatter is not used: robotsmith needs each generator's own rules for
+// finding the block (Jekyll: `---` on the first line, closed by `---` or `...`; Hugo: after blank
+// lines, `---`, `+++` or a JSON object ending wherever the object ends), which adrg does not
+// follow, and it decodes without positions, so it only ever found the block, copying the whole
+// file to do so. YAML is parsed by yaml.v3 into its node tree (its own decoding refuses duplicate
+// keys and is quadratic in them); TOML by go-toml's parser, the one Hugo uses, whose syntax tree
+// keeps every key's range; JSON by encoding/json's token stream.
 package frontmatter

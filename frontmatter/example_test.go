@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
-	"github.com/robotsmith/robotsmith/rules"
 )
 
 func ExampleParse() {
@@ -15,18 +14,21 @@ robots:
   googlebot-news: nosnippet
 noindex: true
 expiryDate: 2027-01-31
+params:
+  nofollow: true
 cascade:
   - _target: {path: /notes/**}
-    nofollow: true
+    robots: nosnippet
 ---
 Text.
 `)
-	doc, err := frontmatter.Parse("content/notes/_index.md", src)
+	doc, err := frontmatter.Parse("content/notes/_index.md", src, frontmatter.Hugo)
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s, title %q on line %d, body %q\n", doc.Format, doc.String("Title"), doc.Line("title"), doc.Body)
+	title, _ := doc.Root.Fold("Title")
+	fmt.Printf("%s, title %q on line %d, body %q\n", doc.Format, title.Value.String(), doc.Line(title.Off), doc.Body)
 
 	inputs, err := doc.Robots()
 	if err != nil {
@@ -39,18 +41,19 @@ Text.
 
 	cascades, _ := doc.Cascades()
 	for _, c := range cascades {
-		more, _ := frontmatter.RobotsFrom(c.Values, rules.Source{Kind: rules.FromCascade, File: doc.File, Line: c.Line})
-		fmt.Printf("cascade to %s: %s: %s (%s)\n", c.Target.Path, more[0].Agent, more[0].Value, more[0].Source)
+		in := c.Inputs[0]
+		fmt.Printf("cascade to %s: %s: %s (%s)\n", c.Target.Path, in.Agent, in.Value, in.Source)
 	}
 
-	_, err = frontmatter.Parse("content/bad.md", []byte("+++\ntitle = \"x\"\nrobots = \n+++\n"))
+	_, err = frontmatter.Parse("content/bad.md", []byte("+++\ntitle = \"x\"\nrobots = \n+++\n"), frontmatter.Hugo)
 	fmt.Println(err)
 	// Output:
 	// yaml, title "Draft notes" on line 2, body "Text.\n"
-	// googlebot-news: nosnippet (front matter robots.googlebot-news at content/notes/_index.md:3)
-	// robots: noarchive (front matter robots.robots at content/notes/_index.md:3)
+	// googlebot-news: nosnippet (front matter robots.googlebot-news at content/notes/_index.md:5)
+	// robots: noarchive (front matter robots.robots at content/notes/_index.md:4)
 	// robots: noindex (front matter noindex at content/notes/_index.md:6)
 	// robots: unavailable_after:2027-01-31 (front matter expiryDate at content/notes/_index.md:7)
-	// cascade to /notes/**: robots: nofollow (cascade from content/notes/_index.md:9)
-	// content/bad.md:3:10: front matter: toml: expected value but found '\n' instead
+	// robots: nofollow (front matter params.nofollow at content/notes/_index.md:9)
+	// cascade to /notes/**: robots: nosnippet (cascade from content/notes/_index.md:12)
+	// content/bad.md:3:10: front matter: toml: unexpected character U+000A at start of value
 }

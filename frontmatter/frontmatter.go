@@ -5,136 +5,174 @@ import (
 	"errors"
 	"fmt"
 	"sort"
-	"strconv"
-	"strings"
-	"time"
 	"unicode/utf8"
-
-	adrg "github.com/adrg/frontmatter"
 )
 
-// Document is one source file's front matter.
+// Format is how a block is written.
+type Format string
+
+// The formats read.
+const (
+	YAML Format = "yaml"
+	TOML Format = "toml"
+	JSON Format = "json"
+)
+
+// Dialect is whose rules find the front matter block in a file.
+type Dialect uint8
+
+const (
+	// Hugo: after a byte order mark and blank lines, YAML between `---` lines, TOML between `+++`
+	// lines, or a JSON object; robots keys are read at the top and under `params`, and
+	// expiryDate/unpublishDate give unavailable_after.
+	Hugo Dialect = iota
+	// Jekyll: YAML only, opened by `---` on the first line and closed by `---` or `...`. A block
+	// its YAML reader cannot read is a warning, as Jekyll builds such a page without its data.
+	Jekyll
+)
+
+// Document is one file's front matter (or one whole configuration file).
 type Document struct {
-	File   string         // as given to Parse (slash path relative to the site root)
-	Format string         // "yaml", "toml", "json"; "" when the file has no front matter
-	Fields map[string]any // decoded front matter (nil without front matter); keys as written
-	Body   []byte         // the content after the front matter (the whole file without one)
+	File   string // as given to Parse (slash path relative to the site root)
+	Format Format // "" when the file has no front matter
+	// Root is the front matter, always a map (empty when the block is); nil without front matter.
+	Root *Node
+	Body []byte // the content after the front matter (the whole file without one)
+	// Warnings are problems the generator lets pass, each an *Error: Jekyll builds a page whose
+	// YAML it cannot read with no data at all, so robotsmith says so and reads no keys.
+	Warnings []error
 
-	src   []byte            // the whole file, for turning offsets into line:col
-	start int               // offset of the front matter block's first byte in src
-	lines []int             // offsets of the lines from start on (built by offAt)
-	keys  map[string]keyPos // lower-case top-level key -> the key as written and where
-	// cascade holds the offset of each `cascade` list entry, in order; nil
-	// when cascade is a single map or absent (its key's offset is used).
-	cascade []int
-	// raw holds the scalar text of top-level values as written in YAML (for
-	// dates the decoder turned into time.Time), by lower-case key.
-	raw map[string]string
-}
-
-// keyPos is where a top-level key is written.
-type keyPos struct {
-	name string // the key as written
-	off  int    // offset of the key in the file
+	dialect Dialect
+	what    string // "front matter" or "config", the start of every message
+	src     []byte // the file up to the end of the block, for turning offsets into lines
+	lines   []int  // offsets of the lines of src, built on first use
 }
 
 const bom = "\uFEFF"
 
-// capture is what the custom adrg formats fill in: adrg finds the front
-// matter block and its delimiters, and we keep the block's raw bytes so that
-// we can decode it ourselves with positions (adrg decodes with yaml.v2 and
-// no positions).
-type capture struct {
-	format string
-	raw    []byte
-	found  bool
-}
-
-func captureAs(format string) adrg.UnmarshalFunc {
-	return func(data []byte, v any) error {
-		c, ok := v.(*capture)
-		if !ok {
-			return fmt.Errorf("frontmatter: internal error: capture into %T", v)
-		}
-		c.format, c.raw, c.found = format, data, true
-		return nil
-	}
-}
-
-// Parse reads src. A file with no front matter is not an error (Format "").
-// Malformed front matter returns *Error with File, Line (1-based, in the file,
-// not in the front matter block) and Col when known.
-//
-// Front matter is what Hugo reads: YAML between `---` lines, TOML between
-// `+++` lines, or a JSON object at the start of the file. A UTF-8 byte order
-// mark and blank lines before it are skipped. An opening `---` or `+++` with
-// no closing line is not front matter (Jekyll copies such a file as is).
-func Parse(file string, src []byte) (doc *Document, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			doc, err = nil, &Error{File: file, Err: fmt.Errorf("front matter: internal error: %v", r)}
-		}
-	}()
-	d := &Document{File: file, Body: src, src: src}
-	off := 0
-	if bytes.HasPrefix(src, []byte(bom)) {
-		off = len(bom)
-	}
-	lineStart, lineEnd := firstLine(src, off)
-	if lineStart < len(src) && src[lineStart] == '{' && looksLikeJSON(src[lineStart+1:]) {
-		if err := d.parseJSON(lineStart); err != nil {
-			return nil, err
-		}
+// Parse reads the front matter of src with dialect's rules. A file with no front matter is not an
+// error (Format ""). Malformed front matter is an *Error at the file's line and column (not the
+// block's); every message quotes at most a short excerpt of the input.
+func Parse(file string, src []byte, dialect Dialect) (*Document, error) {
+	d := &Document{File: file, Body: src, dialect: dialect, what: "front matter"}
+	b, ok := split(src, dialect)
+	if !ok {
 		return d, nil
 	}
-
-	// Most files a site holds have no front matter: answer them without
-	// adrg, which would copy the whole file into its buffer first.
-	if open := string(bytes.TrimSpace(src[lineStart:lineEnd])); open != "---" && open != "+++" {
-		return d, nil
+	d.Format = b.format
+	d.src = src[:b.end]
+	var root *Node
+	var err error
+	switch b.format {
+	case JSON:
+		var end int
+		d.src = src
+		root, end, err = d.decodeJSON(src, b.start)
+		if err == nil {
+			d.Body = src[skipNewline(src, end):]
+			d.src, d.lines = src[:end], nil
+		}
+	default:
+		root, err = d.decode(b.format, src[b.start:b.stop], b.start)
+		d.Body = src[b.end:]
 	}
-	// adrg finds the block; YAML and TOML only, see parseJSON for why JSON
-	// is found by hand.
-	var c capture
-	rest, err := adrg.Parse(bytes.NewReader(src[off:]), &c,
-		adrg.NewFormat("---", "---", captureAs("yaml")),
-		adrg.NewFormat("+++", "+++", captureAs("toml")),
-	)
 	if err != nil {
-		return nil, &Error{File: file, Err: fmt.Errorf("front matter: %w", err)}
+		if dialect == Jekyll && !mentionsRobotsKey(src[b.start:b.stop]) {
+			d.Warnings = append(d.Warnings, fmt.Errorf("%w (Jekyll builds the page without its front matter)", err))
+			d.Root = newMap(b.start)
+			return d, nil
+		}
+		return nil, err
 	}
-	if !c.found {
-		return d, nil
-	}
-	// The block starts right after the opening delimiter's line, which is
-	// the first non-blank line, as adrg reads it.
-	d.start = lineEnd
-	if d.start+len(c.raw) > len(src) || !bytes.Equal(src[d.start:d.start+len(c.raw)], c.raw) {
-		return nil, &Error{File: file, Err: errors.New("front matter: internal error: block not found where expected")}
-	}
-	d.Body = src[len(src)-len(rest):]
-	d.Format = c.format
-	switch c.format {
-	case "yaml":
-		err = d.decodeYAML(c.raw)
-	case "toml":
-		err = d.decodeTOML(c.raw)
+	d.Root = root
+	return d, nil
+}
+
+// Decode reads a whole configuration file (hugo.toml, _config.yml, ...) of the given format.
+func Decode(file string, src []byte, format Format) (*Document, error) {
+	d := &Document{File: file, Format: format, Body: nil, what: "config", src: src}
+	var root *Node
+	var err error
+	if format == JSON {
+		root, _, err = d.decodeJSON(src, 0)
+		if err == nil && len(bytes.TrimSpace(src)) == 0 {
+			root = newMap(0)
+		}
+	} else {
+		root, err = d.decode(format, src, 0)
 	}
 	if err != nil {
 		return nil, err
 	}
+	d.Root = root
 	return d, nil
 }
 
-// firstLine returns the start of the first line at or after off that is not
-// blank, and the start of the line after it (len(src) at the end).
+func (d *Document) decode(f Format, block []byte, base int) (*Node, error) {
+	switch f {
+	case YAML:
+		return d.decodeYAML(block, base)
+	case TOML:
+		return d.decodeTOML(block, base)
+	}
+	return nil, d.errAt(base, false, fmt.Errorf("unknown format %q", f))
+}
+
+// block is where split found the front matter: the block's bytes are src[start:stop], and the
+// content starts at end (after the closing line).
+type block struct {
+	format           Format
+	start, stop, end int
+}
+
+// split finds the front matter block. An opening `---` or `+++` with no closing line is not front
+// matter (both generators then take the file as content).
+func split(src []byte, dialect Dialect) (block, bool) {
+	off := 0
+	if bytes.HasPrefix(src, []byte(bom)) {
+		off = len(bom)
+	}
+	start, next := off, lineEnd(src, off)
+	if dialect == Hugo {
+		start, next = firstLine(src, off)
+		if start < len(src) && src[start] == '{' && looksLikeJSON(src[start+1:]) {
+			return block{format: JSON, start: start}, true
+		}
+	}
+	open := string(bytes.TrimRight(src[start:next], " \t\r\n"))
+	var format Format
+	switch {
+	case open == "---":
+		format = YAML
+	case open == "+++" && dialect == Hugo:
+		format = TOML
+	default:
+		return block{}, false
+	}
+	for off := next; off < len(src); {
+		end := lineEnd(src, off)
+		line := string(bytes.TrimRight(src[off:end], " \t\r\n"))
+		if line == open || (dialect == Jekyll && line == "...") {
+			return block{format: format, start: next, stop: off, end: end}, true
+		}
+		off = end
+	}
+	return block{}, false
+}
+
+// lineEnd is the offset after the line starting at off (after its newline, or len(src)).
+func lineEnd(src []byte, off int) int {
+	if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(src)
+}
+
+// firstLine returns the start of the first line at or after off that is not blank, and the start
+// of the line after it (len(src) at the end).
 func firstLine(src []byte, off int) (start, next int) {
 	for off < len(src) {
-		end := bytes.IndexByte(src[off:], '\n')
-		next = len(src)
-		if end >= 0 {
-			next = off + end + 1
-		}
+		next = lineEnd(src, off)
 		if len(bytes.TrimSpace(src[off:next])) > 0 {
 			return off, next
 		}
@@ -143,224 +181,101 @@ func firstLine(src []byte, off int) (start, next int) {
 	return len(src), len(src)
 }
 
-// looksLikeJSON reports whether the bytes after an opening `{` begin a JSON
-// object ("key" or `}` after optional space), so that a Liquid or Go template
-// opening a page ({% ... %}, {{ ... }}) is not taken for front matter.
+func skipNewline(src []byte, off int) int {
+	if bytes.HasPrefix(src[off:], []byte("\r\n")) {
+		return off + 2
+	}
+	if bytes.HasPrefix(src[off:], []byte("\n")) {
+		return off + 1
+	}
+	return off
+}
+
+// looksLikeJSON reports whether the bytes after an opening `{` begin a JSON object ("key" or `}`
+// after optional space), so that a Liquid or Go template opening a page is not taken for front
+// matter.
 func looksLikeJSON(b []byte) bool {
 	b = bytes.TrimLeft(b, " \t\r\n")
 	return len(b) > 0 && (b[0] == '"' || b[0] == '}')
 }
 
-// lineCol turns an offset in the file into a 1-based line and column
-// (counting runes; a byte order mark is not a column).
-func (d *Document) lineCol(off int) (line, col int) {
-	return lineColIn(d.src, off)
-}
-
-func lineColIn(src []byte, off int) (line, col int) {
-	if off > len(src) {
-		off = len(src)
-	}
-	if off < 0 {
-		off = 0
-	}
-	line = 1 + bytes.Count(src[:off], []byte{'\n'})
-	ls := bytes.LastIndexByte(src[:off], '\n') + 1
-	if ls == 0 && bytes.HasPrefix(src, []byte(bom)) && off >= len(bom) {
-		ls = len(bom)
-	}
-	return line, 1 + utf8.RuneCount(src[ls:off])
-}
-
-// errAt returns an *Error at offset off of the file.
-func (d *Document) errAt(off int, withCol bool, err error) *Error {
-	line, col := d.lineCol(off)
-	if !withCol {
-		col = 0
-	}
-	return &Error{File: d.File, Line: line, Col: col, Err: err}
-}
-
-// setKey records where a top-level key is written. A key written again (a
-// TOML table extended by a later header) keeps its first place; of keys that
-// differ only in case the last one written wins, as a later key overrides an
-// earlier one.
-func (d *Document) setKey(name string, off int) {
-	if d.keys == nil {
-		d.keys = map[string]keyPos{}
-	}
-	lk := strings.ToLower(name)
-	if old, ok := d.keys[lk]; ok && (old.name == name || old.off > off) {
-		return
-	}
-	d.keys[lk] = keyPos{name: name, off: off}
-}
-
-// lookup finds a top-level key case-insensitively and returns it as written.
-func (d *Document) lookup(key string) (string, bool) {
-	if d == nil || d.Fields == nil {
-		return "", false
-	}
-	if p, ok := d.keys[strings.ToLower(key)]; ok {
-		if _, ok := d.Fields[p.name]; ok {
-			return p.name, true
-		}
-	}
-	return lookupFold(d.Fields, key)
-}
-
-// lookupFold finds key in m case-insensitively: the exact key if present,
-// else the greatest of the keys that fold to it (a fixed, documented choice).
-func lookupFold(m map[string]any, key string) (string, bool) {
-	if _, ok := m[key]; ok {
-		return key, true
-	}
-	var names []string
-	for k := range m {
-		if strings.EqualFold(k, key) {
-			names = append(names, k)
-		}
-	}
-	if len(names) == 0 {
-		return "", false
-	}
-	sort.Strings(names)
-	return names[len(names)-1], true
-}
-
-// Get looks up a top-level key, case-insensitively.
-func (d *Document) Get(key string) (any, bool) {
-	k, ok := d.lookup(key)
-	if !ok {
-		return nil, false
-	}
-	return d.Fields[k], true
-}
-
-// String returns a top-level string or number as text, "" if absent or of
-// another type.
-func (d *Document) String(key string) string {
-	v, _ := d.Get(key)
-	return scalarString(v)
-}
-
-func scalarString(v any) string {
-	switch v := v.(type) {
-	case string:
-		return v
-	case int:
-		return strconv.Itoa(v)
-	case int64:
-		return strconv.FormatInt(v, 10)
-	case uint64:
-		return strconv.FormatUint(v, 10)
-	case float64:
-		return strconv.FormatFloat(v, 'f', -1, 64)
-	case bool:
-		return strconv.FormatBool(v)
-	case time.Time:
-		return formatTime(v)
-	}
-	return ""
-}
-
-// Bool reports whether a top-level key is true or a string strconv.ParseBool
-// reads as true ("true", "TRUE", "1", ...).
-func (d *Document) Bool(key string) bool {
-	v, _ := d.Get(key)
-	b, ok := toBool(v)
-	return ok && b
-}
-
-// toBool reads a boolean front-matter value; ok is false for other types and
-// for text that is not a boolean. Besides true and false it takes what
-// strconv.ParseBool reads ("TRUE", "1", ...), YAML 1.1's yes/no/on/off
-// (Jekyll's YAML reader makes them booleans; yaml.v3 leaves them strings),
-// and the integers 0 and 1 (Hugo's cast.ToBool).
-func toBool(v any) (b, ok bool) {
-	switch v := v.(type) {
-	case bool:
-		return v, true
-	case int:
-		return v == 1, v == 0 || v == 1
-	case int64:
-		return v == 1, v == 0 || v == 1
-	case string:
-		s := strings.TrimSpace(v)
-		switch strings.ToLower(s) {
-		case "yes", "on":
-			return true, true
-		case "no", "off":
-			return false, true
-		}
-		b, err := strconv.ParseBool(s)
-		return b, err == nil
-	}
-	return false, false
-}
-
-// Time returns a top-level date: a time the decoder produced (YAML and TOML
-// dates), or a string in one of the forms front matter uses.
-func (d *Document) Time(key string) (time.Time, bool) {
-	v, _ := d.Get(key)
-	return toTime(v)
-}
-
-func toTime(v any) (time.Time, bool) {
-	switch v := v.(type) {
-	case time.Time:
-		return v, true
-	case string:
-		s := strings.TrimSpace(v)
-		// The date forms Hugo and Jekyll accept in front matter.
-		for _, layout := range [...]string{
-			time.RFC3339Nano,
-			"2006-01-02T15:04:05",
-			"2006-01-02 15:04:05 -0700",
-			"2006-01-02 15:04:05 -07:00",
-			"2006-01-02 15:04:05Z07:00",
-			"2006-01-02 15:04:05",
-			"2006-01-02",
-			time.RFC1123Z,
-			time.RFC1123,
-			time.RFC850,
-		} {
-			if t, err := time.Parse(layout, s); err == nil {
-				return t, true
+// mentionsRobotsKey reports whether a block the YAML reader refused has a line that starts with
+// one of robotsmith's keys: robotsmith then fails rather than publish a page its author meant to
+// hide.
+func mentionsRobotsKey(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte{'\n'}) {
+		line = bytes.ToLower(bytes.TrimSpace(line))
+		for _, k := range [...]string{"robots", "noindex", "nofollow", "unavailable_after"} {
+			if rest, ok := bytes.CutPrefix(line, []byte(k)); ok && len(bytes.TrimSpace(rest)) > 0 && bytes.TrimSpace(rest)[0] == ':' {
+				return true
 			}
 		}
 	}
-	return time.Time{}, false
+	return false
 }
 
-// formatTime writes a decoded date: TOML's local dates and date-times as
-// written (they carry no zone), anything else as RFC 3339.
-func formatTime(t time.Time) string {
-	switch t.Location().String() {
-	case "date-local":
-		return t.Format("2006-01-02")
-	case "datetime-local":
-		return t.Format("2006-01-02T15:04:05.999999999")
-	case "time-local":
-		return t.Format("15:04:05.999999999")
+// LineCol turns an offset in the file into a 1-based line and column (counting runes; a byte
+// order mark is not a column).
+func (d *Document) LineCol(off int) (line, col int) {
+	if d.lines == nil {
+		d.lines = []int{0}
+		for i := 0; i < len(d.src); {
+			j := bytes.IndexByte(d.src[i:], '\n')
+			if j < 0 {
+				break
+			}
+			i += j + 1
+			d.lines = append(d.lines, i)
+		}
 	}
-	return t.Format(time.RFC3339Nano)
+	off = min(max(off, 0), len(d.src))
+	n := sort.SearchInts(d.lines, off+1) // lines starting at or before off
+	ls := d.lines[n-1]
+	if ls == 0 && bytes.HasPrefix(d.src, []byte(bom)) && off >= len(bom) {
+		ls = len(bom)
+	}
+	return n, 1 + utf8.RuneCount(d.src[ls:off])
 }
 
-// Line returns the 1-based line in the file of a top-level key
-// (case-insensitive), 0 if absent.
-func (d *Document) Line(key string) int {
-	if d == nil {
-		return 0
-	}
-	k, ok := d.lookup(key)
-	if !ok {
-		return 0
-	}
-	p, ok := d.keys[strings.ToLower(k)]
-	if !ok || p.name != k {
-		return 0
-	}
-	line, _ := d.lineCol(p.off)
-	return line
+// Line is the 1-based line of an offset.
+func (d *Document) Line(off int) int {
+	l, _ := d.LineCol(off)
+	return l
 }
+
+// offAt turns a 1-based line and column (in runes) counted from the line holding base into an
+// offset in the file.
+func (d *Document) offAt(base, line, col int) int {
+	d.LineCol(0)
+	first := d.Line(base)
+	idx := first - 1 + max(line, 1) - 1
+	if idx >= len(d.lines) {
+		return len(d.src)
+	}
+	off := d.lines[idx]
+	if line <= 1 {
+		off = base
+	}
+	for i := 1; i < col && off < len(d.src) && d.src[off] != '\n'; i++ {
+		_, n := utf8.DecodeRune(d.src[off:])
+		off += n
+	}
+	return off
+}
+
+// errAt returns an *Error at offset off of the file, its message starting with the document's
+// kind ("front matter: ...").
+func (d *Document) errAt(off int, withCol bool, err error) *Error {
+	line, col := d.LineCol(off)
+	if !withCol {
+		col = 0
+	}
+	return &Error{File: d.File, Line: line, Col: col, Err: fmt.Errorf("%s: %w", d.what, err)}
+}
+
+// errDepth is the error for values nested deeper than maxDepth.
+var errDepth = errors.New("values nested too deep")
+
+// maxDepth is how deep values may nest; no front matter or configuration comes near it, and the
+// limit keeps a hostile file from costing time or stack.
+const maxDepth = 100

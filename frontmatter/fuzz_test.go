@@ -37,48 +37,60 @@ func FuzzFrontmatter(f *testing.F) {
 				t.Fatalf("%s: error %v outside f.md's %d lines", what, err, lines)
 			}
 		}
-		d, err := Parse("f.md", src)
-		checkErr("Parse", err)
-		if err != nil {
-			if d != nil {
-				t.Fatal("Parse returned a document and an error")
+		for _, dialect := range []Dialect{Hugo, Jekyll} {
+			d, err := Parse("f.md", src, dialect)
+			checkErr("Parse", err)
+			if err != nil {
+				if d != nil {
+					t.Fatal("Parse returned a document and an error")
+				}
+				continue
 			}
-			return
-		}
-		if d.Line("") < 0 || !bytes.HasSuffix(src, d.Body) {
-			t.Fatalf("Body %q is not the tail of %q", d.Body, src)
-		}
-		if d.Format == "" {
-			if d.Fields != nil || !bytes.Equal(d.Body, src) {
-				t.Fatalf("no front matter, yet Fields = %v, Body = %q", d.Fields, d.Body)
-			}
-		} else if d.Fields == nil {
-			t.Fatalf("%s front matter with nil Fields", d.Format)
-		}
-		for k := range d.Fields {
-			if _, ok := d.Get(strings.ToUpper(k)); !ok {
-				t.Fatalf("Get(%q) misses a key of Fields", strings.ToUpper(k))
-			}
-			if n := d.Line(k); n < 0 || n > lines {
-				t.Fatalf("Line(%q) = %d outside %d lines", k, n, lines)
-			}
-		}
-		in, err := d.Robots()
-		checkErr("Robots", err)
-		for _, i := range in {
-			if i.Agent == "" || i.Agent != strings.ToLower(i.Agent) || i.Value == "" || i.Value != strings.TrimSpace(i.Value) {
-				t.Fatalf("Robots gave a bad input %+v", i)
-			}
-			if i.Source.File != "f.md" || i.Source.Line < 1 || i.Source.Line > lines {
-				t.Fatalf("Robots gave a bad source %+v", i.Source)
-			}
-		}
-		cs, err := d.Cascades()
-		checkErr("Cascades", err)
-		for _, c := range cs {
-			if c.Line < 1 || c.Line > lines {
-				t.Fatalf("cascade line %d outside %d lines", c.Line, lines)
-			}
+			checkDocument(t, d, src, lines, checkErr)
 		}
 	})
+}
+
+// checkDocument checks what a parsed document answers, on any input.
+func checkDocument(t *testing.T, d *Document, src []byte, lines int, checkErr func(string, error)) {
+	if !bytes.HasSuffix(src, d.Body) {
+		t.Fatalf("Body %q is not the tail of %q", d.Body, src)
+	}
+	if d.Format == "" {
+		if d.Root != nil || !bytes.Equal(d.Body, src) {
+			t.Fatalf("no front matter, yet Root = %v, Body = %q", d.Root, d.Body)
+		}
+		return
+	}
+	if d.Root == nil || d.Root.Kind != KindMap {
+		t.Fatalf("%s front matter with Root %v", d.Format, d.Root)
+	}
+	for _, k := range d.Root.Keys {
+		if _, ok := d.Root.Fold(strings.ToUpper(k.Name)); !ok {
+			t.Fatalf("Fold(%q) misses a key", strings.ToUpper(k.Name))
+		}
+		if n := d.Line(k.Off); n < 1 || n > lines {
+			t.Fatalf("key %q at line %d outside %d lines", k.Name, n, lines)
+		}
+	}
+	for _, w := range d.Warnings {
+		checkErr("Warnings", w)
+	}
+	in, err := d.Robots()
+	checkErr("Robots", err)
+	for _, i := range in {
+		if i.Agent == "" || i.Agent != strings.ToLower(i.Agent) || i.Value == "" || i.Value != strings.TrimSpace(i.Value) {
+			t.Fatalf("Robots gave a bad input %+v", i)
+		}
+		if i.Source.File != "f.md" || i.Source.Line < 1 || i.Source.Line > lines {
+			t.Fatalf("Robots gave a bad source %+v", i.Source)
+		}
+	}
+	cs, err := d.Cascades()
+	checkErr("Cascades", err)
+	for _, c := range cs {
+		if c.Line < 1 || c.Line > lines {
+			t.Fatalf("cascade line %d outside %d lines", c.Line, lines)
+		}
+	}
 }

@@ -53,22 +53,32 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// dialectOf reads a file named jekyll-* with Jekyll's rules, any other with Hugo's.
+func dialectOf(name string) Dialect {
+	if strings.HasPrefix(name, "jekyll-") {
+		return Jekyll
+	}
+	return Hugo
+}
+
 // account describes what the package makes of one file.
 func account(name string, src []byte) string {
 	var b strings.Builder
-	d, err := Parse(name, src)
+	d, err := Parse(name, src, dialectOf(name))
 	if err != nil {
 		fmt.Fprintf(&b, "parse error: %v\n", err)
 		return b.String()
 	}
 	fmt.Fprintf(&b, "format: %q\nbody: %q\n", d.Format, d.Body)
-	keys := make([]string, 0, len(d.Fields))
-	for k := range d.Fields {
-		keys = append(keys, k)
+	if d.Root != nil {
+		keys := append([]Key(nil), d.Root.Keys...)
+		sort.Slice(keys, func(i, j int) bool { return keys[i].Name < keys[j].Name })
+		for _, k := range keys {
+			fmt.Fprintf(&b, "key %s at line %d: %#v\n", k.Name, d.Line(k.Off), k.Value.Any(false))
+		}
 	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		fmt.Fprintf(&b, "key %s at line %d: %#v\n", k, d.Line(k), d.Fields[k])
+	for _, w := range d.Warnings {
+		fmt.Fprintf(&b, "warning: %v\n", w)
 	}
 	in, err := d.Robots()
 	for _, i := range in {
@@ -79,7 +89,7 @@ func account(name string, src []byte) string {
 	}
 	cs, err := d.Cascades()
 	for _, c := range cs {
-		fmt.Fprintf(&b, "cascade at line %d: target %+v values %v\n", c.Line, c.Target, c.Values)
+		fmt.Fprintf(&b, "cascade at line %d: target %+v values %v inputs %v\n", c.Line, c.Target, c.Values.Any(false), c.Inputs)
 	}
 	if err != nil {
 		fmt.Fprintf(&b, "cascade error: %v\n", err)

@@ -5,174 +5,118 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/robotsmith/robotsmith/rules"
 )
 
-// robotsKeys are the front-matter keys SPEC §3 reads, in the order Robots
-// reports them. Hugo reads a page's expiry date from expiryDate or
-// unpublishDate; an expired page that is still published gets
-// unavailable_after.
-func robotsKeys() [6]string {
-	return [...]string{"robots", "noindex", "nofollow", "unavailable_after", "expirydate", "unpublishdate"}
+// robotsKeys are the front-matter keys SPEC §3 reads, in the order Robots reports them. Hugo reads
+// a page's expiry date from expiryDate or unpublishDate; an expired page that is still published
+// gets unavailable_after. Those two are Hugo's keys: a Jekyll page's are not read.
+func robotsKeys(dialect Dialect) []string {
+	if dialect == Jekyll {
+		return []string{"robots", "noindex", "nofollow", "unavailable_after"}
+	}
+	return []string{"robots", "noindex", "nofollow", "unavailable_after", "expirydate", "unpublishdate"}
 }
 
-// Robots returns the directives SPEC §3 defines in the front matter, each
-// with Source{Kind: rules.FromFrontMatter, File, Line of the key, Key as
-// written}. A value of the wrong type is an *Error at the key's line; all such
-// problems are returned together.
-func (d *Document) Robots() (in []rules.Input, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			in, err = nil, &Error{File: d.File, Err: fmt.Errorf("front matter: internal error: %v", r)}
-		}
-	}()
+// Robots returns the directives SPEC §3 defines in the front matter, each with
+// Source{Kind: rules.FromFrontMatter, File, Line of the key, Key as written}. In Hugo's dialect the
+// keys are read under `params` too (Hugo's place for custom front matter), Key "params.robots".
+// A value of the wrong type is an *Error at the key's line; all such problems are returned
+// together.
+func (d *Document) Robots() ([]rules.Input, error) {
+	return d.RobotsIn(d.Root, rules.FromFrontMatter)
+}
+
+// RobotsIn does what Robots does for any map of this document: a cascade entry's values, a
+// Jekyll `defaults` entry's values in _config.yml. kind is the Source.Kind of every Input.
+func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
+	if m == nil || m.Kind != KindMap {
+		return nil, nil
+	}
+	var in []rules.Input
 	var errs []error
-	for _, name := range robotsKeys() {
-		k, ok := d.lookup(name)
-		if !ok {
-			continue
-		}
-		src := rules.Source{Kind: rules.FromFrontMatter, File: d.File, Line: d.Line(k), Key: k}
-		v := d.Fields[k]
-		// A date as YAML wrote it, rather than as time.Time formats it.
-		if _, isTime := v.(time.Time); isTime {
-			if raw, ok := d.raw[strings.ToLower(k)]; ok {
-				v = raw
+	read := func(m *Node, prefix string) {
+		for _, name := range robotsKeys(d.dialect) {
+			k, ok := m.Fold(name)
+			if !ok {
+				continue
 			}
+			src := rules.Source{Kind: kind, File: d.File, Line: d.Line(k.Off), Key: prefix + k.Name}
+			got, err := d.robotsValue(name, k.Value, src)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			in = append(in, got...)
 		}
-		got, err := robotsValue(name, k, v, src)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		in = append(in, got...)
 	}
-	if len(errs) > 0 {
-		return in, errors.Join(errs...)
+	read(m, "")
+	if p, ok := m.Fold("params"); ok && d.dialect == Hugo && p.Value.Kind == KindMap {
+		read(p.Value, p.Name+".")
 	}
-	return in, nil
+	return in, errors.Join(errs...)
 }
 
-// RobotsFrom does what Robots does for any map of front-matter-like values
-// (a cascade entry's values, a Jekyll `defaults` entry's values); src is used
-// for every Input, with Key set to the key as written. Errors are *Error at
-// src.File and src.Line.
-func RobotsFrom(values map[string]any, src rules.Source) (in []rules.Input, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			in, err = nil, &Error{File: src.File, Line: src.Line, Err: fmt.Errorf("front matter: internal error: %v", r)}
-		}
-	}()
-	var errs []error
-	for _, name := range robotsKeys() {
-		k, ok := lookupFold(values, name)
-		if !ok {
-			continue
-		}
-		s := src
-		s.Key = k
-		got, err := robotsValue(name, k, values[k], s)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		in = append(in, got...)
-	}
-	if len(errs) > 0 {
-		return in, errors.Join(errs...)
-	}
-	return in, nil
-}
-
-// robotsValue reads the value v of the front-matter key k (name is k lower
-// case).
-func robotsValue(name, k string, v any, src rules.Source) ([]rules.Input, error) {
+// robotsValue reads the value v of a robots key (name is the key lower case).
+func (d *Document) robotsValue(name string, v *Node, src rules.Source) ([]rules.Input, error) {
 	fail := func(format string, args ...any) error {
-		return &Error{File: src.File, Line: src.Line, Err: fmt.Errorf("front matter: %s: "+format, append([]any{k}, args...)...)}
+		return &Error{File: src.File, Line: src.Line, Err: fmt.Errorf("%s: %s: "+format, append([]any{d.what, src.Key}, args...)...)}
 	}
-	if v == nil {
+	if v.IsNull() {
 		return nil, nil // `robots:` with no value sets nothing
 	}
 	switch name {
 	case "robots":
-		switch v := v.(type) {
-		case map[string]any:
-			agents := make([]string, 0, len(v))
-			for a := range v {
-				agents = append(agents, a)
-			}
-			sort.Strings(agents)
-			var in []rules.Input
-			for _, a := range agents {
-				agent := strings.ToLower(strings.TrimSpace(a))
-				if agent == "" {
-					return nil, fail("empty agent name")
-				}
-				s := src
-				s.Key = k + "." + a
-				vals, ok := stringList(v[a])
-				if !ok {
-					return nil, fail("%s: want a string or a list of strings, got %s", a, describe(v[a]))
-				}
-				in = appendInputs(in, agent, vals, s)
-			}
-			return in, nil
-		default:
-			vals, ok := stringList(v)
-			if !ok {
-				return nil, fail("want a string, a list of strings or a map of agent to directives, got %s", describe(v))
-			}
-			return appendInputs(nil, "robots", vals, src), nil
+		if v.Kind == KindMap {
+			return d.robotsAgents(v, src, fail)
 		}
-	case "noindex", "nofollow":
-		b, ok := toBool(v)
+		vals, ok := v.StringList()
 		if !ok {
-			return nil, fail("want true or false, got %s", describe(v))
+			return nil, fail("want a string, a list of strings or a map of agent to directives, got %s", v.describe())
+		}
+		return appendInputs(nil, "robots", vals, src), nil
+	case "noindex", "nofollow":
+		b, ok := v.Truth()
+		if !ok {
+			return nil, fail("want true or false, got %s", v.describe())
 		}
 		if !b {
 			return nil, nil
 		}
 		return []rules.Input{{Agent: "robots", Value: name, Source: src}}, nil
-	default: // unavailable_after and the expiry dates
-		var date string
-		switch v := v.(type) {
-		case string:
-			date = strings.TrimSpace(v)
-		case time.Time:
-			date = formatTime(v)
-		default:
-			return nil, fail("want a date, got %s", describe(v))
-		}
-		if date == "" {
-			return nil, nil
-		}
-		return []rules.Input{{Agent: "robots", Value: "unavailable_after:" + date, Source: src}}, nil
 	}
+	// unavailable_after and the expiry dates: a date as written.
+	if v.Kind != KindString && v.Kind != KindTime {
+		return nil, fail("want a date, got %s", v.describe())
+	}
+	date := strings.TrimSpace(v.String())
+	if date == "" {
+		return nil, nil
+	}
+	return []rules.Input{{Agent: "robots", Value: "unavailable_after:" + date, Source: src}}, nil
 }
 
-// stringList reads a string or a list of strings; nil gives none.
-func stringList(v any) ([]string, bool) {
-	switch v := v.(type) {
-	case nil:
-		return nil, true
-	case string:
-		return []string{v}, true
-	case []string:
-		return v, true
-	case []any:
-		out := make([]string, 0, len(v))
-		for _, e := range v {
-			s, ok := e.(string)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, s)
+// robotsAgents reads `robots` as a map of agent to directives, agents in name order.
+func (d *Document) robotsAgents(v *Node, src rules.Source, fail func(string, ...any) error) ([]rules.Input, error) {
+	keys := append([]Key(nil), v.Keys...)
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Name < keys[j].Name })
+	var in []rules.Input
+	for _, k := range keys {
+		agent := strings.ToLower(strings.TrimSpace(k.Name))
+		if agent == "" {
+			return nil, fail("empty agent name")
 		}
-		return out, true
+		s := src
+		s.Key = src.Key + "." + k.Name
+		s.Line = d.Line(k.Off)
+		vals, ok := k.Value.StringList()
+		if !ok {
+			return nil, fail("%s: want a string or a list of strings, got %s", excerpt(k.Name), k.Value.describe())
+		}
+		in = appendInputs(in, agent, vals, s)
 	}
-	return nil, false
+	return in, nil
 }
 
 // appendInputs adds one Input per non-blank value, trimmed.
@@ -183,31 +127,4 @@ func appendInputs(in []rules.Input, agent string, vals []string, src rules.Sourc
 		}
 	}
 	return in
-}
-
-// describe names a value's type for an error message, with the value when
-// it is short.
-func describe(v any) string {
-	switch v := v.(type) {
-	case map[string]any, map[any]any:
-		return "a map"
-	case []any:
-		return "a list of " + describeList(v)
-	case string:
-		return fmt.Sprintf("%q", v)
-	case bool, int, int64, uint64, float64:
-		return fmt.Sprint(v)
-	case time.Time:
-		return "the date " + formatTime(v)
-	}
-	return fmt.Sprintf("%T", v)
-}
-
-func describeList(v []any) string {
-	for _, e := range v {
-		if _, ok := e.(string); !ok {
-			return "values that are not all strings (" + describe(e) + ")"
-		}
-	}
-	return "strings"
 }

@@ -5,7 +5,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -38,10 +37,10 @@ var robotsCases = []struct {
 		desc: "yaml robots map per agent",
 		src:  "---\nrobots:\n  robots: noarchive\n  GoogleBot-News: nosnippet\n  bingbot: [nocache, 'max-snippet:20']\n---\n",
 		want: []rules.Input{
-			{Agent: "googlebot-news", Value: "nosnippet", Source: fm("robots.GoogleBot-News", 2)},
-			{Agent: "bingbot", Value: "nocache", Source: fm("robots.bingbot", 2)},
-			{Agent: "bingbot", Value: "max-snippet:20", Source: fm("robots.bingbot", 2)},
-			{Agent: "robots", Value: "noarchive", Source: fm("robots.robots", 2)},
+			{Agent: "googlebot-news", Value: "nosnippet", Source: fm("robots.GoogleBot-News", 4)},
+			{Agent: "bingbot", Value: "nocache", Source: fm("robots.bingbot", 5)},
+			{Agent: "bingbot", Value: "max-snippet:20", Source: fm("robots.bingbot", 5)},
+			{Agent: "robots", Value: "noarchive", Source: fm("robots.robots", 3)},
 		},
 	},
 	{
@@ -90,7 +89,7 @@ var robotsCases = []struct {
 		desc: "toml keys and dates",
 		src:  "+++\ntitle = 'x'\nexpirydate = 2027-01-31\nunpublishDate = 2027-02-01T08:00:00\nunavailable_after = 2027-03-01T00:00:00Z\nnoindex = true\n[robots]\ngooglebot = ['nosnippet']\n+++\n",
 		want: []rules.Input{
-			{Agent: "googlebot", Value: "nosnippet", Source: fm("robots.googlebot", 7)},
+			{Agent: "googlebot", Value: "nosnippet", Source: fm("robots.googlebot", 8)},
 			{Agent: "robots", Value: "noindex", Source: fm("noindex", 6)},
 			{Agent: "robots", Value: "unavailable_after:2027-03-01T00:00:00Z", Source: fm("unavailable_after", 5)},
 			{Agent: "robots", Value: "unavailable_after:2027-01-31", Source: fm("expirydate", 3)},
@@ -146,7 +145,7 @@ var robotsCases = []struct {
 func TestRobots(t *testing.T) {
 	for _, tc := range robotsCases {
 		t.Run(tc.desc, func(t *testing.T) {
-			d, err := Parse("p.md", []byte(tc.src))
+			d, err := Parse("p.md", []byte(tc.src), Hugo)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}
@@ -184,55 +183,4 @@ func sortedLines(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
-}
-
-func TestRobotsFrom(t *testing.T) {
-	src := rules.Source{Kind: rules.FromCascade, File: "content/blog/_index.md", Line: 4}
-	with := func(key string) rules.Source { s := src; s.Key = key; return s }
-	for _, tc := range []struct {
-		desc   string
-		values map[string]any
-		want   []rules.Input
-		err    string
-	}{
-		{
-			desc:   "cascade values",
-			values: map[string]any{"title": "x", "ROBOTS": "noindex", "nofollow": true},
-			want: []rules.Input{
-				{Agent: "robots", Value: "noindex", Source: with("ROBOTS")},
-				{Agent: "robots", Value: "nofollow", Source: with("nofollow")},
-			},
-		},
-		{
-			desc:   "decoded dates and []string",
-			values: map[string]any{"expiryDate": time.Date(2027, 1, 31, 12, 0, 0, 0, time.UTC), "robots": []string{"noarchive"}},
-			want: []rules.Input{
-				{Agent: "robots", Value: "noarchive", Source: with("robots")},
-				{Agent: "robots", Value: "unavailable_after:2027-01-31T12:00:00Z", Source: with("expiryDate")},
-			},
-		},
-		{
-			desc:   "nil and empty maps",
-			values: nil,
-		},
-		{
-			desc:   "wrong type names the source's line",
-			values: map[string]any{"noindex": "perhaps"},
-			err:    `content/blog/_index.md:4: front matter: noindex: want true or false, got "perhaps"`,
-		},
-	} {
-		t.Run(tc.desc, func(t *testing.T) {
-			got, err := RobotsFrom(tc.values, src)
-			if !reflect.DeepEqual(got, tc.want) {
-				t.Errorf("RobotsFrom() =\n%v\nwant\n%v", got, tc.want)
-			}
-			gotErr := ""
-			if err != nil {
-				gotErr = err.Error()
-			}
-			if gotErr != tc.err {
-				t.Errorf("RobotsFrom() error = %q, want %q", gotErr, tc.err)
-			}
-		})
-	}
 }

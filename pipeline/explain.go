@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/rewrite"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // ErrUnknownPath is returned (wrapped) by Explain for a path that is not in the output.
@@ -112,8 +113,8 @@ func (j *job) explain(q string, f file) (Explanation, error) {
 	}
 	if p := j.sourcePage(f); p != nil {
 		e.Source = p.Source
-	} else if p := j.aliases[f.rel]; p != nil {
-		e.AliasOf = p.Source
+	} else if o := j.pages.Owner(f.rel); o.Role == site.RoleAlias {
+		e.AliasOf = o.Page.Source
 	}
 	var pg rewrite.Page
 	if f.html {

@@ -7,7 +7,7 @@
 //	if err != nil {
 //		return err // every problem found, joined; no output file was changed
 //	}
-//	fmt.Println(rep.Summary())
+//	fmt.Print(rep.Summary(true, false)) // write: true (build); verbose: false
 //
 // Run validates every input first (the configuration, its rules, every page's front matter and the
 // robots tags already in the generated pages) and only then writes: each changed file goes to a
@@ -75,10 +75,7 @@ type job struct {
 	res      *rules.Resolver
 	agents   []string
 	env      []rules.Input
-	pages    []site.Page
-	byOutput map[string]*site.Page // output file (slash, relative to the output) -> page
-	byRes    map[string]*site.Page // bundle resource -> its page
-	aliases  map[string]*site.Page // alias stub -> the page it points to
+	pages    *site.Map // every source page, indexed by the output files it owns
 	warnings []string
 	cfgInfo  os.FileInfo // the configuration file, nil when there is none
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
@@ -153,11 +150,14 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 		}
 		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
 	}
-	pages, err := s.Pages()
+	m, err := s.Map()
 	if err != nil {
 		return nil, err
 	}
-	j.index(pages)
+	j.pages = m
+	for _, w := range m.Warnings {
+		j.warnings = append(j.warnings, w.Error())
+	}
 	return j, nil
 }
 
@@ -166,25 +166,6 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
-}
-
-func (j *job) index(pages []site.Page) {
-	j.pages = pages
-	j.byOutput = map[string]*site.Page{}
-	j.byRes = map[string]*site.Page{}
-	j.aliases = map[string]*site.Page{}
-	for i := range pages {
-		p := &pages[i]
-		if p.Output != "" {
-			j.byOutput[p.Output] = p
-		}
-		for _, r := range p.Resources {
-			j.byRes[r] = p
-		}
-		for _, a := range p.Aliases {
-			j.aliases[a] = p
-		}
-	}
 }
 
 // runCommand runs the configured generator command in the site's root through the shell, as a
@@ -288,25 +269,16 @@ func URLPath(rel string) string {
 	return u
 }
 
-// sourcePage is the page whose decision an output file takes: the page that wrote it, the list page
-// a pager page continues, or the page a bundle resource belongs to.
+// sourcePage is the page whose decision an output file takes: the page that wrote it (whatever
+// flags built it), the list page a pager page continues, the page another output format of it
+// (index.xml, index.md) belongs to, or the page a bundle resource belongs to. An alias stub takes
+// none: it is a redirect.
 func (j *job) sourcePage(f file) *site.Page {
-	if p := j.byOutput[f.rel]; p != nil {
-		return p
+	o := j.pages.Owner(f.rel)
+	if o.Role == site.RoleAlias {
+		return nil
 	}
-	if !f.html {
-		return j.byRes[f.rel]
-	}
-	if parent, ok := j.site.PagerParent(f.url); ok {
-		// The list page is found by its output file, the inverse of URLPath: /blog/ is
-		// blog/index.html, and under Hugo's uglyURLs /blog/index.html names the same file.
-		rel := strings.TrimPrefix(parent, "/")
-		if rel == "" || strings.HasSuffix(rel, "/") {
-			rel += "index.html"
-		}
-		return j.byOutput[rel]
-	}
-	return nil
+	return o.Page
 }
 
 // result is what processing one output file found.
@@ -459,7 +431,13 @@ func (j *job) one(f file) (r result) {
 	case r.err != nil:
 		return r
 	case !decided:
+		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so its
+		// decision goes to _headers as X-Robots-Tag, like any other file's.
 		r.skipped = true
+		it := j.item(f, rewrite.Page{})
+		it.Asset = true
+		d, ws, err := j.res.Decide(it)
+		r.decision, r.warnings, r.err = d, warningStrings(ws), err
 		return r
 	case !changed:
 		return r
@@ -508,7 +486,7 @@ func warningStrings(ws []rules.Warning) []string {
 func (j *job) headerLines(r *result) []string {
 	switch {
 	case r.skipped:
-		return nil
+		// decided as a file: a fragment's noindex is sent as X-Robots-Tag
 	case r.f.html && !(j.cfg.Headers.HTML && (r.decision.Class == rules.Public || r.decision.Class == rules.NonPublic)):
 		return nil
 	}
@@ -584,10 +562,17 @@ func (j *job) headers(rep *Report, files []headers.File) (string, error) {
 	return writeTemp(name, out)
 }
 
-// missingOutputs reports source pages whose output cannot be found (SPEC §2).
+// missingOutputs reports source pages whose output cannot be found (SPEC §2). A page whose file
+// is there is published, whatever the generator's flags; one whose file is absent is counted as
+// not published when the generator would not write it (a draft without -D), else it is a finding.
 func (j *job) missingOutputs(rep *Report) {
-	for _, p := range j.pages {
-		if p.Output == "" {
+	for _, p := range j.pages.Pages {
+		if p.Output != "" {
+			if _, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(p.Output))); err == nil {
+				continue
+			}
+		}
+		if p.NoOutput != "" || p.Output == "" {
 			reason := p.NoOutput
 			if reason == "" {
 				reason = "no output"
@@ -596,9 +581,7 @@ func (j *job) missingOutputs(rep *Report) {
 			rep.Unpublished = append(rep.Unpublished, p.Source+" ("+reason+")")
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(p.Output))); err != nil {
-			rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", p.Source, j.outName(p.Output)))
-		}
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", p.Source, j.outName(p.Output)))
 	}
 }
 

@@ -23,7 +23,8 @@
 //
 // A value is a comma list, any case, extra spaces allowed: index, noindex,
 // follow, nofollow, none (= noindex, nofollow), all (adds nothing), noarchive,
-// nocache, nosnippet, noimageindex, notranslate, indexifembedded,
+// nocache, nosnippet, noimageindex, notranslate, indexifembedded, noai and
+// noimageai (advisory: no AI vendor documents honouring them),
 // max-snippet:N and max-video-preview:N (N an integer >= -1, -1 meaning no
 // limit), max-image-preview:none|standard|large and unavailable_after:DATE —
 // the union of Google's and Bing's current lists. DATE is ISO 8601 (a date, or
@@ -33,10 +34,19 @@
 // ("unavailable_after: Friday, 25-Jun-10 15:00:00 PST") does not split the list.
 // Dates are written as ISO 8601 UTC: unavailable_after:2010-06-25T23:00:00Z.
 //
-// Obsolete (noodp, noydir, nositelinkssearchbox) and unknown values are
-// warnings naming their source and are dropped; malformed values
-// (max-snippet:abc, max-image-preview:huge, a bad date) are errors (*Error,
-// wrapping ErrMalformed) naming their source.
+// Typos fail closed: an unknown value within two edits of a known one
+// (noindx, no-index, nofolow, max_snippet) or holding characters outside
+// ASCII (a Cyrillic і in noіndex), and an agent name that is not a well-known
+// crawler's but within two edits of one (googlebto, bingbott; one edit for
+// names under six letters) or not ASCII, are errors (*Error wrapping
+// ErrMisspelt) naming their source and what they resemble, so that a typo can
+// never publish a page its author meant to hide. Robots tags already in the
+// page are the theme's, not the user's: there the same typos are warnings, and
+// dropped. Obsolete (noodp, noydir, nositelinkssearchbox) and other unknown
+// values are warnings naming their source and are dropped; any other agent
+// name (otherbot) is accepted. Malformed values (max-snippet:abc,
+// max-image-preview:huge, a bad date) are errors (*Error, wrapping
+// ErrMalformed) naming their source.
 //
 // # Merging
 //
@@ -59,7 +69,7 @@
 //
 // Output is de-duplicated, lower case, joined with ", ", in the fixed order
 // index|noindex, follow|nofollow, noarchive, nocache, nosnippet,
-// noimageindex, notranslate, indexifembedded, max-snippet, max-image-preview,
+// noimageindex, notranslate, indexifembedded, noai, noimageai, max-snippet, max-image-preview,
 // max-video-preview, unavailable_after. When both noarchive and nocache are
 // set only noarchive is written (Bing reads the pair as the weaker nocache);
 // since Bing reads the robots tag (and the X-Robots-Tag line without a prefix)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/robotsmith/robotsmith/internal/suggest"
 )
 
 // slot is one position of the fixed output order (SPEC §4). Each slot holds
@@ -22,6 +24,8 @@ const (
 	slotNoimageindex                 // noimageindex
 	slotNotranslate                  // notranslate
 	slotIndexifembedded              // indexifembedded
+	slotNoai                         // noai (advisory: no AI vendor documents honouring it)
+	slotNoimageai                    // noimageai (advisory, likewise)
 	slotMaxSnippet                   // max-snippet:N
 	slotMaxImagePreview              // max-image-preview:none|standard|large
 	slotMaxVideoPreview              // max-video-preview:N
@@ -89,6 +93,10 @@ func (t tok) String() string {
 		return "notranslate"
 	case slotIndexifembedded:
 		return "indexifembedded"
+	case slotNoai:
+		return "noai"
+	case slotNoimageai:
+		return "noimageai"
 	case slotMaxSnippet:
 		return "max-snippet:" + strconv.FormatInt(t.v, 10)
 	case slotMaxImagePreview:
@@ -120,7 +128,7 @@ func ParseValue(s string) (tokens []string, warnings []string, err error) {
 			tokens, err = nil, fmt.Errorf("%w: internal error parsing %q: %v", ErrMalformed, s, p)
 		}
 	}()
-	toks, warnings, err := parseValue(s)
+	toks, warnings, err := parseValue(s, false)
 	for _, t := range toks {
 		tokens = append(tokens, t.String())
 	}
@@ -129,8 +137,10 @@ func ParseValue(s string) (tokens []string, warnings []string, err error) {
 
 // parseValue splits s at commas, keeping together an unavailable_after date
 // whose weekday is followed by a comma ("Friday, 25-Jun-10 15:00:00 PST"),
-// and parses each directive.
-func parseValue(s string) ([]tok, []string, error) {
+// and parses each directive. With lenient set, a directive that looks
+// misspelt is a warning rather than an error: a robots tag the theme wrote is
+// not the user's typo (SPEC §4 fails closed on what the user wrote).
+func parseValue(s string, lenient bool) ([]tok, []string, error) {
 	var (
 		toks  []tok
 		warns []string
@@ -150,6 +160,9 @@ func parseValue(s string) ([]tok, []string, error) {
 		}
 		ts, warn, err := parseDirective(p)
 		toks = append(toks, ts...)
+		if lenient && errors.Is(err, ErrMisspelt) {
+			warn, err = err.Error()+"; dropped", nil
+		}
 		if warn != "" {
 			warns = append(warns, warn)
 		}
@@ -213,6 +226,10 @@ func parseDirective(p string) (toks []tok, warn string, err error) {
 		return flag(slotNotranslate, 1)
 	case "indexifembedded":
 		return flag(slotIndexifembedded, 1)
+	case "noai":
+		return flag(slotNoai, 1)
+	case "noimageai":
+		return flag(slotNoimageai, 1)
 	case "max-snippet":
 		return number(slotMaxSnippet)
 	case "max-video-preview":
@@ -239,22 +256,40 @@ func parseDirective(p string) (toks []tok, warn string, err error) {
 	case "noodp", "noydir", "nositelinkssearchbox":
 		return nil, fmt.Sprintf("obsolete directive %q is ignored by Google and Bing; dropped", name), nil
 	}
-	return nil, unknownMsg(name), nil
+	return unknown(name)
 }
 
-// unknownMsg words the warning for an unknown directive, suggesting the
-// directive the user probably meant ("no-index", "no_follow", "max_snippet").
-func unknownMsg(name string) string {
-	squash := strings.NewReplacer("-", "", "_", "", " ", "")
-	want := squash.Replace(name)
-	for _, known := range []string{"index", "noindex", "follow", "nofollow", "none", "all",
+// knownDirectives are the directive names parseDirective reads, in the order a "did you mean"
+// prefers them when two are equally near.
+func knownDirectives() []string {
+	return []string{"noindex", "nofollow", "none", "index", "follow", "all",
 		"noarchive", "nocache", "nosnippet", "noimageindex", "notranslate", "indexifembedded",
-		"max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"} {
-		if known != name && squash.Replace(known) == want {
-			return fmt.Sprintf("unknown directive %q (did you mean %q?); dropped", name, known)
+		"noai", "noimageai", "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"}
+}
+
+// maxTypoEdits is how near a known directive an unknown one must be to count as a misspelling
+// (SPEC §4: within two edits).
+const maxTypoEdits = 2
+
+// unknown handles a directive name parseDirective does not know. One that looks like a misspelt
+// known directive (within two edits of one, or the same once hyphens and underscores are
+// ignored, or holding characters outside ASCII, such as a Cyrillic і in noіndex) is an error
+// wrapping ErrMisspelt, naming the directive it resembles: a typo in a restriction must never
+// publish a page its author meant to hide. Any other unknown name is a warning, and dropped.
+func unknown(name string) ([]tok, string, error) {
+	squash := strings.NewReplacer("-", "", "_", "", " ", "")
+	known := knownDirectives()
+	near, d := suggest.Nearest(name, known)
+	for _, k := range known {
+		if squash.Replace(k) == squash.Replace(name) {
+			near, d = k, 1
+			break
 		}
 	}
-	return fmt.Sprintf("unknown directive %q; dropped", name)
+	if !suggest.ASCII(name) || d <= maxTypoEdits {
+		return nil, "", &misspelling{what: "directive", name: name, near: near, nonASCII: !suggest.ASCII(name)}
+	}
+	return nil, fmt.Sprintf("unknown directive %q; dropped", name), nil
 }
 
 func isWeekday(s string) bool {

@@ -36,7 +36,20 @@ var parseCases = []struct {
 	{"max-snippet too large", googleDoc, "max-snippet:99999999999", nil, "", "integer from -1"},
 	{"all with value", googleDoc, "all:1", nil, "", "takes no value"},
 	{"two errors joined", "STYLE 14: errors.Join for many problems", "max-snippet:x, max-video-preview:y, noindex", []string{"noindex"}, "", "max-video-preview"},
-	{"underscore typo hint", "SPEC §4 typos are warnings", "max_snippet", nil, `did you mean "max-snippet"`, ""},
+	{"underscore typo", "SPEC §4: a value within two edits of a known one is an error", "max_snippet", nil, "", `unknown directive "max_snippet" (did you mean "max-snippet"?)`},
+	{"typo, one letter dropped", "SPEC §4 example noindx", "noindx", nil, "", `unknown directive "noindx" (did you mean "noindex"?)`},
+	{"typo, one letter dropped from nofollow", "SPEC §4 example nofolow", "index, nofolow", []string{"index"}, "", `unknown directive "nofolow" (did you mean "nofollow"?)`},
+	{"typo, hyphen", "SPEC §4 example no-index", "no-index", nil, "", `unknown directive "no-index" (did you mean "noindex"?)`},
+	{"typo, upper case", "SPEC §4: values are case-insensitive, so is the typo check", "NOINDX", nil, "", `unknown directive "noindx" (did you mean "noindex"?)`},
+	{"typo, two letters swapped (two edits)", "SPEC §4: within two edits", "noindxe", nil, "", `(did you mean "noindex"?)`},
+	{"typo, two edits apart", "SPEC §4: within two edits", "nosnipet, noarchve", nil, "", `unknown directive "noarchve" (did you mean "noarchive"?)`},
+	{"typo with an argument", "SPEC §4: within two edits", "max-snipet:50", nil, "", `unknown directive "max-snipet" (did you mean "max-snippet"?)`},
+	{"typo, hyphen for underscore in unavailable_after", "SPEC §4: within two edits", "unavailable-after: 2027-01-31", nil, "", `(did you mean "unavailable_after"?)`},
+	{"Cyrillic i lookalike", "SPEC §4 example noіndex (U+0456)", "noіndex", nil, "", `directive "noіndex" holds characters outside ASCII (did you mean "noindex"?)`},
+	{"Greek omicron lookalike in nofollow", "SPEC §4: a value holding characters outside ASCII is an error", "nοfollow", nil, "", `(did you mean "nofollow"?)`},
+	{"three edits away is merely unknown", "SPEC §4: other unknown values are warnings", "nopagereadaloud", nil, `unknown directive "nopagereadaloud"; dropped`, ""},
+	{"noai is known", "SPEC §4: noai and noimageai are known values (advisory)", "noimageai, NOAI", []string{"noimageai", "noai"}, "", ""},
+	{"obsolete noodp stays a warning", bingHelp + "; SPEC §4: obsolete values are warnings", "noodp", nil, `obsolete directive "noodp"`, ""},
 	{"agent prefix is not a value", "SPEC §6: agent prefixes belong to headers, not meta values", "googlebot: noindex", nil, `unknown directive "googlebot"`, ""},
 }
 
@@ -55,8 +68,8 @@ func TestParseValue(t *testing.T) {
 				t.Errorf("unexpected error %v", err)
 			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
 				t.Errorf("error: got %v, want it to contain %q", err, tc.err)
-			case tc.err != "" && !errors.Is(err, ErrMalformed):
-				t.Errorf("error %v does not wrap ErrMalformed", err)
+			case tc.err != "" && !errors.Is(err, ErrMalformed) && !errors.Is(err, ErrMisspelt):
+				t.Errorf("error %v wraps neither ErrMalformed nor ErrMisspelt", err)
 			}
 			if tc.warn == "" && len(warns) > 0 {
 				t.Errorf("unexpected warnings %q", warns)

@@ -10,7 +10,7 @@ import (
 // tokenPool holds values as users write them, every slot represented.
 var tokenPool = []string{
 	"index", "NoIndex", "follow", "nofollow", "none", "all", "noarchive", "NOCACHE",
-	"nosnippet", "noimageindex", "notranslate", "indexifembedded",
+	"nosnippet", "noimageindex", "notranslate", "indexifembedded", "noai", "noimageai",
 	"max-snippet:-1", "max-snippet:0", "max-snippet: 50", "max-snippet:160",
 	"max-image-preview:none", "max-image-preview:standard", "Max-Image-Preview:LARGE",
 	"max-video-preview:-1", "max-video-preview:0", "max-video-preview:30",
@@ -102,7 +102,7 @@ func TestMergeOrderIndependent(t *testing.T) {
 func randEntries(rng *rand.Rand) []entry {
 	var es []entry
 	for seq, in := range randInputs(rng) {
-		toks, _, err := parseValue(in.Value)
+		toks, _, err := parseValue(in.Value, false)
 		if err != nil {
 			panic(err)
 		}
@@ -184,7 +184,7 @@ func TestFormatParseRoundTrip(t *testing.T) {
 		if err != nil || len(warns) > 0 {
 			t.Fatalf("ParseValue(%q): warnings %v, error %v", text, warns, err)
 		}
-		back, _, err := parseValue(strings.Join(toks, ","))
+		back, _, err := parseValue(strings.Join(toks, ","), false)
 		if err != nil {
 			t.Fatal(err)
 		}

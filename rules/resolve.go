@@ -176,7 +176,9 @@ func New(cfg Config) (r *Resolver, err error) {
 // naming its source.
 func (r *Resolver) Warnings() []Warning { return append([]Warning(nil), r.warnings...) }
 
-// parseInput normalises the agent name and parses the value.
+// parseInput normalises the agent name and parses the value. A robots tag
+// already in the page (FromPage) is read leniently: what looks like a typo
+// there is the theme's, not the user's, so it is a warning and dropped.
 func parseInput(in Input) (parsed, []Warning, error) {
 	agent := strings.ToLower(strings.TrimSpace(in.Agent))
 	if agent == "" {
@@ -185,7 +187,14 @@ func parseInput(in Input) (parsed, []Warning, error) {
 	if strings.ContainsAny(agent, " \t\r\n,:;\"'<>=") {
 		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: fmt.Errorf("%w: %q is not an agent name", ErrMalformed, in.Agent)}
 	}
-	toks, msgs, err := parseValue(in.Value)
+	lenient := in.Source.Kind == FromPage
+	if err := checkAgent(agent); err != nil {
+		if lenient {
+			return parsed{}, []Warning{{Source: in.Source, Msg: err.Error() + "; dropped"}}, nil
+		}
+		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: err}
+	}
+	toks, msgs, err := parseValue(in.Value, lenient)
 	var ws []Warning
 	for _, m := range msgs {
 		ws = append(ws, Warning{Source: in.Source, Msg: m})

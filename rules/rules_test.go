@@ -72,6 +72,7 @@ type decideCase struct {
 	srcs      map[string]string // "agent token" -> Source.String() of that value
 	warn      string            // substring of a warning; "" means no warning
 	err       string            // substring of the error; "" means no error
+	newErr    bool              // err is New's (a problem in the config), not Decide's
 }
 
 var yes, no = true, false
@@ -163,6 +164,9 @@ func decideCases() []decideCase {
 		{desc: "fixed output order", source: "SPEC §4 fixed order; issue 2 order list", cfg: noDefs,
 			item: Item{Inputs: robots("unavailable_after:2027-01-31, max-video-preview:10, max-image-preview:none, max-snippet:5, indexifembedded, notranslate, noimageindex, nocache, nofollow, noindex")},
 			want: map[string]string{"robots": "noindex, nofollow, nocache, noimageindex, notranslate, indexifembedded, max-snippet:5, max-image-preview:none, max-video-preview:10, unavailable_after:2027-01-31T00:00:00Z"}},
+		{desc: "noai and noimageai in the fixed order", source: "SPEC §4 (noai, noimageai known, advisory); rules: written after indexifembedded", cfg: noDefs,
+			item: Item{Inputs: robots("noimageai, max-snippet:20, noai, indexifembedded, noindex")},
+			want: map[string]string{"robots": "noindex, indexifembedded, noai, noimageai, max-snippet:20"}},
 		{desc: "duplicates", source: "SPEC §4: values are de-duplicated", cfg: noDefs,
 			item: Item{Inputs: robots("noindex, NOINDEX, noindex")}, want: map[string]string{"robots": "noindex"}},
 		{desc: "empty list elements", source: "SPEC §4: values are trimmed", cfg: noDefs,
@@ -173,10 +177,36 @@ func decideCases() []decideCase {
 			item: Item{Inputs: robots("NOYDIR")}, want: map[string]string{"robots": ""}, warn: `obsolete directive "noydir"`},
 		{desc: "nositelinkssearchbox is obsolete", source: googleDoc + ": listed as no longer used", cfg: noDefs,
 			item: Item{Inputs: robots("nositelinkssearchbox")}, want: map[string]string{"robots": ""}, warn: "obsolete"},
-		{desc: "typo with a hint", source: "SPEC §4: typos are warnings naming their source", cfg: noDefs,
-			item: Item{Inputs: robots("no-index, follow")}, want: map[string]string{"robots": "follow"}, warn: `unknown directive "no-index" (did you mean "noindex"?)`},
-		{desc: "unknown value", source: "SPEC §4: unknown value is a warning, dropped", cfg: noDefs,
-			item: Item{Inputs: robots("noindx")}, want: map[string]string{"robots": ""}, warn: `unknown directive "noindx"; dropped`},
+		{desc: "typo in front matter fails closed", source: "SPEC §4: a misspelt restriction is an error naming its source and the value it resembles", cfg: noDefs,
+			item: Item{Inputs: robots("no-index, follow")}, err: `content/blog/a.md:3: front matter robots: "no-index, follow": unknown directive "no-index" (did you mean "noindex"?)`},
+		{desc: "typo in a rule fails closed", source: "SPEC §4; issue 14: robots: noindx, follow in a rule published 14 taxonomy pages", cfg: withRules(noDefs, rule(1, []string{"/tags/**"}, "robots", "noindx, follow")),
+			item: Item{Path: "/tags/go/"}, newErr: true, err: `robotsmith.yaml:13: rule 1: "noindx, follow": unknown directive "noindx" (did you mean "noindex"?)`},
+		{desc: "a theme's misspelt tag is a warning", source: "SPEC §4 and issue 14: the user did not write a theme's tag", cfg: noDefs,
+			item: Item{Inputs: []Input{tag("robots", "noindx, nofollow")}}, want: map[string]string{"robots": "nofollow"}, warn: `public/a/index.html:7: tag <meta name="robots">: unknown directive "noindx" (did you mean "noindex"?); dropped`},
+		{desc: "unknown value far from every known one", source: "SPEC §4: other unknown values are warnings, dropped", cfg: noDefs,
+			item: Item{Inputs: robots("nopagereadaloud, noindex")}, want: map[string]string{"robots": "noindex"}, warn: `unknown directive "nopagereadaloud"; dropped`},
+		{desc: "misspelt agent fails closed", source: "SPEC §4 example googlebto; issue 14: it wrote <meta name=\"googlebto\"> into 7 pages", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("googlebto", "max-snippet:160")}}, err: `unknown crawler name "googlebto" (did you mean "googlebot"?)`},
+		{desc: "misspelt agent, one letter added", source: "SPEC §4 example bingbott", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("bingbott", "noindex")}}, err: `unknown crawler name "bingbott" (did you mean "bingbot"?)`},
+		{desc: "misspelt agent, two letters swapped", source: "SPEC §4 example gooblebot-news", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("gooblebot-news", "nosnippet")}}, err: `(did you mean "googlebot-news"?)`},
+		{desc: "misspelt agent in upper case", source: "SPEC §4: agent names are case-insensitive", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("GoogleBto", "nosnippet")}}, err: `unknown crawler name "googlebto"`},
+		{desc: "agent with a Cyrillic lookalike", source: "SPEC §4: a name holding characters outside ASCII is an error", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("gоoglebot", "nosnippet")}}, err: `crawler name "gоoglebot" holds characters outside ASCII (did you mean "googlebot"?)`},
+		{desc: "a legitimately unknown agent is accepted", source: "SPEC §4: otherbot is fine", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("otherbot", "noindex")}}, want: map[string]string{"robots": "", "otherbot": "noindex"}},
+		{desc: "a short name two edits from short tokens is accepted", source: "crawlers.Resembles: tokens of six letters or fewer count at one edit only (mybot vs CCBot, msnbot)", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("mybot", "noindex")}}, want: map[string]string{"robots": "", "mybot": "noindex"}},
+		{desc: "an AI crawler token from the catalogue is well known", source: "SPEC §4 names any crawler token; the crawler catalogue lists ClaudeBot", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("ClaudeBot", "noindex")}}, want: map[string]string{"robots": "", "claudebot": "noindex"}},
+		{desc: "a misspelt catalogue token fails closed", source: "SPEC §4; the crawler catalogue lists ClaudeBot", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("claudebto", "noindex")}}, err: `unknown crawler name "claudebto" (did you mean "claudebot"?)`},
+		{desc: "robot for robots fails closed", source: "SPEC §4: a rule's keys name agents; robots is all of them", cfg: noDefs,
+			item: Item{Inputs: []Input{fm("robot", "noindex")}}, err: `unknown crawler name "robot" (did you mean "robots"?)`},
+		{desc: "misspelt agent in a rule fails New", source: "SPEC §4; issue 14", cfg: withRules(noDefs, rule(1, []string{"/docs/**"}, "googlebto", "max-snippet:160")),
+			item: Item{Path: "/docs/"}, newErr: true, err: `robotsmith.yaml:13: rule 1: "googlebto": unknown crawler name "googlebto" (did you mean "googlebot"?)`},
 		{desc: "max-snippet:abc is malformed", source: "SPEC §4: max-snippet:abc is an error", cfg: noDefs,
 			item: Item{Inputs: robots("max-snippet:abc, noindex")}, want: map[string]string{"robots": ""}, err: `content/blog/a.md:3: front matter robots: "max-snippet:abc, noindex": malformed directive: max-snippet: "abc"`},
 		{desc: "max-image-preview:huge is malformed", source: "issue 2: max-image-preview:huge is an error", cfg: noDefs,
@@ -312,7 +342,14 @@ func TestDecideTable(t *testing.T) {
 			}
 			r, err := New(tc.cfg)
 			if err != nil {
+				if tc.newErr {
+					checkErr(t, err, tc.err)
+					return
+				}
 				t.Fatalf("New: %v", err)
+			}
+			if tc.newErr {
+				t.Fatalf("New: no error, want one containing %q", tc.err)
 			}
 			it := tc.item
 			if it.Path == "" {
@@ -383,8 +420,8 @@ func checkErr(t *testing.T, err error, want string) {
 		t.Errorf("error: got %q, want it to contain %q", err, want)
 	case want != "":
 		var e *Error
-		if !errors.As(err, &e) || !errors.Is(err, ErrMalformed) {
-			t.Errorf("error %v: want an *Error wrapping ErrMalformed", err)
+		if !errors.As(err, &e) || !(errors.Is(err, ErrMalformed) || errors.Is(err, ErrMisspelt)) {
+			t.Errorf("error %v: want an *Error wrapping ErrMalformed or ErrMisspelt", err)
 		}
 	}
 }

@@ -137,6 +137,31 @@ func (w Warning) String() string { return w.Source.prefix() + w.Msg }
 // so callers can tell bad input from other failures with errors.Is.
 var ErrMalformed = errors.New("malformed directive")
 
+// ErrMisspelt is wrapped by every error about a directive value or agent name
+// that looks like a misspelling of a known one (SPEC §4: within two edits of
+// it, or holding characters outside ASCII). It is an error, not a warning,
+// because a misspelt restriction would otherwise publish what its author
+// meant to hide.
+var ErrMisspelt = errors.New("looks misspelt")
+
+// misspelling is an unknown directive or agent name near a known one.
+type misspelling struct {
+	what     string // "directive" or "crawler name"
+	name     string // as written, lower case
+	near     string // the known name it resembles
+	nonASCII bool
+}
+
+func (e *misspelling) Error() string {
+	if e.nonASCII {
+		return fmt.Sprintf("%s %q holds characters outside ASCII (did you mean %q?)", e.what, e.name, e.near)
+	}
+	return fmt.Sprintf("unknown %s %q (did you mean %q?)", e.what, e.name, e.near)
+}
+
+// Is makes errors.Is(err, ErrMisspelt) true.
+func (e *misspelling) Is(target error) bool { return target == ErrMisspelt }
+
 // Error is a malformed value, naming its source.
 type Error struct {
 	Source Source

@@ -11,8 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -40,329 +38,233 @@ type hugoFile struct {
 type hugoSrc struct {
 	hugoFile
 	kind     string
-	path     string // Hugo's logical path, lower case: "/blog/a", "/blog" for blog/_index.md, "/" home
-	section  string // the page's current section path ("/blog/sub"), "/" for home
-	doc      *frontmatter.Document
+	path     string         // Hugo's logical path, lower case: "/blog/a", "/blog" for blog/_index.md, "/" home
+	section  string         // the page's current section path ("/blog/sub"), "/" for home
 	own      map[string]any // own front matter, lower-case keys
 	meta     map[string]any // own front matter filled from cascades
-	applied  []appliedCascade
-	cascades []hugoCascade // declared by this branch page
-	page     *Page
+	inputs   []rules.Input  // robots inputs of the cascades that reach it, nearest first
+	ownIn    []rules.Input  // robots inputs of its own front matter
+	cascades []hugoCascade  // declared by this branch page
 	date     time.Time
 	title    string
 	slug     string
 	bundle   bool // leaf bundle (index.*)
 }
 
-type appliedCascade struct {
-	c   hugoCascade
-	src *hugoSrc
+// hugoGen is Hugo's generator: the pages of a site opened as Hugo.
+type hugoGen struct{ s *Site }
+
+// sectionKey names a branch page by language and logical path.
+type sectionKey struct{ lang, path string }
+
+// leafKey and branchRes name the resource folders of a leaf bundle and of a branch bundle.
+type resKey struct {
+	leaf bool
+	dir  string
 }
 
-// hugoCascade is one cascade entry: the values it fills and which pages it targets.
-type hugoCascade struct {
-	file   string // declaring file, slash path relative to the site root; "" for the site config
-	line   int
-	index  int // position in a cascade list
-	glob   string
-	kind   string
-	lang   string
-	env    string
-	values map[string]any // lower-case keys, for filling the page's fields
-	orig   map[string]any // as written, for the robots keys
-	inputs []rules.Input  // the robots keys of orig
-}
-
-// decodeCascades reads a cascade value: one map or a list of maps, each with an optional
-// target (formerly _target) of path, kind, lang and environment.
-func decodeCascades(v any, file string, line int) []hugoCascade {
-	var list []any
-	switch v := v.(type) {
-	case map[string]any:
-		list = []any{v}
-	case []any:
-		list = v
-	default:
-		return nil
-	}
-	var out []hugoCascade
-	for i, x := range list {
-		m, ok := x.(map[string]any)
-		if !ok {
-			continue
-		}
-		c := hugoCascade{file: file, line: line, index: i, values: map[string]any{}}
-		for k, val := range m {
-			if k == "_target" || k == "target" {
-				t, _ := val.(map[string]any)
-				c.glob = strOr(t["path"], "")
-				c.kind = strings.ToLower(strOr(t["kind"], ""))
-				c.lang = strings.ToLower(strOr(t["lang"], ""))
-				// Hugo v0.150 replaced lang with sites.matrix.languages (a list of globs).
-				if sites, ok := t["sites"].(map[string]any); ok {
-					if matrix, ok := sites["matrix"].(map[string]any); ok {
-						if ls := toStrings(matrix["languages"]); len(ls) > 0 {
-							c.lang = "{" + strings.ToLower(strings.Join(ls, ",")) + "}"
-						}
-					}
-				}
-				c.env = strings.ToLower(strOr(t["environment"], ""))
-				continue
-			}
-			c.values[k] = val
-		}
-		c.orig = c.values
-		out = append(out, c)
-	}
-	return out
-}
-
-func (c hugoCascade) matches(p *hugoSrc, env string) bool {
-	if c.kind != "" && !globMatch(c.kind, p.kind) {
-		return false
-	}
-	if c.lang != "" && !globMatch(c.lang, p.lang) {
-		return false
-	}
-	if c.env != "" && !globMatch(c.env, env) {
-		return false
-	}
-	if c.glob != "" && !globMatch(strings.ToLower(c.glob), p.path) {
-		return false
-	}
-	return true
-}
-
-func globMatch(glob, s string) bool {
-	ok, err := doublestar.Match(glob, s)
-	return err == nil && ok
-}
-
-// hugoPages maps every content file to what Hugo v0.165 writes for it.
-func (s *Site) hugoPages() ([]Page, error) {
-	h := s.hugo
+// pages maps every content file to what Hugo v0.165 writes for it.
+func (g hugoGen) pages() ([]Page, []error, error) {
+	s, h := g.s, g.s.hugo
 	files, err := s.hugoWalk()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var errs []error
+	srcs, resources, warnings, errs := g.read(files)
+	warnings = append(warnings, h.warnings...)
+	branch := map[branchKey]bool{}
+	for _, p := range srcs {
+		if p.base == "_index" {
+			branch[branchKey{p.lang, p.dir}] = true
+		}
+	}
+	for _, p := range srcs {
+		p.section = h.currentSection(p, branch)
+	}
+	h.applyCascades(srcs)
+	sections := map[sectionKey]*hugoSrc{}
+	firstLang := map[string]int{}
+	for _, p := range srcs {
+		p.title = strOr(p.meta["title"], "")
+		p.slug = strings.Trim(strOr(p.meta["slug"], ""), "-")
+		p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
+		if p.base == "_index" {
+			sections[sectionKey{p.lang, p.path}] = p
+		}
+		// A bundle file without a language in its name is shared by the bundle's translations
+		// and published once, under the first language (by weight) that has the bundle.
+		if p.bundle || p.base == "_index" {
+			if i, ok := firstLang[p.dir]; !ok || h.langIndex(p.lang) < i {
+				firstLang[p.dir] = h.langIndex(p.lang)
+			}
+		}
+	}
+	pages := make([]Page, 0, len(srcs))
+	for _, p := range srcs {
+		pg, err := g.page(p, sections, resources, firstLang)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		pages = append(pages, pg)
+	}
+	sort.Slice(pages, func(i, j int) bool { return pages[i].Source < pages[j].Source })
+	return pages, warnings, errors.Join(errs...)
+}
 
-	// Leaf bundles: folders holding an index.* content file. Everything below one is a resource.
-	leaf := map[string]bool{}
+// read reads every content file's front matter once: pages, with their own robots inputs and the
+// cascades they declare, and the other files of bundles (by bundle folder).
+func (g hugoGen) read(files []hugoFile) (srcs []*hugoSrc, resources map[resKey][]hugoFile, warnings, errs []error) {
+	h := g.s.hugo
+	leaf := map[string]bool{} // folders holding an index.* content file: all below is a resource
 	for _, f := range files {
 		if f.content && f.base == "index" {
 			leaf[f.dir] = true
 		}
 	}
-	inLeaf := func(f hugoFile) (string, bool) {
-		d := f.dir
-		if f.content && f.base == "index" {
-			return "", false
-		}
-		for {
-			if leaf[d] {
-				return d, true
-			}
-			if d == "" {
-				return "", false
-			}
-			d = parentDir(d)
-		}
-	}
-
-	// Sections: top-level folders, and deeper folders with an _index file in the language.
-	branch := map[string]bool{} // lang + "\x00" + dir
+	resources = map[resKey][]hugoFile{}
 	for _, f := range files {
-		if f.content && f.base == "_index" {
-			branch[f.lang+"\x00"+f.dir] = true
-		}
-	}
-
-	var srcs []*hugoSrc
-	byBranch := map[string]*hugoSrc{}   // lang + "\x00" + dir -> its _index page
-	branches := map[string][]*hugoSrc{} // dir -> its _index pages in every language
-	resources := map[string][]hugoFile{}
-	for _, f := range files {
-		if d, ok := inLeaf(f); ok {
-			resources["leaf\x00"+d] = append(resources["leaf\x00"+d], f)
+		if d, ok := inLeaf(f, leaf); ok {
+			resources[resKey{true, d}] = append(resources[resKey{true, d}], f)
 			continue
 		}
 		if !f.content {
-			resources["branch\x00"+f.dir] = append(resources["branch\x00"+f.dir], f)
+			resources[resKey{false, f.dir}] = append(resources[resKey{false, f.dir}], f)
 			continue
 		}
 		p := &hugoSrc{hugoFile: f, bundle: f.base == "index"}
-		src, err := os.ReadFile(f.abs)
+		ws, err := g.readFrontMatter(p)
+		warnings = append(warnings, ws...)
 		if err != nil {
 			errs = append(errs, err)
-			continue
-		}
-		p.doc, err = frontmatter.Parse(s.rel(f.abs), src)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		p.own, _ = lowerKeys(p.doc.Fields).(map[string]any)
-		if p.own == nil {
-			p.own = map[string]any{}
+			if p.own == nil {
+				continue
+			}
 		}
 		p.kind, p.path = h.kindAndPath(f)
-		if f.base == "_index" {
-			byBranch[f.lang+"\x00"+f.dir] = p
-			branches[f.dir] = append(branches[f.dir], p)
-			cs, err := p.doc.Cascades()
-			if err != nil {
-				errs = append(errs, err)
-			}
-			for i, c := range cs {
-				vals, _ := lowerKeys(c.Values).(map[string]any)
-				hc := hugoCascade{
-					file: p.doc.File, line: c.Line, index: i, values: vals, orig: c.Values,
-					glob: c.Target.Path, kind: strings.ToLower(c.Target.Kind),
-					lang: strings.ToLower(c.Target.Lang), env: strings.ToLower(c.Target.Environment),
-				}
-				// Hugo v0.150 replaced lang with sites.matrix.languages (a list of globs).
-				if ls := c.Target.Languages; len(ls) > 0 {
-					hc.lang = "{" + strings.ToLower(strings.Join(ls, ",")) + "}"
-				}
-				if err := hc.readInputs(); err != nil {
-					errs = append(errs, err)
-				}
-				p.cascades = append(p.cascades, hc)
-			}
-		}
 		srcs = append(srcs, p)
 	}
-	for _, p := range srcs {
-		p.section = h.currentSection(p, branch)
-	}
+	return srcs, resources, warnings, errs
+}
 
-	// Cascades, nearest first: the declaring branch page itself, then its ancestors, then the
-	// site config. Hugo fills a field from the nearest cascade that sets it.
-	for _, p := range srcs {
-		p.meta = map[string]any{}
-		for k, v := range p.own {
-			p.meta[k] = v
-		}
-		dir := p.dir
-		if p.bundle {
-			dir = parentDir(dir)
-		}
-		for {
-			// A cascade applies to pages of its branch page's language, unless its target names
-			// languages (sites.matrix.languages): then to pages of those languages, whichever
-			// language's branch page declares it (checked against Hugo 0.165).
-			if b := byBranch[p.lang+"\x00"+dir]; b != nil {
-				for _, c := range b.cascades {
-					if c.matches(p, h.env) {
-						p.applied = append(p.applied, appliedCascade{c: c, src: b})
-						fill(p.meta, c.values)
-					}
-				}
-			}
-			for _, b := range branches[dir] {
-				if b.lang == p.lang {
-					continue
-				}
-				for _, c := range b.cascades {
-					if c.lang != "" && c.matches(p, h.env) {
-						p.applied = append(p.applied, appliedCascade{c: c, src: b})
-						fill(p.meta, c.values)
-					}
-				}
-			}
-			if dir == "" {
-				break
-			}
-			dir = parentDir(dir)
-		}
-		for _, c := range h.cascades {
-			if c.matches(p, h.env) {
-				p.applied = append(p.applied, appliedCascade{c: c})
-				fill(p.meta, c.values)
-			}
-		}
-		p.title = strOr(p.meta["title"], "")
-		p.slug = strings.Trim(strOr(p.meta["slug"], ""), "-")
-		p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
+// inLeaf reports the leaf bundle a file is a resource of.
+func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
+	if f.content && f.base == "index" {
+		return "", false
 	}
-
-	sections := map[string]*hugoSrc{} // lang + "\x00" + logical path of branch pages
-	for _, p := range srcs {
-		if p.base == "_index" {
-			sections[p.lang+"\x00"+p.path] = p
+	for d := f.dir; ; d = parentDir(d) {
+		if leaf[d] {
+			return d, true
+		}
+		if d == "" {
+			return "", false
 		}
 	}
+}
 
-	// A bundle file without a language in its name is shared by the bundle's translations and
-	// published once, under the first language (by weight) that has the bundle.
-	firstLang := map[string]int{}
-	for _, p := range srcs {
-		if p.bundle || p.base == "_index" {
-			k := p.dir
-			if i, ok := firstLang[k]; !ok || h.langIndex(p.lang) < i {
-				firstLang[k] = h.langIndex(p.lang)
-			}
-		}
+// readFrontMatter parses a page's front matter once and keeps what mapping and deciding need:
+// its fields, its robots inputs, and the cascades a branch page declares.
+func (g hugoGen) readFrontMatter(p *hugoSrc) ([]error, error) {
+	src, err := os.ReadFile(p.abs)
+	if err != nil {
+		return nil, err
 	}
-
-	pages := make([]Page, 0, len(srcs))
-	for _, p := range srcs {
-		pg := Page{Source: s.rel(p.abs), Kind: p.kind, Lang: p.lang}
-		if len(h.langs) == 1 && !h.defaultInSubdir {
-			pg.Lang = ""
-		}
-		pg.NoOutput = h.noOutput(p, s.opt.Now)
-		tp, err := h.targetPaths(p, sections)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", pg.Source, err))
-			continue
-		}
-		if pg.NoOutput == "" {
-			pg.URL, pg.Output = tp.link, tp.file
-			if !h.disableAliases {
-				for _, a := range toStrings(p.meta["aliases"]) {
-					pg.Aliases = append(pg.Aliases, h.aliasFile(a, tp, p))
-				}
-			}
-			var res []hugoFile
-			if p.bundle {
-				res = resources["leaf\x00"+p.dir]
-			} else if p.base == "_index" {
-				res = resources["branch\x00"+p.dir]
-			}
-			if b, ok := p.meta["build"].(map[string]any); !ok || b["publishresources"] == nil || toBool(b["publishresources"]) {
-				for _, r := range res {
-					if r.content {
-						continue // content files in a bundle are page resources, not published files
-					}
-					if r.named && r.lang != p.lang || !r.named && firstLang[p.dir] != h.langIndex(p.lang) {
-						continue
-					}
-					rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, p.dir), "/")
-					pg.Resources = append(pg.Resources, strings.TrimPrefix(path.Join(tp.dir, rel), "/"))
-				}
-				sort.Strings(pg.Resources)
-			}
-		}
-		in, err := s.hugoInputs(p)
+	doc, err := frontmatter.Parse(g.s.rel(p.abs), src, frontmatter.Hugo)
+	if err != nil {
+		return nil, err
+	}
+	p.own = map[string]any{}
+	if doc.Root != nil {
+		p.own, _ = doc.Root.Any(true).(map[string]any)
+	}
+	var errs []error
+	own, err := doc.Robots()
+	if err != nil {
+		errs = append(errs, err)
+	}
+	if p.base == "_index" {
+		cs, err := doc.Cascades()
 		if err != nil {
 			errs = append(errs, err)
 		}
-		pg.Inputs = in
-		pages = append(pages, pg)
-	}
-	sort.Slice(pages, func(i, j int) bool { return pages[i].Source < pages[j].Source })
-	return pages, errors.Join(errs...)
-}
-
-// fill sets the keys of src that dst does not have.
-func fill(dst, src map[string]any) {
-	for k, v := range src {
-		if _, ok := dst[k]; !ok {
-			dst[k] = v
+		for _, c := range cs {
+			p.cascades = append(p.cascades, newHugoCascade(c))
 		}
 	}
+	p.ownIn = own
+	return doc.Warnings, errors.Join(errs...)
+}
+
+// page is what Hugo writes for one content file: its output file, resources, aliases and pager
+// pages. The output is worked out for every page, published or not under the flags read: a file
+// that is there belongs to its page whatever flags built it.
+func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc, resources map[resKey][]hugoFile, firstLang map[string]int) (Page, error) {
+	s, h := g.s, g.s.hugo
+	pg := Page{Source: s.rel(p.abs), Kind: p.kind, Lang: p.lang}
+	if len(h.langs) == 1 && !h.defaultInSubdir {
+		pg.Lang = ""
+	}
+	pg.NoOutput = h.noOutput(p, s.opt.Now)
+	pg.Inputs = append(append([]rules.Input(nil), p.inputs...), p.ownIn...)
+	tp, err := h.targetPaths(p, sections)
+	if err != nil {
+		return pg, fmt.Errorf("%s: %w", pg.Source, err)
+	}
+	if h.disableKinds[p.kind] || pg.NoOutput == "headless" || strings.HasPrefix(pg.NoOutput, "build.render") {
+		return pg, nil // nothing is ever written for these
+	}
+	pg.URL, pg.Output = tp.link, tp.file
+	if p.kind != "page" {
+		pg.Pager = h.pager(tp)
+	}
+	if !h.disableAliases {
+		for _, a := range toStrings(p.meta["aliases"]) {
+			pg.Aliases = append(pg.Aliases, h.aliasFile(a, tp, p))
+		}
+	}
+	pg.Resources = h.resources(p, tp, resources, firstLang)
+	return pg, nil
+}
+
+// resources are the bundle files published with the page, relative to the output folder.
+func (h *hugoConfig) resources(p *hugoSrc, tp hugoTarget, resources map[resKey][]hugoFile, firstLang map[string]int) []string {
+	var res []hugoFile
+	if p.bundle {
+		res = resources[resKey{true, p.dir}]
+	} else if p.base == "_index" {
+		res = resources[resKey{false, p.dir}]
+	}
+	if b, ok := p.meta["build"].(map[string]any); ok && b["publishresources"] != nil && !toBool(b["publishresources"]) {
+		return nil
+	}
+	var out []string
+	for _, r := range res {
+		if r.content {
+			continue // content files in a bundle are page resources, not published files
+		}
+		if r.named && r.lang != p.lang || !r.named && firstLang[p.dir] != h.langIndex(p.lang) {
+			continue
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, p.dir), "/")
+		out = append(out, strings.TrimPrefix(path.Join(tp.dir, rel), "/"))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pager is where Hugo writes a list page's pages 2..N: "<list>/<pagination.path>/N/index.html",
+// or with uglyURLs "<list>/<path>/N.html" (for a term written as tags/go.html, under tags/go/).
+func (h *hugoConfig) pager(tp hugoTarget) *Pager {
+	pp := strings.Trim(h.pagerPath, "/")
+	dir := strings.TrimPrefix(tp.dir, "/")
+	if !strings.HasSuffix(tp.file, "index.html") && strings.HasSuffix(tp.file, ".html") {
+		dir = strings.TrimSuffix(tp.file, ".html")
+	}
+	prefix := path.Join(dir, pp) + "/"
+	if strings.HasSuffix(tp.file, ".html") && !strings.HasSuffix(tp.file, "/index.html") && tp.file != "index.html" {
+		return &Pager{Prefix: prefix, Suffix: ".html", First: 1}
+	}
+	return &Pager{Prefix: prefix, Suffix: "/index.html", First: 1}
 }
 
 func parentDir(d string) string {
@@ -476,7 +378,7 @@ func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
 
 // currentSection is the page's nearest section: itself for branch pages, else the closest
 // folder above it that is a section (top-level folders always are, deeper ones with an _index).
-func (h *hugoConfig) currentSection(p *hugoSrc, branch map[string]bool) string {
+func (h *hugoConfig) currentSection(p *hugoSrc, branch map[branchKey]bool) string {
 	if p.base == "_index" {
 		return p.path
 	}
@@ -485,7 +387,7 @@ func (h *hugoConfig) currentSection(p *hugoSrc, branch map[string]bool) string {
 		dir = parentDir(dir)
 	}
 	for dir != "" {
-		if !strings.Contains(dir, "/") || branch[p.lang+"\x00"+dir] {
+		if !strings.Contains(dir, "/") || branch[branchKey{p.lang, dir}] {
 			return "/" + h.normPath(dir)
 		}
 		dir = parentDir(dir)
@@ -570,199 +472,4 @@ func (h *hugoConfig) noOutput(p *hugoSrc, now time.Time) string {
 		}
 	}
 	return ""
-}
-
-// hugoTarget is where Hugo writes a page: its file, link and the folder of its resources.
-type hugoTarget struct {
-	file string // relative to the output folder, no leading slash
-	link string // URL path
-	dir  string // SubResourceBaseTarget, with a leading slash ("" at the root)
-}
-
-// targetPaths is Hugo's CreateTargetPaths (resources/page/page_paths.go) for the HTML output.
-func (h *hugoConfig) targetPaths(p *hugoSrc, sections map[string]*hugoSrc) (hugoTarget, error) {
-	prefix := h.prefix(p.lang)
-	ugly := h.ugly(firstSeg(p.path))
-	url := ""
-	if p.kind != "home" {
-		url = strOr(p.meta["url"], "")
-	}
-	if strings.Contains(url, ":") {
-		u, err := h.expand(url, p, sections)
-		if err != nil {
-			return hugoTarget{}, err
-		}
-		url = u
-	}
-	if url != "" && strings.Contains(url, "..") {
-		url = path.Join("/", url)
-	}
-	expanded := ""
-	for _, pl := range h.permalinks {
-		if (pl.kind == "" || pl.kind == p.kind) && (pl.glob == "" || globMatch(pl.glob, p.path)) {
-			e, err := h.expand(pl.pattern, p, sections)
-			if err != nil {
-				return hugoTarget{}, err
-			}
-			if e != "" {
-				expanded = path.Clean(e)
-			}
-			break
-		}
-	}
-	baseName := p.slug
-	if baseName == "" {
-		baseName = path.Base(p.path)
-	}
-	baseNameSameAsType := !p.bundle && baseName == "index"
-	isBranch := p.kind != "page"
-	indexIsUgly := ugly && (p.kind == "home" || p.kind == "section" || p.kind == "taxonomy")
-	if expanded == "" && baseNameSameAsType {
-		ugly = true
-	}
-
-	var els []string
-	add := func(xs ...string) {
-		for _, x := range xs {
-			if x != "" && x != "/" {
-				els = append(els, x)
-			}
-		}
-	}
-	concatLast := func(s string) {
-		if len(els) == 0 {
-			add(s)
-			return
-		}
-		els[len(els)-1] = strings.TrimSuffix(els[len(els)-1], "/") + s
-	}
-	needsBase := true
-	if isBranch && url == "" && p.section != "/" {
-		if expanded != "" {
-			add(expanded)
-		} else {
-			add(p.section)
-		}
-		needsBase = false
-	}
-	linkUp := false
-	forcePrefix := false
-	switch {
-	case p.kind != "home" && url != "":
-		forcePrefix = !strings.HasPrefix(url, "/")
-		add(strings.FieldsFunc(url, func(r rune) bool { return r == '/' })...)
-		hasDot := strings.Contains(url, ".")
-		hasSlash := strings.HasSuffix(url, "/")
-		if hasSlash || !hasDot {
-			add("index.html")
-		}
-		linkUp = last(els) == "index.html"
-		if !forcePrefix || strings.HasPrefix(url, "/"+prefix) {
-			prefix = ""
-		}
-	case !isBranch:
-		if expanded != "" {
-			add(expanded)
-		} else {
-			add(parentDir(strings.TrimPrefix(p.path, "/")))
-			add(baseName)
-		}
-		if ugly {
-			concatLast(".html")
-		} else {
-			add("index.html")
-		}
-		linkUp = last(els) == "index.html"
-	default:
-		if needsBase || !ugly || indexIsUgly {
-			add("index.html")
-		} else {
-			concatLast(".html")
-		}
-		linkUp = !indexIsUgly && last(els) == "index.html"
-	}
-	if url == "" {
-		for i, e := range els {
-			els[i] = h.sanitize(e)
-		}
-	}
-	join := func(xs []string) string {
-		var b strings.Builder
-		for _, x := range xs {
-			b.WriteString("/")
-			b.WriteString(strings.Trim(x, "/"))
-		}
-		return b.String()
-	}
-	file := join(els)
-	link := file
-	if linkUp {
-		link = join(els[:len(els)-1]) + "/"
-	}
-	if baseNameSameAsType {
-		link = strings.TrimSuffix(link, baseName)
-	}
-	dir := file
-	if strings.HasPrefix(last(els), "index.") {
-		dir = path.Dir(dir)
-	} else {
-		dir = strings.TrimSuffix(dir, ".html")
-	}
-	if dir == "/" {
-		dir = ""
-	}
-	if prefix != "" {
-		file = "/" + prefix + file
-		link = "/" + prefix + link
-		dir = "/" + prefix + dir
-	}
-	if link == "" {
-		link = "/"
-	}
-	return hugoTarget{file: strings.TrimPrefix(file, "/"), link: link, dir: dir}, nil
-}
-
-func last(els []string) string {
-	if len(els) == 0 {
-		return ""
-	}
-	return els[len(els)-1]
-}
-
-func firstSeg(p string) string {
-	p = strings.TrimPrefix(p, "/")
-	s, _, _ := strings.Cut(p, "/")
-	return s
-}
-
-// aliasFile is the output file of an alias stub (Aliases in hugolib/page__output.go and
-// targetPathAlias in hugolib/alias.go): relative aliases resolve against the page's parent folder,
-// absolute ones get the language prefix; case is kept.
-func (h *hugoConfig) aliasFile(a string, tp hugoTarget, p *hugoSrc) string {
-	var base string
-	if !strings.HasPrefix(a, "/") {
-		base = path.Join(tp.dir, "..")
-	} else {
-		base = path.Join("/", h.prefix(p.lang))
-	}
-	a = path.Join(base, a)
-	if h.ugly(firstSeg(p.path)) && !strings.HasSuffix(a, ".html") {
-		a += ".html"
-	}
-	a = strings.TrimPrefix(path.Clean(a), "/")
-	if !strings.HasSuffix(a, ".html") && !strings.HasSuffix(a, ".htm") {
-		a += "/index.html"
-	}
-	return a
-}
-
-// sanitize is Hugo's MakePathSanitized (common/paths/path.go Sanitize, then lower case unless
-// disablePathToLower): spaces become one "-", characters other than letters, digits, marks and
-// "._~+#@-/\" and %XX escapes are dropped.
-func (h *hugoConfig) sanitize(s string) string {
-	s = hugoSanitize(s)
-	if h.keepCase {
-		return s
-	}
-	return strings.ToLower(s)
 }

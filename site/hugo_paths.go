@@ -1,16 +1,9 @@
 package site
 
 import (
-	"errors"
-	"fmt"
 	"path"
-	"regexp"
-	"strconv"
 	"strings"
-	"time"
 	"unicode"
-
-	"github.com/gobuffalo/flect"
 )
 
 // hugoSanitize is Hugo's paths.Sanitize (common/paths/path.go), written out because Hugo's
@@ -56,188 +49,208 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// permalinkToken finds the :tokens of a permalink pattern (resources/page/permalinks.go).
-var permalinkToken = regexp.MustCompile(`:\w+(\[.+?\])?`)
+// hugoTarget is where Hugo writes a page: its file, link and the folder of its resources.
+type hugoTarget struct {
+	file string // relative to the output folder, no leading slash
+	link string // URL path
+	dir  string // SubResourceBaseTarget, with a leading slash ("" at the root)
+}
 
-// hugoReferenceTime tells date layouts (":2006") from other tokens, as Hugo does.
-var hugoReferenceTime = time.Date(2019, time.November, 9, 23, 1, 42, 1, time.UTC)
-
-var errPermalinkToken = errors.New("permalink attribute not recognised")
-
-// expand expands a permalink pattern (or a url with :tokens) for a page.
-func (h *hugoConfig) expand(pattern string, p *hugoSrc, sections map[string]*hugoSrc) (string, error) {
-	pattern = strings.ReplaceAll(pattern, `\:`, "\x00")
-	var firstErr error
-	out := permalinkToken.ReplaceAllStringFunc(pattern, func(tok string) string {
-		v, err := h.token(tok[1:], p, sections)
-		if err != nil && firstErr == nil {
-			firstErr = fmt.Errorf("expanding %q: %w", pattern, err)
+// targetPaths is Hugo's CreateTargetPaths (resources/page/page_paths.go) for the HTML output.
+func (h *hugoConfig) targetPaths(p *hugoSrc, sections map[sectionKey]*hugoSrc) (hugoTarget, error) {
+	prefix := h.prefix(p.lang)
+	ugly := h.ugly(firstSeg(p.path))
+	url := ""
+	if p.kind != "home" {
+		url = strOr(p.meta["url"], "")
+	}
+	if strings.Contains(url, ":") {
+		u, err := h.expand(url, p, sections)
+		if err != nil {
+			return hugoTarget{}, err
 		}
-		return v
-	})
-	return strings.ReplaceAll(out, "\x00", ":"), firstErr
-}
-
-func (h *hugoConfig) urlize(s string) string { return h.sanitize(s) }
-
-// slugElseTitle is a page's slug, else its urlised title.
-func (h *hugoConfig) slugElseTitle(p *hugoSrc) string {
-	if p.slug != "" {
-		return h.urlize(p.slug)
+		url = u
 	}
-	return h.urlize(p.title)
-}
-
-func (h *hugoConfig) token(attr string, p *hugoSrc, sections map[string]*hugoSrc) (string, error) {
-	d := p.date
-	switch attr {
-	case "year":
-		return strconv.Itoa(d.Year()), nil
-	case "month":
-		return fmt.Sprintf("%02d", int(d.Month())), nil
-	case "monthname":
-		return d.Month().String(), nil
-	case "day":
-		return fmt.Sprintf("%02d", d.Day()), nil
-	case "weekday":
-		return strconv.Itoa(int(d.Weekday())), nil
-	case "weekdayname":
-		return d.Weekday().String(), nil
-	case "yearday":
-		return strconv.Itoa(d.YearDay()), nil
-	case "section":
-		return firstSeg(p.path), nil
-	case "sectionslug":
-		if firstSeg(p.path) == "" {
-			return "", nil
+	if url != "" && strings.Contains(url, "..") {
+		url = path.Join("/", url)
+	}
+	expanded := ""
+	for _, pl := range h.permalinks {
+		if (pl.kind == "" || pl.kind == p.kind) && (pl.glob == "" || globMatch(pl.glob, p.path)) {
+			e, err := h.expand(pl.pattern, p, sections)
+			if err != nil {
+				return hugoTarget{}, err
+			}
+			if e != "" {
+				expanded = path.Clean(e)
+			}
+			break
 		}
-		return h.slugElseTitle(h.sectionPage(p.lang, "/"+firstSeg(p.path), sections)), nil
-	case "sections":
-		return strings.TrimPrefix(p.section, "/"), nil
-	case "sectionslugs":
-		return path.Join(h.sectionSlugs(p, sections)...), nil
-	case "title":
-		return h.urlize(p.title), nil
-	case "slug":
-		return h.slugElseTitle(p), nil
-	case "slugorfilename":
-		if p.slug != "" {
-			return h.urlize(p.slug), nil
+	}
+	baseName := p.slug
+	if baseName == "" {
+		baseName = path.Base(p.path)
+	}
+	baseNameSameAsType := !p.bundle && baseName == "index"
+	isBranch := p.kind != "page"
+	indexIsUgly := ugly && (p.kind == "home" || p.kind == "section" || p.kind == "taxonomy")
+	if expanded == "" && baseNameSameAsType {
+		ugly = true
+	}
+
+	var els []string
+	add := func(xs ...string) {
+		for _, x := range xs {
+			if x != "" && x != "/" {
+				els = append(els, x)
+			}
 		}
-		return h.filename(p), nil
-	case "filename":
-		return h.filename(p), nil
-	case "contentbasename":
-		return h.urlize(h.contentBaseName(p)), nil
-	case "slugorcontentbasename":
-		if p.slug != "" {
-			return h.urlize(p.slug), nil
+	}
+	concatLast := func(s string) {
+		if len(els) == 0 {
+			add(s)
+			return
 		}
-		return h.urlize(h.contentBaseName(p)), nil
+		els[len(els)-1] = strings.TrimSuffix(els[len(els)-1], "/") + s
 	}
-	if strings.HasPrefix(attr, "sections[") {
-		return path.Join(sliceSpec(strings.TrimPrefix(attr, "sections"), sectionEntries(p.section))...), nil
+	needsBase := true
+	if isBranch && url == "" && p.section != "/" {
+		if expanded != "" {
+			add(expanded)
+		} else {
+			add(p.section)
+		}
+		needsBase = false
 	}
-	if strings.HasPrefix(attr, "sectionslugs[") {
-		return path.Join(sliceSpec(strings.TrimPrefix(attr, "sectionslugs"), h.sectionSlugs(p, sections))...), nil
+	linkUp := false
+	forcePrefix := false
+	switch {
+	case p.kind != "home" && url != "":
+		forcePrefix = !strings.HasPrefix(url, "/")
+		add(strings.FieldsFunc(url, func(r rune) bool { return r == '/' })...)
+		hasDot := strings.Contains(url, ".")
+		hasSlash := strings.HasSuffix(url, "/")
+		if hasSlash || !hasDot {
+			add("index.html")
+		}
+		linkUp = last(els) == "index.html"
+		if !forcePrefix || strings.HasPrefix(url, "/"+prefix) {
+			prefix = ""
+		}
+	case !isBranch:
+		if expanded != "" {
+			add(expanded)
+		} else {
+			add(parentDir(strings.TrimPrefix(p.path, "/")))
+			add(baseName)
+		}
+		if ugly {
+			concatLast(".html")
+		} else {
+			add("index.html")
+		}
+		linkUp = last(els) == "index.html"
+	default:
+		if needsBase || !ugly || indexIsUgly {
+			add("index.html")
+		} else {
+			concatLast(".html")
+		}
+		linkUp = !indexIsUgly && last(els) == "index.html"
 	}
-	if hugoReferenceTime.Format(attr) != attr {
-		return d.Format(attr), nil
+	if url == "" {
+		for i, e := range els {
+			els[i] = h.sanitize(e)
+		}
 	}
-	return "", fmt.Errorf(":%s: %w", attr, errPermalinkToken)
+	join := func(xs []string) string {
+		var b strings.Builder
+		for _, x := range xs {
+			b.WriteString("/")
+			b.WriteString(strings.Trim(x, "/"))
+		}
+		return b.String()
+	}
+	// A slug or path with ".." (`slug: ../../x`) is resolved when the file is written, never
+	// above the output folder: Hugo's permalink keeps "/blog/../../x/", its file is x/index.html.
+	file := cleanKeepSlash(join(els))
+	link := file
+	if linkUp {
+		link = cleanKeepSlash(join(els[:len(els)-1]) + "/")
+	}
+	if baseNameSameAsType {
+		link = strings.TrimSuffix(link, baseName)
+	}
+	dir := file
+	if strings.HasPrefix(last(els), "index.") {
+		dir = path.Dir(dir)
+	} else {
+		dir = strings.TrimSuffix(dir, ".html")
+	}
+	if dir == "/" {
+		dir = ""
+	}
+	if prefix != "" {
+		file = "/" + prefix + file
+		link = "/" + prefix + link
+		dir = "/" + prefix + dir
+	}
+	if link == "" {
+		link = "/"
+	}
+	return hugoTarget{file: strings.TrimPrefix(file, "/"), link: link, dir: dir}, nil
 }
 
-func sectionEntries(section string) []string {
-	if section == "/" || section == "" {
-		return nil
-	}
-	return strings.Split(strings.TrimPrefix(section, "/"), "/")
-}
-
-// sectionPage is the branch page at a logical path, or a stand-in for a section with no
-// _index file, titled by its name pluralised as Hugo does (hugolib/page__meta.go, with the
-// inflection library Hugo uses).
-func (h *hugoConfig) sectionPage(lang, p string, sections map[string]*hugoSrc) *hugoSrc {
-	if s := sections[lang+"\x00"+p]; s != nil {
-		return s
-	}
-	title := path.Base(p)
-	if h.pluralizeTitles {
-		title = flect.Pluralize(title)
-	}
-	return &hugoSrc{title: title}
-}
-
-func (h *hugoConfig) sectionSlugs(p *hugoSrc, sections map[string]*hugoSrc) []string {
-	var out []string
-	entries := sectionEntries(p.section)
-	for i := range entries {
-		out = append(out, h.slugElseTitle(h.sectionPage(p.lang, "/"+strings.Join(entries[:i+1], "/"), sections)))
-	}
-	return out
-}
-
-// filename is the urlised file name; a bundle's folder name for index files, "" for _index.
-func (h *hugoConfig) filename(p *hugoSrc) string {
-	switch p.base {
-	case "index":
-		return h.urlize(path.Base(p.dir))
-	case "_index":
+func last(els []string) string {
+	if len(els) == 0 {
 		return ""
 	}
-	return h.urlize(p.base)
+	return els[len(els)-1]
 }
 
-func (h *hugoConfig) contentBaseName(p *hugoSrc) string {
-	if p.base == "index" || p.base == "_index" {
-		return path.Base("/" + p.dir)
+func firstSeg(p string) string {
+	p = strings.TrimPrefix(p, "/")
+	s, _, _ := strings.Cut(p, "/")
+	return s
+}
+
+// aliasFile is the output file of an alias stub (Aliases in hugolib/page__output.go and
+// targetPathAlias in hugolib/alias.go): relative aliases resolve against the page's parent folder,
+// absolute ones get the language prefix; case is kept.
+func (h *hugoConfig) aliasFile(a string, tp hugoTarget, p *hugoSrc) string {
+	var base string
+	if !strings.HasPrefix(a, "/") {
+		base = path.Join(tp.dir, "..")
+	} else {
+		base = path.Join("/", h.prefix(p.lang))
 	}
-	return p.base
+	a = path.Join(base, a)
+	if h.ugly(firstSeg(p.path)) && !strings.HasSuffix(a, ".html") {
+		a += ".html"
+	}
+	a = strings.TrimPrefix(path.Clean(a), "/")
+	if !strings.HasSuffix(a, ".html") && !strings.HasSuffix(a, ".htm") {
+		a += "/index.html"
+	}
+	return a
 }
 
-// sliceSpec applies a "[low:high]", "[n]" or "[last]" cut to s, leniently as Hugo's toSliceFunc.
-func sliceSpec(cut string, s []string) []string {
-	cut = strings.ToLower(strings.TrimSpace(cut))
-	if cut == "" {
+// sanitize is Hugo's MakePathSanitized (common/paths/path.go Sanitize, then lower case unless
+// disablePathToLower): spaces become one "-", characters other than letters, digits, marks and
+// "._~+#@-/\" and %XX escapes are dropped.
+func (h *hugoConfig) sanitize(s string) string {
+	s = hugoSanitize(s)
+	if h.keepCase {
 		return s
 	}
-	if len(cut) < 3 || cut[0] != '[' || cut[len(cut)-1] != ']' || len(s) == 0 {
-		return nil
+	return strings.ToLower(s)
+}
+
+// cleanKeepSlash is path.Clean on a rooted path, keeping a trailing slash.
+func cleanKeepSlash(p string) string {
+	c := path.Clean("/" + p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
 	}
-	idx := func(x string, low bool) int {
-		switch x {
-		case "":
-			if low {
-				return 0
-			}
-			return len(s)
-		case "last":
-			return len(s) - 1
-		}
-		n, _ := strconv.Atoi(x)
-		if n < 0 {
-			n = 0
-		}
-		if n >= len(s) {
-			if low {
-				return -1
-			}
-			return len(s)
-		}
-		return n
-	}
-	inner := cut[1 : len(cut)-1]
-	lo, hi, isRange := strings.Cut(inner, ":")
-	if !isRange {
-		n := idx(lo, true)
-		if n < 0 || s[n] == "" {
-			return nil
-		}
-		return []string{s[n]}
-	}
-	n1, n2 := idx(lo, true), idx(hi, false)
-	if n1 < 0 || n2 < 0 || n1 > n2 {
-		return nil
-	}
-	return s[n1:n2]
+	return c
 }

@@ -58,12 +58,12 @@ func TestHugoPages(t *testing.T) {
 		{site: "basic", source: "content/tags/_index.md", kind: "taxonomy", url: "/tags/", output: "tags/index.html"},
 		{site: "basic", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go/", output: "tags/go/index.html"},
 		{site: "basic", source: "content/about/index.html", kind: "page", url: "/about/", output: "about/index.html"},
-		{site: "basic", source: "content/blog/draft.md", kind: "page", why: "draft"},
-		{site: "basic", source: "content/blog/future.md", kind: "page", why: "future"},
-		{site: "basic", source: "content/blog/expired.md", kind: "page", why: "expired"},
+		{site: "basic", source: "content/blog/draft.md", kind: "page", url: "/blog/draft/", output: "blog/draft/index.html", why: "draft"},
+		{site: "basic", source: "content/blog/future.md", kind: "page", url: "/blog/future/", output: "blog/future/index.html", why: "future"},
+		{site: "basic", source: "content/blog/expired.md", kind: "page", url: "/blog/expired/", output: "blog/expired/index.html", why: "expired"},
 		{site: "basic", source: "content/hidden/index.md", kind: "page", why: "headless"},
 		{site: "basic", source: "content/never/index.md", kind: "page", why: "build.render: never"},
-		{site: "basic", source: "content/contact.md", kind: "page", why: "outputs without html"},
+		{site: "basic", source: "content/contact.md", kind: "page", url: "/contact/", output: "contact/index.html", why: "outputs without html"},
 		{site: "ugly", source: "content/blog/first.md", kind: "page", url: "/blog/first.html", output: "blog/first.html", aliases: "old-first.html,blog/other-name.html"},
 		{site: "ugly", source: "content/blog/_index.md", kind: "section", url: "/blog/index.html", output: "blog/index.html"},
 		{site: "ugly", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go.html", output: "tags/go.html"},
@@ -102,7 +102,7 @@ func TestHugoPages(t *testing.T) {
 		{site: "multilingual", source: "content/news/trip/index.md", kind: "page", url: "/en/news/trip/", output: "en/news/trip/index.html", resources: "en/news/trip/photo.jpg"},
 		{site: "multilingual", source: "content/news/trip/index.fr.md", kind: "page", url: "/fr/news/trip/", output: "fr/news/trip/index.html"},
 		{site: "multilingual", source: "content_de/news/welt.md", kind: "page", url: "/de/news/welt/", output: "de/news/welt/index.html"},
-		{site: "multilingual", source: "content_de/news/hallo.md", kind: "page", why: "draft"},
+		{site: "multilingual", source: "content_de/news/hallo.md", kind: "page", url: "/de/news/hallo/", output: "de/news/hallo/index.html", why: "draft"},
 		{site: "configdir", source: "content/never-read.md", kind: "page", url: "/never-read/", output: "never-read/index.html"},
 		{site: "configdir", env: map[string]string{"HUGO_ENVIRONMENT": "staging"}, source: "src/posts/b.md", kind: "page", url: "/p/bee.html", output: "p/bee.html"},
 		{site: "mounts", source: "shared/docs/start.md", kind: "page", url: "/docs/start/", output: "docs/start/index.html"},
@@ -164,21 +164,21 @@ func TestHugoInputs(t *testing.T) {
 		{site: "basic", source: "content/blog/first.md", want: []string{"robots=noimageindex from cascade content/blog/_index.md:4"}},
 		{site: "basic", source: "content/blog/sub/deep.md", want: []string{
 			"robots=noimageindex from cascade content/blog/_index.md:4",
-			"robots=nosnippet from cascade content/blog/_index.md:5",
+			"robots=nosnippet from cascade content/blog/_index.md:8",
 		}},
 		{site: "basic", source: "content/blog/My Second Post.md", want: []string{
 			"robots=noimageindex from cascade content/blog/_index.md:4",
 			"robots=noindex from front matter content/blog/My Second Post.md:4",
 		}},
-		{site: "basic", source: "content/docs/guide/install.md", want: []string{"robots=noarchive from cascade hugo.toml:0"}},
+		{site: "basic", source: "content/docs/guide/install.md", want: []string{"robots=noarchive from cascade hugo.toml:6"}},
 		{site: "basic", source: "content/tags/go/_index.md", want: []string{"robots=noindex from front matter content/tags/go/_index.md:3"}},
 		{site: "multilingual", source: "content/news/hello.fr.md", want: []string{
-			"robots=nosnippet from cascade content/news/_index.fr.md:3",
-			"robots=noarchive from cascade hugo.toml:0",
+			"robots=nosnippet from cascade content/news/_index.fr.md:6",
+			"robots=noarchive from cascade hugo.toml:16",
 		}},
-		{site: "multilingual", source: "content/news/_index.fr.md", want: []string{"robots=noarchive from cascade hugo.toml:0"}},
+		{site: "multilingual", source: "content/news/_index.fr.md", want: []string{"robots=noarchive from cascade hugo.toml:16"}},
 		{site: "multilingual", source: "content/news/hello.md"},
-		{site: "mounts", source: "shared/docs/start.md", want: []string{"robots=noindex from cascade shared/docs/_index.md:3"}},
+		{site: "mounts", source: "shared/docs/start.md", want: []string{"robots=noindex from cascade shared/docs/_index.md:4"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.site+"/"+tc.source, func(t *testing.T) {
@@ -215,17 +215,17 @@ func TestHugoPagerParent(t *testing.T) {
 		{site: "ugly", url: "/tags/go/page/2.html", want: "/tags/go.html", ok: true},
 		{site: "multilingual", url: "/fr/news/page/2/", want: "/fr/news/", ok: true},
 		{site: "edge", url: "/documentation/seite/2/", want: "/documentation/", ok: true},
-		{site: "edge", url: "/seite/12/", want: "/", ok: true},
+		{site: "edge", url: "/seite/12/", ok: false}, // the home has no content file: its pagers have no source either
 		{site: "edge", url: "/golang/seite/2/", want: "/golang/", ok: true},
 		{site: "edge", url: "/blog/page/2/", ok: false},
 		{site: "nokinds", url: "/posts/p/n/2/index.html", want: "/posts/index.html", ok: true},
 		{site: "nokinds", url: "/tags/go/p/n/2.html", want: "/tags/go.html", ok: true},
-		{site: "nokinds", url: "/rust-lang/p/n/1/index.html", want: "/rust-lang/index.html", ok: true},
+		{site: "nokinds", url: "/rust-lang/p/n/1/index.html", want: "/rust-lang/", ok: true},
 		{site: "nokinds", url: "/posts/page/2/index.html", ok: false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.site+tc.url, func(t *testing.T) {
-			got, ok := openFixture(t, tc.site, nil).PagerParent(tc.url)
+			got, ok := pagerParent(t, openFixture(t, tc.site, nil), tc.url)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("PagerParent(%q) = %q, %v; want %q, %v", tc.url, got, ok, tc.want, tc.ok)
 			}
@@ -286,4 +286,22 @@ func ExampleSite_Pages_hugo() {
 	// pages/blog/one.md -> blog/one/index.html /blog/one/
 	// shared/docs/_index.md -> docs/index.html /docs/
 	// shared/docs/start.md -> docs/start/index.html /docs/start/
+}
+
+// pagerParent is the URL of the list page that the pager page at URL path u continues.
+func pagerParent(t *testing.T, s *Site, u string) (string, bool) {
+	t.Helper()
+	m, err := s.Map()
+	if err != nil {
+		t.Fatalf("Map: %v", err)
+	}
+	rel := strings.TrimPrefix(u, "/")
+	if rel == "" || strings.HasSuffix(rel, "/") {
+		rel += "index.html"
+	}
+	o := m.Owner(rel)
+	if o.Role != RolePager {
+		return "", false
+	}
+	return o.Page.URL, true
 }

@@ -28,13 +28,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/bmatcuk/doublestar/v4"
-	"gopkg.in/yaml.v3"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/rules"
@@ -57,6 +54,7 @@ type jekyllConfig struct {
 	markdownExt    map[string]bool
 	paginatePath   string
 	time           time.Time // site.time: config `time`, else the build clock
+	warnings       []error   // from the config, reported once
 }
 
 // jekyllCollection is one entry of `collections` (posts included).
@@ -66,15 +64,14 @@ type jekyllCollection struct {
 	permalink string // URL template
 }
 
-// jekyllDefault is one entry of `defaults`.
+// jekyllDefault is one entry of `defaults`, its robots keys read once.
 type jekyllDefault struct {
 	path    string
 	hasPath bool
 	typ     string
 	hasType bool
-	values  map[string]*yaml.Node
-	raw     map[string]any
-	line    int
+	values  *frontmatter.Node
+	inputs  []rules.Input
 }
 
 // jekyllDefaultExcludes is DEFAULT_EXCLUDES in configuration.rb.
@@ -94,102 +91,33 @@ func (s *Site) openJekyll() error {
 			c.loc = l
 		}
 	}
-	root, err := readJekyllConfig(s.Root)
+	doc, err := readJekyllConfig(s.Root)
 	if err != nil {
 		return err
 	}
-	source, dest := ".", "_site"
-	markdownExt := "markdown,mkdown,mkdn,mkd,md"
-	var perr []error
-	bad := func(key string, n *yaml.Node, want string) {
-		perr = append(perr, &frontmatter.Error{File: s.jekyllFileName(root.file), Line: n.Line, Col: n.Column, Err: fmt.Errorf("%s: want %s", key, want)})
-	}
-	if root.node != nil {
-		for i := 0; i+1 < len(root.node.Content); i += 2 {
-			k, v := root.node.Content[i].Value, root.node.Content[i+1]
-			if v.Tag == "!!null" {
-				continue
-			}
-			switch k {
-			case "source", "destination", "collections_dir", "baseurl", "permalink", "paginate_path", "markdown_ext", "timezone":
-				if v.Kind != yaml.ScalarNode {
-					bad(k, v, "a string")
-					continue
-				}
-				switch k {
-				case "source":
-					source = v.Value
-				case "destination":
-					dest = v.Value
-				case "collections_dir":
-					c.collectionsDir = v.Value
-				case "baseurl":
-					c.baseurl = v.Value
-				case "permalink":
-					c.style = v.Value
-				case "paginate_path":
-					c.paginatePath = v.Value
-				case "markdown_ext":
-					markdownExt = v.Value
-				case "timezone":
-					l, err := time.LoadLocation(v.Value)
-					if err != nil {
-						bad(k, v, "an IANA time zone name")
-						continue
-					}
-					c.loc = l
-				}
-			case "future", "unpublished", "show_drafts":
-				var b bool
-				if err := v.Decode(&b); err != nil {
-					bad(k, v, "true or false")
-					continue
-				}
-				switch k {
-				case "future":
-					c.future = b
-				case "unpublished":
-					c.unpublished = b
-				case "show_drafts":
-					c.showDrafts = b
-				}
-			case "exclude", "include":
-				var list []string
-				if err := v.Decode(&list); err != nil {
-					bad(k, v, "a list of strings")
-					continue
-				}
-				if k == "exclude" {
-					c.exclude = list
-				} else {
-					c.include = list
-				}
-			case "time":
-				t, err := jekyllNodeDate(v, c.loc)
-				if err != nil {
-					bad(k, v, "a date")
-					continue
-				}
-				c.time = t
-			case "collections":
-				cols, err := jekyllCollections(v)
-				if err != nil {
-					bad(k, v, err.Error())
-					continue
-				}
-				c.collections = cols
-			case "defaults":
-				defs, errs := jekyllDefaults(v)
-				for _, e := range errs {
-					perr = append(perr, &frontmatter.Error{File: s.jekyllFileName(root.file), Line: e.line, Err: e.err})
-				}
-				c.defaults = defs
-			}
+	r := jekyllConfigReader{c: c, doc: doc, source: ".", dest: "_site", markdownExt: "markdown,mkdown,mkdn,mkd,md"}
+	if doc != nil {
+		for _, k := range doc.Root.Keys {
+			r.key(k)
 		}
 	}
-	if err := errors.Join(perr...); err != nil {
+	if err := errors.Join(r.errs...); err != nil {
 		return err
 	}
+	c.finish(r.markdownExt)
+	s.Content = s.abs(r.source)
+	s.Output = s.abs(r.dest)
+	if doc != nil {
+		c.file = doc.File
+		s.ConfigFiles = []string{filepath.Join(s.Root, doc.File)}
+	}
+	s.jek = c
+	s.gen = jekyllGen{s}
+	return nil
+}
+
+// finish applies what the keys read imply: default excludes, the posts collection, permalinks.
+func (c *jekyllConfig) finish(markdownExt string) {
 	// Dates from the config were read before `timezone` might have been seen.
 	c.time = c.time.In(c.loc)
 	c.exclude = append(c.exclude, jekyllDefaultExcludes...)
@@ -216,119 +144,139 @@ func (s *Site) openJekyll() error {
 			col.permalink = jekyllPermalinkSuffix("/:collection/:path", c.style)
 		}
 	}
-	s.Content = s.abs(source)
-	s.Output = s.abs(dest)
-	if root.file != "" {
-		s.ConfigFiles = []string{filepath.Join(s.Root, root.file)}
+}
+
+// jekyllConfigReader reads the keys of _config.yml that change paths.
+type jekyllConfigReader struct {
+	c                         *jekyllConfig
+	doc                       *frontmatter.Document
+	source, dest, markdownExt string
+	errs                      []error
+}
+
+func (r *jekyllConfigReader) bad(k frontmatter.Key, want string) {
+	r.errs = append(r.errs, &frontmatter.Error{File: r.doc.File, Line: r.doc.Line(k.Value.Off), Err: fmt.Errorf("%s: want %s", k.Name, want)})
+}
+
+func (r *jekyllConfigReader) key(k frontmatter.Key) {
+	c, v := r.c, k.Value
+	if v.IsNull() {
+		return
 	}
-	s.jek = c
-	return nil
+	switch k.Name {
+	case "source", "destination", "collections_dir", "baseurl", "permalink", "paginate_path", "markdown_ext", "timezone":
+		s, ok := v.Scalar()
+		if !ok {
+			r.bad(k, "a string")
+			return
+		}
+		r.scalar(k, s)
+	case "future", "unpublished", "show_drafts":
+		b, ok := v.Truth()
+		if !ok {
+			r.bad(k, "true or false")
+			return
+		}
+		*map[string]*bool{"future": &c.future, "unpublished": &c.unpublished, "show_drafts": &c.showDrafts}[k.Name] = b
+	case "exclude", "include":
+		list, ok := v.StringList() // Jekyll refuses anything but a list (check_include_exclude)
+		if !ok || v.Kind != frontmatter.KindList {
+			r.bad(k, "a list of strings")
+			return
+		}
+		if k.Name == "exclude" {
+			c.exclude = list
+		} else {
+			c.include = list
+		}
+	case "time":
+		t, err := jekyllNodeDate(v, c.loc)
+		if err != nil {
+			r.bad(k, "a date")
+			return
+		}
+		c.time = t
+	case "collections":
+		cols, err := jekyllCollections(v)
+		if err != nil {
+			r.bad(k, err.Error())
+			return
+		}
+		c.collections = cols
+	case "defaults":
+		r.errs = append(r.errs, r.defaults(k)...)
+	}
 }
 
-// jekyllFileName is a config file's name as errors and sources show it.
-func (s *Site) jekyllFileName(name string) string {
-	return filepath.ToSlash(name)
-}
-
-type jekyllRootConfig struct {
-	file string
-	node *yaml.Node // the top-level mapping; nil when there is no config
+func (r *jekyllConfigReader) scalar(k frontmatter.Key, v string) {
+	c := r.c
+	switch k.Name {
+	case "source":
+		r.source = v
+	case "destination":
+		r.dest = v
+	case "collections_dir":
+		c.collectionsDir = v
+	case "baseurl":
+		c.baseurl = v
+	case "permalink":
+		c.style = v
+	case "paginate_path":
+		c.paginatePath = v
+	case "markdown_ext":
+		r.markdownExt = v
+	case "timezone":
+		l, err := time.LoadLocation(v)
+		if err != nil {
+			r.bad(k, "an IANA time zone name")
+			return
+		}
+		c.loc = l
+	}
 }
 
 // readJekyllConfig reads _config.yml, _config.yaml or _config.toml, the first that exists
-// (Configuration#config_files). TOML is turned into the same YAML tree, without line numbers.
-func readJekyllConfig(root string) (jekyllRootConfig, error) {
+// (Configuration#config_files); nil when there is none.
+func readJekyllConfig(root string) (*frontmatter.Document, error) {
 	for _, name := range []string{"_config.yml", "_config.yaml", "_config.toml"} {
 		src, err := os.ReadFile(filepath.Join(root, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
 		if err != nil {
-			return jekyllRootConfig{}, err
+			return nil, err
 		}
-		var doc yaml.Node
+		format := frontmatter.YAML
 		if name == "_config.toml" {
-			var m map[string]any
-			if _, err := toml.Decode(string(src), &m); err != nil {
-				return jekyllRootConfig{}, &frontmatter.Error{File: name, Err: err}
-			}
-			b, err := yaml.Marshal(m)
-			if err != nil {
-				return jekyllRootConfig{}, &frontmatter.Error{File: name, Err: err}
-			}
-			if err := yaml.Unmarshal(b, &doc); err != nil {
-				return jekyllRootConfig{}, &frontmatter.Error{File: name, Err: err}
-			}
-			zeroLines(&doc)
-		} else if err := yaml.Unmarshal(src, &doc); err != nil {
-			return jekyllRootConfig{}, &frontmatter.Error{File: name, Line: yamlErrLine(err), Err: err}
+			format = frontmatter.TOML
 		}
-		out := jekyllRootConfig{file: name}
-		if len(doc.Content) > 0 {
-			n := doc.Content[0]
-			if n.Kind != yaml.MappingNode {
-				if n.Tag == "!!null" {
-					return out, nil
-				}
-				return jekyllRootConfig{}, &frontmatter.Error{File: name, Line: n.Line, Err: errors.New("configuration is not a mapping")}
-			}
-			out.node = n
-		}
-		return out, nil
+		return frontmatter.Decode(name, src, format)
 	}
-	return jekyllRootConfig{}, nil
-}
-
-func zeroLines(n *yaml.Node) {
-	n.Line, n.Column = 0, 0
-	for _, c := range n.Content {
-		zeroLines(c)
-	}
-}
-
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
-
-func yamlErrLine(err error) int {
-	if m := yamlLineRE.FindStringSubmatch(err.Error()); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return n
-	}
-	return 0
+	return nil, nil
 }
 
 // jekyllCollections reads `collections`, a list of labels or a map of label to metadata.
-func jekyllCollections(n *yaml.Node) ([]*jekyllCollection, error) {
+func jekyllCollections(n *frontmatter.Node) ([]*jekyllCollection, error) {
 	var out []*jekyllCollection
 	switch n.Kind {
-	case yaml.SequenceNode:
-		for _, e := range n.Content {
-			if e.Kind != yaml.ScalarNode {
+	case frontmatter.KindList:
+		for _, e := range n.List {
+			label, ok := e.Scalar()
+			if !ok {
 				return nil, errors.New("a list of names or a map")
 			}
-			out = append(out, &jekyllCollection{label: e.Value})
+			out = append(out, &jekyllCollection{label: label})
 		}
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			col := &jekyllCollection{label: n.Content[i].Value}
-			meta := n.Content[i+1]
-			if meta.Kind == yaml.MappingNode {
-				for j := 0; j+1 < len(meta.Content); j += 2 {
-					v := meta.Content[j+1]
-					switch meta.Content[j].Value {
-					case "output":
-						var b bool
-						if v.Decode(&b) == nil {
-							col.output = b
-						} else {
-							// Ruby truthiness: any value but false and nil.
-							col.output = v.Tag != "!!null"
-						}
-					case "permalink":
-						if v.Kind == yaml.ScalarNode && v.Tag != "!!null" {
-							col.permalink = v.Value
-						}
-					}
-				}
+	case frontmatter.KindMap:
+		for _, k := range n.Keys {
+			col := &jekyllCollection{label: k.Name}
+			if out := k.Value.Get("output"); out != nil {
+				b, ok := out.Truth()
+				// Ruby truthiness: any value but false and nil.
+				col.output = b || !ok && !out.IsNull()
+			}
+			if p, ok := k.Value.Get("permalink").Scalar(); ok {
+				col.permalink = p
 			}
 			out = append(out, col)
 		}
@@ -338,71 +286,44 @@ func jekyllCollections(n *yaml.Node) ([]*jekyllCollection, error) {
 	return out, nil
 }
 
-type lineErr struct {
-	line int
-	err  error
-}
-
-// jekyllDefaults reads `defaults`: entries of {scope: {path, type}, values: {...}}. Entries whose
-// values are not a map are skipped, as Jekyll does (with a warning).
-func jekyllDefaults(n *yaml.Node) ([]jekyllDefault, []lineErr) {
-	if n.Kind != yaml.SequenceNode {
-		return nil, []lineErr{{n.Line, errors.New("defaults: want a list")}}
+// defaults reads `defaults`: entries of {scope: {path, type}, values: {...}}. Entries whose values
+// are not a map are skipped, as Jekyll does (with a warning). Each entry's robots keys are read
+// here, once.
+func (r *jekyllConfigReader) defaults(k frontmatter.Key) []error {
+	n := k.Value
+	if n.Kind != frontmatter.KindList {
+		return []error{&frontmatter.Error{File: r.doc.File, Line: r.doc.Line(n.Off), Err: errors.New("defaults: want a list")}}
 	}
-	var out []jekyllDefault
-	var errs []lineErr
-	for _, e := range n.Content {
-		if e.Kind != yaml.MappingNode {
+	var errs []error
+	for _, e := range n.List {
+		values := e.Get("values")
+		if e.Kind != frontmatter.KindMap || values == nil || values.Kind != frontmatter.KindMap {
 			continue
 		}
-		d := jekyllDefault{line: e.Line}
-		valid := false
-		for i := 0; i+1 < len(e.Content); i += 2 {
-			v := e.Content[i+1]
-			switch e.Content[i].Value {
-			case "scope":
-				if v.Kind != yaml.MappingNode {
-					continue
-				}
-				for j := 0; j+1 < len(v.Content); j += 2 {
-					sv := v.Content[j+1]
-					switch v.Content[j].Value {
-					case "path":
-						if sv.Kind == yaml.ScalarNode && sv.Tag != "!!null" {
-							d.path, d.hasPath = sv.Value, true
-						}
-					case "type":
-						d.hasType = true
-						d.typ = sv.Value
-						switch d.typ { // update_deprecated_types
-						case "page":
-							d.typ = "pages"
-						case "post":
-							d.typ = "posts"
-						case "draft":
-							d.typ = "drafts"
-						}
-					}
-				}
-			case "values":
-				if v.Kind != yaml.MappingNode {
-					continue
-				}
-				valid = true
-				d.values = map[string]*yaml.Node{}
-				for j := 0; j+1 < len(v.Content); j += 2 {
-					d.values[v.Content[j].Value] = v.Content[j+1]
-				}
-				if err := v.Decode(&d.raw); err != nil {
-					errs = append(errs, lineErr{v.Line, err})
+		d := jekyllDefault{values: values}
+		if scope := e.Get("scope"); scope != nil && scope.Kind == frontmatter.KindMap {
+			d.path, d.hasPath = scope.Get("path").Scalar()
+			if t := scope.Get("type"); t != nil {
+				d.hasType = true
+				d.typ = t.String()
+				switch d.typ { // update_deprecated_types
+				case "page":
+					d.typ = "pages"
+				case "post":
+					d.typ = "posts"
+				case "draft":
+					d.typ = "drafts"
 				}
 			}
 		}
-		if valid {
-			out = append(out, d)
+		in, err := r.doc.RobotsIn(values, rules.FromCascade)
+		if err != nil {
+			errs = append(errs, err)
 		}
+		d.inputs = in
+		r.c.defaults = append(r.c.defaults, d)
 	}
-	return out, errs
+	return errs
 }
 
 // defaultSanitize is FrontmatterDefaults#sanitize_path.
@@ -462,49 +383,51 @@ func precedes(old *jekyllDefault, new jekyllDefault) bool {
 	return !old.hasType
 }
 
-// jekyllData is a page's or document's top-level data: defaults merged with front matter.
-type jekyllData map[string]*yaml.Node
+// jekyllData is a page's or document's top-level data: defaults merged with front matter, keys
+// exactly as written (Jekyll's keys are case-sensitive).
+type jekyllData map[string]*frontmatter.Node
 
 func (d jekyllData) str(key string) (string, bool) {
 	n, ok := d[key]
-	if !ok || n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+	if !ok || n.IsNull() {
 		return "", false
 	}
-	return n.Value, true
+	return n.Scalar()
 }
 
-// isFalse reports a YAML false (Ruby's `== false`).
+// isFalse reports a YAML false (Ruby's `== false`; Psych reads YAML 1.1's no and off as false).
 func (d jekyllData) isFalse(key string) bool {
 	n, ok := d[key]
-	if !ok || n.Kind != yaml.ScalarNode {
+	if !ok || n.Kind == frontmatter.KindString && !n.Plain {
 		return false
 	}
-	var b bool
-	return n.Tag == "!!bool" && n.Decode(&b) == nil && !b
+	b, ok := n.Truth()
+	return ok && !b && n.Kind != frontmatter.KindInt
 }
 
-// strings reads a list or a string as Ruby's Array() would, to_s on each item.
+// list reads a list or a string as Ruby's Array() would, to_s on each item.
 func (d jekyllData) list(key string, split bool) []string {
 	n, ok := d[key]
-	if !ok || n.Tag == "!!null" {
+	if !ok || n.IsNull() {
 		return nil
 	}
-	switch n.Kind {
-	case yaml.ScalarNode:
-		if split {
-			return strings.Fields(n.Value)
-		}
-		return []string{n.Value}
-	case yaml.SequenceNode:
+	if n.Kind == frontmatter.KindList {
 		var out []string
-		for _, e := range n.Content {
-			if e.Kind == yaml.ScalarNode && e.Tag != "!!null" {
-				out = append(out, e.Value)
+		for _, e := range n.List {
+			if v, ok := e.Scalar(); ok {
+				out = append(out, v)
 			}
 		}
 		return out
 	}
-	return nil
+	v, ok := n.Scalar()
+	if !ok {
+		return nil
+	}
+	if split {
+		return strings.Fields(v)
+	}
+	return []string{v}
 }
 
 // jekyllMatched returns the defaults that apply to a file, and their merged values
@@ -519,19 +442,14 @@ func (c *jekyllConfig) jekyllMatched(source, rel, typ string) ([]jekyllDefault, 
 			continue
 		}
 		matched = append(matched, d)
-		if precedes(old, d) {
-			for k, v := range d.values {
-				if v.Tag != "!!null" {
-					data[k] = v
-				}
+		over := precedes(old, d)
+		for _, k := range d.values.Keys {
+			if _, ok := data[k.Name]; (over || !ok) && !k.Value.IsNull() {
+				data[k.Name] = k.Value
 			}
+		}
+		if over {
 			old = &c.defaults[i]
-		} else {
-			for k, v := range d.values {
-				if _, ok := data[k]; !ok && v.Tag != "!!null" {
-					data[k] = v
-				}
-			}
 		}
 	}
 	return matched, data
@@ -554,67 +472,25 @@ func hasYAMLHeader(p string) bool {
 	return len(bytes.TrimRight(buf[3:i], " \t\r\f\v")) == 0
 }
 
-// jekyllFrontMatter splits YAML front matter off src (Document::YAML_FRONT_MATTER_REGEXP) and
-// returns its top-level keys. No closing line means no data.
-func jekyllFrontMatter(src []byte) (jekyllData, int, error) {
-	first := bytes.IndexByte(src, '\n')
-	if first < 0 {
-		return jekyllData{}, 0, nil
-	}
-	rest := src[first+1:]
-	off := first + 1
-	for len(rest) > 0 {
-		j := bytes.IndexByte(rest, '\n')
-		line := rest
-		if j >= 0 {
-			line = rest[:j]
-		}
-		t := bytes.TrimRight(line, " \t\r\f\v")
-		if bytes.Equal(t, []byte("---")) || bytes.Equal(t, []byte("...")) {
-			block := src[first+1 : off]
-			var doc yaml.Node
-			if err := yaml.Unmarshal(block, &doc); err != nil {
-				return nil, yamlErrLine(err) + 1, err
-			}
-			data := jekyllData{}
-			if len(doc.Content) > 0 && doc.Content[0].Kind == yaml.MappingNode {
-				m := doc.Content[0]
-				for i := 0; i+1 < len(m.Content); i += 2 {
-					data[m.Content[i].Value] = m.Content[i+1]
-				}
-			}
-			return data, 0, nil
-		}
-		if j < 0 {
-			break
-		}
-		rest = rest[j+1:]
-		off += j + 1
-	}
-	return jekyllData{}, 0, nil
-}
-
 // jekyllWalk collects pages as Reader#read does.
 type jekyllWalk struct {
-	s      *Site
-	c      *jekyllConfig
-	source string // the source folder
-	dest   string // the destination folder, cleaned
-	pages  []Page
-	seen   map[string]bool // page sources already read
-	errs   []error
+	s        *Site
+	c        *jekyllConfig
+	source   string // the source folder
+	dest     string // the destination folder, cleaned
+	pages    []Page
+	seen     map[string]bool // page sources already read
+	errs     []error
+	warnings []error
 }
 
-func (s *Site) jekyllPages() (pages []Page, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			pages, err = nil, fmt.Errorf("jekyll mapping: internal error: %v", r)
-		}
-	}()
+// jekyllGen is Jekyll's generator: the pages of a site opened as Jekyll.
+type jekyllGen struct{ s *Site }
+
+func (g jekyllGen) pages() ([]Page, []error, error) {
+	s := g.s
 	w := &jekyllWalk{s: s, c: s.jek, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
-	if w.c == nil {
-		return nil, errors.New("jekyll mapping: site not opened as Jekyll")
-	}
+	w.warnings = append(w.warnings, w.c.warnings...)
 	w.readDirectories("")
 	w.readIncluded()
 	for _, col := range w.c.collections {
@@ -623,7 +499,8 @@ func (s *Site) jekyllPages() (pages []Page, err error) {
 		}
 	}
 	sort.SliceStable(w.pages, func(i, j int) bool { return w.pages[i].Source < w.pages[j].Source })
-	return w.pages, errors.Join(w.errs...)
+	w.setPager()
+	return w.pages, w.warnings, errors.Join(w.errs...)
 }
 
 // filter is EntryFilter#filter for entries (relative to dirRel, itself relative to the source).
@@ -784,84 +661,67 @@ func (c *jekyllConfig) outputExt(ext, permalink string, hasPermalink bool) strin
 	return ext
 }
 
-// inputs reads a file's robots directives: the matching defaults' values first, then the
-// front matter's own.
-func (w *jekyllWalk) inputs(abs, srcRel string, src []byte, matched []jekyllDefault) []rules.Input {
-	var in []rules.Input
-	for _, d := range matched {
-		got, err := frontmatter.RobotsFrom(d.raw, rules.Source{Kind: rules.FromCascade, File: w.configName(), Line: d.line})
-		if err != nil {
-			w.errs = append(w.errs, err)
-		}
-		in = append(in, got...)
-	}
-	doc, err := frontmatter.Parse(srcRel, src)
-	if err != nil {
-		w.errs = append(w.errs, err)
-		return in
-	}
-	got, err := doc.Robots()
-	if err != nil {
-		w.errs = append(w.errs, err)
-	}
-	return append(in, got...)
-}
-
+// configName is the config file's name as sources show it.
 func (w *jekyllWalk) configName() string {
-	if len(w.s.ConfigFiles) == 0 {
+	if w.c.file == "" {
 		return "_config.yml"
 	}
-	r, err := filepath.Rel(w.s.Root, w.s.ConfigFiles[0])
-	if err != nil {
-		return filepath.Base(w.s.ConfigFiles[0])
-	}
-	return filepath.ToSlash(r)
+	return w.c.file
 }
 
-// read loads a file's front matter merged over its defaults.
-func (w *jekyllWalk) read(abs, srcRel, defaultsRel, typ string) (jekyllData, []byte, []jekyllDefault, bool) {
+// read loads a file's front matter (once) merged over its defaults, and its robots inputs: the
+// matching defaults' first, then the front matter's own.
+func (w *jekyllWalk) read(abs, srcRel, defaultsRel, typ string) (data jekyllData, in []rules.Input, dateLine int, ok bool) {
 	src, err := os.ReadFile(abs)
 	if err != nil {
 		w.errs = append(w.errs, err)
-		return nil, nil, nil, false
+		return nil, nil, 0, false
 	}
-	fm, line, err := jekyllFrontMatter(src)
+	doc, err := frontmatter.Parse(srcRel, src, frontmatter.Jekyll)
 	if err != nil {
-		w.errs = append(w.errs, &frontmatter.Error{File: srcRel, Line: line, Err: fmt.Errorf("front matter: %w", err)})
-		return nil, nil, nil, false
+		w.errs = append(w.errs, err)
+		return nil, nil, 0, false
 	}
+	w.warnings = append(w.warnings, doc.Warnings...)
 	matched, data := w.c.jekyllMatched(w.source, defaultsRel, typ)
-	for k, v := range fm {
-		if v.Tag == "!!null" {
-			continue
+	for _, d := range matched {
+		in = append(in, d.inputs...)
+	}
+	own, err := doc.Robots()
+	if err != nil {
+		w.errs = append(w.errs, err)
+	}
+	in = append(in, own...)
+	if doc.Root != nil {
+		for _, k := range doc.Root.Keys {
+			if !k.Value.IsNull() {
+				data[k.Name] = k.Value
+			}
 		}
-		data[k] = v
+		if k, ok := doc.Root.Key("date"); ok {
+			dateLine = doc.Line(k.Off)
+		}
 	}
 	// Categories union defaults' and front matter's (Document#merge_categories!).
-	if fmc, ok := fm["categories"]; ok && fmc.Tag != "!!null" {
-		if dc, ok := mergedDefault(matched, "categories"); ok && dc.Kind == yaml.SequenceNode {
-			union := &yaml.Node{Kind: yaml.SequenceNode}
-			seen := map[string]bool{}
-			add := func(vals []string) {
-				for _, v := range vals {
-					if !seen[v] {
-						seen[v] = true
-						union.Content = append(union.Content, &yaml.Node{Kind: yaml.ScalarNode, Value: v})
-					}
-				}
+	if fmc := doc.Root.Get("categories"); !fmc.IsNull() {
+		if dc, ok := mergedDefault(matched, "categories"); ok && dc.Kind == frontmatter.KindList {
+			var union []string
+			union = appendUnique(union, jekyllData{"c": dc}.list("c", true)...)
+			union = appendUnique(union, jekyllData{"c": fmc}.list("c", true)...)
+			u := &frontmatter.Node{Kind: frontmatter.KindList}
+			for _, v := range union {
+				u.List = append(u.List, &frontmatter.Node{Kind: frontmatter.KindString, Text: v})
 			}
-			add(jekyllData{"c": dc}.list("c", true))
-			add(jekyllData{"c": fmc}.list("c", true))
-			data["categories"] = union
+			data["categories"] = u
 		}
 	}
-	return data, src, matched, true
+	return data, in, dateLine, true
 }
 
-func mergedDefault(matched []jekyllDefault, key string) (*yaml.Node, bool) {
-	var out *yaml.Node
+func mergedDefault(matched []jekyllDefault, key string) (*frontmatter.Node, bool) {
+	var out *frontmatter.Node
 	for _, d := range matched {
-		if v, ok := d.values[key]; ok {
+		if v := d.values.Get(key); v != nil {
 			out = v
 		}
 	}
@@ -877,15 +737,13 @@ func (w *jekyllWalk) page(dirRel, name string) {
 	w.seen[rel] = true
 	abs := filepath.Join(w.source, filepath.FromSlash(rel))
 	srcRel := w.srcRel(rel)
-	data, src, matched, ok := w.read(abs, srcRel, rel, "pages")
+	data, in, _, ok := w.read(abs, srcRel, rel, "pages")
 	if !ok {
 		return
 	}
-	p := Page{Source: srcRel, Kind: "page", Inputs: w.inputs(abs, srcRel, src, matched)}
+	p := Page{Source: srcRel, Kind: "page", Inputs: in}
 	if data.isFalse("published") && !w.c.unpublished {
 		p.NoOutput = "published: false"
-		w.pages = append(w.pages, p)
-		return
 	}
 	ext := rubyExtname(name)
 	basename := strings.TrimRight(strings.TrimSuffix(name, ext), ".")
@@ -1011,7 +869,7 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
 	if cd := w.c.collectionsDir; cd != "" {
 		docRel = strings.TrimPrefix(rel, cd+"/")
 	}
-	data, src, matched, ok := w.read(abs, srcRel, docRel, col.label)
+	data, in, dateLine, ok := w.read(abs, srcRel, docRel, col.label)
 	if !ok {
 		return
 	}
@@ -1019,7 +877,7 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
 	if kind == "posts" {
 		kind = "post"
 	}
-	p := Page{Source: srcRel, Kind: kind, Inputs: w.inputs(abs, srcRel, src, matched)}
+	p := Page{Source: srcRel, Kind: kind, Inputs: in}
 	fail := func(err error) {
 		w.errs = append(w.errs, &frontmatter.Error{File: srcRel, Err: err})
 	}
@@ -1053,10 +911,13 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
 	if n, ok := data["date"]; ok {
 		t, err := jekyllNodeDate(n, w.c.loc)
 		if err != nil {
-			fail(fmt.Errorf("line %d: %w", n.Line, err))
-			return
+			// Jekyll built the site, so it read this date; robotsmith reads the forms Ruby's
+			// Time.parse reads in practice, and says so where it cannot, using the file name's.
+			w.warnings = append(w.warnings, &frontmatter.Error{File: srcRel, Line: dateLine,
+				Err: fmt.Errorf("front matter: date: %v, which robotsmith cannot read as Jekyll does; the date in the file name is used", err)})
+		} else {
+			date, dateSet = t, true
 		}
-		date, dateSet = t, true
 	}
 	var slug string
 	if m := postNameRE.FindStringSubmatch(docRel); m != nil {
@@ -1097,10 +958,6 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
 		p.NoOutput = fmt.Sprintf("collection %q has output: false", col.label)
 	case !w.c.future && date.Unix() > w.c.time.Unix():
 		p.NoOutput = "future date"
-	}
-	if p.NoOutput != "" {
-		w.pages = append(w.pages, p)
-		return
 	}
 	permalink, hasPermalink := data.str("permalink")
 	outExt := w.c.outputExt(ext, permalink, hasPermalink)
@@ -1170,78 +1027,32 @@ func appendUnique(list []string, vals ...string) []string {
 	return list
 }
 
-// jekyllPagerParent maps a jekyll-paginate page ("/page2/", or paginate_path's pattern) to the
-// list page it continues. Page 1 is the list page itself, so only N >= 2 match. The list page is
-// jekyll-paginate's template page (Pagination#template_page, v1.1): the deepest page named
-// index.html (with front matter, so index.md does not count) in paginate_path's folder or a folder
-// above it; the answer is that page's URL. Without such a page jekyll-paginate writes no pagers.
-func (s *Site) jekyllPagerParent(url string) (string, bool) {
-	pp := "/page:num"
-	if s.jek != nil && s.jek.paginatePath != "" {
-		pp = s.jek.paginatePath
-	}
-	pp = "/" + strings.Trim(pp, "/")
+// setPager gives jekyll-paginate's template page its pager pages (Pagination#template_page, v1.1):
+// the deepest page named index.html (with front matter, so index.md does not count) in
+// paginate_path's folder or a folder above it that the reader reached. Its pages 2..N are written
+// to paginate_path with :num replaced, each as index.html in that folder.
+func (w *jekyllWalk) setPager() {
+	pp := "/" + strings.Trim(w.c.paginatePath, "/")
 	i := strings.Index(pp, ":num")
 	if i < 0 {
-		return "", false
+		return
 	}
-	u := strings.TrimSuffix(url, "index.html")
-	u = "/" + strings.Trim(u, "/")
-	prefix, suffix := pp[:i], pp[i+len(":num"):]
-	if !strings.HasPrefix(u, prefix) || !strings.HasSuffix(u, suffix) || len(u) < len(prefix)+len(suffix)+1 {
-		return "", false
+	after := strings.Trim(pp[i+len(":num"):], "/")
+	pager := Pager{Prefix: strings.TrimPrefix(pp[:i], "/"), Suffix: "/index.html", First: 2}
+	if after != "" {
+		pager.Suffix = "/" + after + "/index.html"
 	}
-	n, err := strconv.Atoi(u[len(prefix) : len(u)-len(suffix)])
-	if err != nil || n < 2 || strconv.Itoa(n) != u[len(prefix):len(u)-len(suffix)] {
-		return "", false
+	bySource := map[string]int{}
+	for i, p := range w.pages {
+		bySource[p.Source] = i
 	}
-	return s.jekyllPagerTemplate(strings.Trim(path.Dir(pp), "/"))
-}
-
-// jekyllPagerTemplate finds jekyll-paginate's template page for paginate_path's folder dir (slash,
-// relative to the source, "" for the top) and returns its URL. It reads only the index.html files
-// on the way up, not the whole site.
-func (s *Site) jekyllPagerTemplate(dir string) (url string, ok bool) {
-	defer func() {
-		if r := recover(); r != nil {
-			url, ok = "", false
-		}
-	}()
-	if s.jek == nil {
-		return "", false
-	}
-	w := &jekyllWalk{s: s, c: s.jek, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
-	for {
-		if w.readable(dir) && hasYAMLHeader(filepath.Join(w.source, filepath.FromSlash(dir), "index.html")) {
-			n := len(w.pages)
-			w.page(dir, "index.html")
-			if len(w.pages) > n && w.pages[n].Output != "" {
-				return w.pages[n].URL, true
-			}
+	for dir := strings.Trim(path.Dir(pp), "/"); ; dir = parentDir(dir) {
+		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" && w.pages[i].NoOutput == "" {
+			w.pages[i].Pager = &pager
+			return
 		}
 		if dir == "" {
-			return "", false
-		}
-		dir = parentDir(dir)
-	}
-}
-
-// readable reports whether Reader#read_directories reaches dir's index.html: no folder on the way,
-// nor the file, is filtered out (underscore and dot names, exclude) or is the destination.
-func (w *jekyllWalk) readable(dir string) bool {
-	rel := ""
-	names := []string{}
-	if dir != "" {
-		names = strings.Split(dir, "/")
-	}
-	for _, name := range append(names, "index.html") {
-		if len(w.filter([]string{name}, rel)) == 0 {
-			return false
-		}
-		rel = path.Join(rel, name)
-		if name != "index.html" && filepath.Clean(filepath.Join(w.source, filepath.FromSlash(rel))) == w.dest {
-			return false
+			return
 		}
 	}
-	return true
 }

@@ -10,8 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"gopkg.in/yaml.v3"
-
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -168,7 +166,7 @@ func TestJekyllConfigErrors(t *testing.T) {
 	}{
 		{"exclude not a list", "title: x\nexclude: nope\n", 2},
 		{"unknown time zone", "timezone: Mars/Base\n", 1},
-		{"bad yaml", "a: [\n", 1},
+		{"bad yaml", "a: [\n", 2},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -184,17 +182,26 @@ func TestJekyllConfigErrors(t *testing.T) {
 	}
 }
 
-// TestJekyllFrontMatterErrors checks that every broken page is reported, joined.
+// TestJekyllFrontMatterErrors checks that a front matter Jekyll's YAML reader refuses is an error
+// only where it holds a robots key (robotsmith cannot read what the author asked for); elsewhere
+// Jekyll builds the page without its data, and robotsmith warns and maps it the same way.
 func TestJekyllFrontMatterErrors(t *testing.T) {
-	s := jekyllOpen(t, map[string]string{"_config.yml": "", "a.md": "---\ntitle: [\n---\n", "b.md": "---\nrobots: {x: [\n---\n", "ok.md": "---\n---\n"})
-	pages, err := s.Pages()
+	s := jekyllOpen(t, map[string]string{"_config.yml": "", "a.md": "---\ntitle: [\n---\n", "b.md": "---\nrobots: {x: [\n---\n", "c.md": "---\nrobots: noindex\nnoindex: maybe\n---\n", "ok.md": "---\n---\n"})
+	m, err := s.Map()
+	pages := m.Pages
 	if err == nil {
-		t.Fatal("Pages: no error, want errors for a.md and b.md")
+		t.Fatal("Map: no error, want errors for b.md and c.md")
 	}
-	for _, f := range []string{"a.md", "b.md"} {
+	for _, f := range []string{"b.md:3", "c.md:3"} {
 		if !strings.Contains(err.Error(), f) {
 			t.Errorf("error %q does not name %s", err, f)
 		}
+	}
+	if strings.Contains(err.Error(), "a.md") || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "a.md:3") {
+		t.Errorf("error %q, warnings %v; want a.md as the one warning", err, m.Warnings)
+	}
+	if p := m.PageOf("a.md"); p == nil || p.Output != "a.html" {
+		t.Errorf("a.md = %+v, want it mapped to a.html like any page without data", p)
 	}
 	found := false
 	for _, p := range pages {
@@ -228,9 +235,9 @@ func TestJekyllInputs(t *testing.T) {
 		source string
 		want   []string // agent=value@kind:line
 	}{
-		{"_posts/2019-05-05-first.md", []string{"robots=noindex@cascade:14"}},
-		{"_posts/2019-05-06-second.md", []string{"robots=noindex@cascade:14", "robots=nofollow@front matter:2"}},
-		{"legal/terms.md", []string{"googlebot=nosnippet@cascade:25"}},
+		{"_posts/2019-05-05-first.md", []string{"robots=noindex@cascade:19"}},
+		{"_posts/2019-05-06-second.md", []string{"robots=noindex@cascade:19", "robots=nofollow@front matter:2"}},
+		{"legal/terms.md", []string{"googlebot=nosnippet@cascade:30"}},
 		{"about.md", nil},
 	}
 	for _, tc := range tests {
@@ -292,7 +299,7 @@ func TestJekyllPagerParent(t *testing.T) {
 			}
 			files["_config.yml"] = cfg
 			s := jekyllOpen(t, files)
-			got, ok := s.PagerParent(tc.url)
+			got, ok := pagerParent(t, s, tc.url)
 			if got != tc.want || ok != tc.ok {
 				t.Errorf("PagerParent(%q) = %q, %v; want %q, %v", tc.url, got, ok, tc.want, tc.ok)
 			}
@@ -356,14 +363,24 @@ func TestJekyllNodeDate(t *testing.T) {
 		{"d: '2020-01-05 10:00:00'", "2020-01-05T10:00:00+05:30"},      // a string is local
 		{"d: 2020-01-05 10:00:00 -05:00", "2020-01-05T20:30:00+05:30"}, // an offset
 		{"d: \"2020-01-05 10:00\"", "2020-01-05T10:00:00+05:30"},
+		// Forms Ruby's Time.parse reads (checked with Ruby 3.1): a stray year after the time is
+		// skipped with the offset after it; zone names; slashes; month names.
+		{"d: 2023-01-29 18:30:22 2023 -0800", "2023-01-29T18:30:22+05:30"},
+		{"d: 2020-01-02 10:00:00 PST", "2020-01-02T23:30:00+05:30"},
+		{"d: 2020/01/03", "2020-01-03T00:00:00+05:30"},
+		{"d: January 4, 2020", "2020-01-04T00:00:00+05:30"},
+		{"d: 5 January 2020", "2020-01-05T00:00:00+05:30"},
+		{"d: Sat, 07 Mar 2020 10:00:00 +0100", "2020-03-07T14:30:00+05:30"},
+		{"d: 20200109", "2020-01-09T00:00:00+05:30"},
+		{"d: 2020-1-8 9:05 pm", "2020-01-08T21:05:00+05:30"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.yaml, func(t *testing.T) {
-			var doc yaml.Node
-			if err := yaml.Unmarshal([]byte(tc.yaml), &doc); err != nil {
+			doc, err := frontmatter.Decode("d.yml", []byte(tc.yaml), frontmatter.YAML)
+			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := jekyllNodeDate(doc.Content[0].Content[1], ist)
+			got, err := jekyllNodeDate(doc.Root.Get("d"), ist)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -430,4 +447,55 @@ func Example_jekyll() {
 	// Output:
 	// post _posts/2024-05-01-hello.md -> 2024/05/01/hello/index.html /2024/05/01/hello/ 1
 	// page about.md -> about/index.html /about/ 0
+}
+
+// TestJekyllForms reads the forms fixture (its mapping is checked against Jekyll by
+// TestJekyllIntegration): every date form Jekyll reads, a key written twice, a front matter
+// closed by `...`, all without an error or a warning, and the robots keys of each.
+func TestJekyllForms(t *testing.T) {
+	s, err := Open("testdata/jekyll/forms", Options{Now: jekyllNow})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Map()
+	if err != nil || len(m.Warnings) > 0 {
+		t.Fatalf("Map: %v, warnings %v", err, m.Warnings)
+	}
+	for _, tc := range []struct{ src, out, inputs string }{
+		{"_posts/2023-01-29-one.md", "2023/01/29/one/index.html", "robots=noindex"},
+		{"_posts/2020-01-01-two.md", "2020/01/02/two/index.html", ""},
+		{"_posts/2020-01-03-three.md", "2020/01/03/three/index.html", ""},
+		{"_posts/2020-01-04-four.md", "2020/01/04/four/index.html", ""},
+		{"dots.md", "dots/index.html", "robots=noindex"},
+		{"fragment.html", "fragment/index.html", "robots=noindex"},
+	} {
+		p := m.PageOf(tc.src)
+		if p == nil {
+			t.Errorf("%s: no page", tc.src)
+			continue
+		}
+		var in []string
+		for _, i := range p.Inputs {
+			in = append(in, i.Agent+"="+i.Value)
+		}
+		if p.Output != tc.out || strings.Join(in, ",") != tc.inputs {
+			t.Errorf("%s: Output %q inputs %v; want %q %q", tc.src, p.Output, in, tc.out, tc.inputs)
+		}
+	}
+}
+
+// TestJekyllUnreadableDate checks that a date robotsmith cannot read is a warning at the file's
+// line (not the block's), and the post is still mapped by its file name's date.
+func TestJekyllUnreadableDate(t *testing.T) {
+	s := jekyllOpen(t, map[string]string{"_config.yml": "timezone: UTC\n", "_posts/2020-05-06-x.md": "---\ntitle: x\ndate: sometime soon\n---\n"})
+	m, err := s.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Warnings) != 1 || !strings.HasPrefix(m.Warnings[0].Error(), "_posts/2020-05-06-x.md:3: front matter: date:") {
+		t.Errorf("warnings = %v, want one at _posts/2020-05-06-x.md:3", m.Warnings)
+	}
+	if p := m.PageOf("_posts/2020-05-06-x.md"); p == nil || p.Output != "2020/05/06/x.html" {
+		t.Errorf("page = %+v, want 2020/05/06/x.html", p)
+	}
 }

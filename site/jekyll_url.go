@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 	"unicode"
-
-	"gopkg.in/yaml.v3"
 )
 
 // jekyllStyles is STYLE_TO_PERMALINK in configuration.rb.
@@ -259,87 +257,6 @@ func classMatch(p []rune, i int, c rune) (int, bool) {
 		return -1, false
 	}
 	return i + 1, found != neg
-}
-
-// Psych's scalar patterns (psych/scalar_scanner.rb) for plain YAML scalars.
-var (
-	psychDateRE = regexp.MustCompile(`^\d{4}-(?:1[012]|0\d|\d)-(?:[12]\d|3[01]|0\d|\d)$`)
-	psychTimeRE = regexp.MustCompile(`^-?(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt]|\s+)(\d{1,2}):(\d\d):(\d\d)(?:\.(\d*))?(?:\s*(Z|[-+]\d{1,2}:?(?:\d\d)?))?$`)
-)
-
-// jekyllNodeDate reads a front matter or defaults `date` the way Jekyll does: Psych loads the
-// YAML (a bare date is a Date, a timestamp without zone is UTC), Jekyll calls to_s and then
-// Time.parse(...).localtime in the site's zone.
-func jekyllNodeDate(n *yaml.Node, loc *time.Location) (time.Time, error) {
-	v := strings.TrimSpace(n.Value)
-	if n.Kind == yaml.ScalarNode && n.Style == 0 { // plain: neither quoted nor tagged
-		if psychDateRE.MatchString(v) {
-			return jekyllParseTime(v, loc)
-		}
-		if m := psychTimeRE.FindStringSubmatch(v); m != nil {
-			num := func(s string) int { x, _ := strconv.Atoi(s); return x }
-			ns := 0
-			if m[7] != "" {
-				frac := (m[7] + "000000000")[:9]
-				ns = num(frac)
-			}
-			zone := time.UTC
-			if z := m[8]; z != "" && z != "Z" {
-				sign := 1
-				if z[0] == '-' {
-					sign = -1
-				}
-				z = strings.ReplaceAll(z[1:], ":", "")
-				h, mi := z, "0"
-				if len(z) > 2 {
-					h, mi = z[:len(z)-2], z[len(z)-2:]
-				}
-				zone = time.FixedZone("", sign*(num(h)*3600+num(mi)*60))
-			}
-			t := time.Date(num(m[1]), time.Month(num(m[2])), num(m[3]), num(m[4]), num(m[5]), num(m[6]), ns, zone)
-			return t.In(loc), nil
-		}
-	}
-	if n.Kind != yaml.ScalarNode {
-		return time.Time{}, fmt.Errorf("invalid date: not a scalar")
-	}
-	return jekyllParseTime(v, loc)
-}
-
-var rubyTimeRE = regexp.MustCompile(`^(\d{4})-(\d{1,2})-(\d{1,2})(?:[Tt ]+(\d{1,2}):(\d{1,2})(?::(\d{1,2})(?:\.(\d+))?)?)?\s*(Z|UTC|GMT|[-+]\d{2}:?\d{2})?$`)
-
-// jekyllParseTime covers what Ruby's Time.parse reads in practice for Jekyll dates: "2006-01-02",
-// with an optional "15:04[:05[.frac]]" and zone ("Z", "UTC", "+0700", "-07:00"); without a zone the
-// time is in loc. Other forms are an error (Jekyll's Time.parse accepts more, rarely used).
-func jekyllParseTime(s string, loc *time.Location) (time.Time, error) {
-	m := rubyTimeRE.FindStringSubmatch(strings.TrimSpace(s))
-	if m == nil {
-		return time.Time{}, fmt.Errorf("invalid date %q", s)
-	}
-	num := func(s string) int { x, _ := strconv.Atoi(s); return x }
-	zone := loc
-	switch z := m[8]; {
-	case z == "":
-	case z == "Z" || z == "UTC" || z == "GMT":
-		zone = time.UTC
-	default:
-		sign := 1
-		if z[0] == '-' {
-			sign = -1
-		}
-		z = strings.ReplaceAll(z[1:], ":", "")
-		zone = time.FixedZone("", sign*(num(z[:2])*3600+num(z[2:])*60))
-	}
-	ns := 0
-	if m[7] != "" {
-		ns = num((m[7] + "000000000")[:9])
-	}
-	mo, d := num(m[2]), num(m[3])
-	if mo < 1 || mo > 12 || d < 1 || d > 31 {
-		return time.Time{}, fmt.Errorf("invalid date %q", s)
-	}
-	t := time.Date(num(m[1]), time.Month(mo), d, num(m[4]), num(m[5]), num(m[6]), ns, zone)
-	return t.In(loc), nil
 }
 
 // rubyStrftime formats the strftime directives that url_drop.rb uses.

@@ -4,14 +4,26 @@
 // Usage:
 //
 //	s, err := site.Open("my-site", site.Options{})        // detects Hugo, Jekyll or a plain folder
-//	pages, err := s.Pages()                                // every source page, with its output file
-//	for _, p := range pages {
+//	m, err := s.Map()                                      // every source page, with its output file
+//	for _, p := range m.Pages {
 //		fmt.Println(p.Source, "->", p.Output, p.URL)
 //	}
+//	o := m.Owner("blog/page/2/index.html")                 // {Page: content/blog/_index.md, Role: RolePager}
 //
 // Open reads the generator's own configuration (Hugo's hugo.* / config.* / config/_default, Jekyll's
-// _config.yml) for what changes paths. Pages reads every source page's front matter; problems in
-// them are returned together (errors.Join), each a *frontmatter.Error naming file and line.
+// _config.yml) for what changes paths. Map reads every source page's front matter once, through
+// package frontmatter; problems in them are returned together (errors.Join), each a
+// *frontmatter.Error naming file and line, and problems the generator itself lets pass are
+// Map.Warnings.
+//
+// Hugo and Jekyll each implement one interface, generator: the pages of the site, each with every
+// output file it owns (its page, its pager pages, its bundle resources, its alias stubs). Map
+// indexes those files, so that Owner answers for any output file which page it belongs to and in
+// what role, the same way for both.
+//
+// Files by concern: site.go and map.go (the interface and the index); hugo_config.go,
+// hugo_cascade.go, hugo_pages.go, hugo_paths.go (target paths), hugo_permalinks.go; jekyll_config.go,
+// jekyll_reader.go, jekyll_documents.go, jekyll_pagination.go, jekyll_url.go, jekyll_dates.go.
 package site
 
 import (
@@ -52,9 +64,21 @@ type Site struct {
 	ConfigFiles []string
 
 	opt  Options
+	gen  generator
 	hugo *hugoConfig   // set when Generator == Hugo
 	jek  *jekyllConfig // set when Generator == Jekyll
 }
+
+// generator is what Hugo and Jekyll each implement: every source page of the site with what its
+// generator writes for it, and the problems it lets pass (warnings) apart from those it does not.
+type generator interface {
+	pages() (pages []Page, warnings []error, err error)
+}
+
+// plain is a site with no generator: its pages are not known, only its files.
+type plain struct{}
+
+func (plain) pages() ([]Page, []error, error) { return nil, nil, nil }
 
 // Page is one source page and what its generator writes for it.
 type Page struct {
@@ -63,9 +87,11 @@ type Page struct {
 	Lang   string // language code, "" when the site has one language
 	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
 	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
-	// NoOutput says why the generator writes nothing for the page (draft, future, expired,
-	// "build.render: never", headless, "published: false"); "" when Output is set. A page with a
-	// reason here is not a warning.
+	// NoOutput says why the generator would write nothing for the page under the flags and clock
+	// robotsmith read (draft, future, expired, "build.render: never", headless, "published:
+	// false"). Output is still set where it can be worked out: a file that exists there was
+	// written by some build (`hugo -D`, a stale file), is served, and belongs to the page. Only
+	// when the file is absent is the page "not published", and then this is why.
 	NoOutput string
 	// Inputs are the page's robots directives: cascade or defaults (rules.FromCascade) first, then
 	// its own front matter (rules.FromFrontMatter).
@@ -75,6 +101,8 @@ type Page struct {
 	Resources []string
 	// Aliases are the output files of the page's alias (redirect) stubs, relative to Site.Output.
 	Aliases []string
+	// Pager says where the pages that continue this list page are written; nil when none can be.
+	Pager *Pager
 }
 
 // ErrNoSite is returned by Open when root is not a folder.
@@ -108,6 +136,7 @@ func Open(root string, opt Options) (*Site, error) {
 		err = s.openJekyll()
 	case None:
 		s.Output = root
+		s.gen = plain{}
 	default:
 		return nil, fmt.Errorf("unknown generator %q (want hugo, jekyll or none)", s.Generator)
 	}
@@ -123,27 +152,10 @@ func Open(root string, opt Options) (*Site, error) {
 	return s, nil
 }
 
-// Pages maps every source page to its output. For None it returns no pages.
+// Pages maps every source page to its output (Map's Pages). For None it returns no pages.
 func (s *Site) Pages() ([]Page, error) {
-	switch s.Generator {
-	case Hugo:
-		return s.hugoPages()
-	case Jekyll:
-		return s.jekyllPages()
-	}
-	return nil, nil
-}
-
-// PagerParent reports, for the URL path of a paginated list page ("/blog/page/2/" in Hugo,
-// "/blog/page2/" with jekyll-paginate), the URL path of the list page it continues.
-func (s *Site) PagerParent(url string) (string, bool) {
-	switch s.Generator {
-	case Hugo:
-		return s.hugoPagerParent(url)
-	case Jekyll:
-		return s.jekyllPagerParent(url)
-	}
-	return "", false
+	m, err := s.Map()
+	return m.Pages, err
 }
 
 // detect names the generator whose configuration is in root.

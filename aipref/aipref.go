@@ -1,0 +1,216 @@
+package aipref
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/crawlers"
+)
+
+// The versions robotsmith follows. Vocab names draft-ietf-aipref-vocab
+// revision 08 and Attach draft-ietf-aipref-attach revision 05, with their
+// publication dates.
+const (
+	VocabDraft  = "draft-ietf-aipref-vocab-08"
+	VocabDate   = "2026-09-14"
+	AttachDraft = "draft-ietf-aipref-attach-05"
+	AttachDate  = "2026-08-19"
+	// SignalsPolicy names Cloudflare's Content Signals Policy, which defines
+	// Content-Signal.
+	SignalsPolicy    = "Cloudflare's Content Signals Policy"
+	SignalsPolicyURL = "https://contentsignals.org/"
+	// HeaderName is the HTTP header field that carries ContentUsage.
+	HeaderName = "Content-Usage"
+)
+
+// Versions is one line naming the versions followed, for comments and
+// messages.
+func Versions() string {
+	return fmt.Sprintf("Content-Signal as %s (%s); Content-Usage as %s (%s) and %s (%s)",
+		SignalsPolicy, SignalsPolicyURL, VocabDraft, VocabDate, AttachDraft, AttachDate)
+}
+
+// Pref is one yes-or-no preference. The zero value says nothing, which is
+// not the same as yes: both the Content Signals Policy and the aipref
+// vocabulary read a missing key as "no preference stated".
+type Pref int8
+
+// The preferences.
+const (
+	Unset Pref = iota
+	Yes
+	No
+)
+
+// String returns "yes", "no", or "" for Unset.
+func (p Pref) String() string {
+	switch p {
+	case Yes:
+		return "yes"
+	case No:
+		return "no"
+	}
+	return ""
+}
+
+// ParsePref reads "yes" or "no" (any case, surrounding space ignored).
+func ParsePref(s string) (Pref, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "yes":
+		return Yes, nil
+	case "no":
+		return No, nil
+	}
+	return Unset, fmt.Errorf("%q is not yes or no", s)
+}
+
+// Policy is the `ai:` key: what AI may do with the site's content.
+type Policy struct {
+	Train  Pref // training models on the content
+	Search Pref // AI search and answer engines that link back
+	Input  Pref // AI answers that use the content as input (grounding, retrieval)
+	// Block lists the AI purposes (crawlers.Training, AISearch, AIInput)
+	// whose crawlers robots.txt disallows by user agent, each once, in the
+	// order written.
+	Block []crawlers.Purpose
+	// Meta also writes noai, noimageai on every page.
+	Meta bool
+	// Line is where `ai:` is written in the config, BlockLine where
+	// `block:` is; 0 when absent. For messages and explain.
+	Line, BlockLine int
+}
+
+// States reports whether the policy states any preference, that is,
+// whether robots.txt gets Content-Signal and Content-Usage lines.
+func (p Policy) States() bool { return p.Train != Unset || p.Search != Unset || p.Input != Unset }
+
+// ContentSignal is the value of the robots.txt Content-Signal line as the
+// Content Signals Policy writes it ("search=yes, ai-input=yes,
+// ai-train=no"), with the preferences the policy leaves unset left out; ""
+// when it states none.
+func (p Policy) ContentSignal() string {
+	var parts []string
+	for _, kv := range []struct {
+		key string
+		v   Pref
+	}{{"search", p.Search}, {"ai-input", p.Input}, {"ai-train", p.Train}} {
+		if kv.v != Unset {
+			parts = append(parts, kv.key+"="+kv.v.String())
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// ContentUsage is the statement of preference of VocabDraft, serialised as
+// its exemplary format (an RFC 9651 Dictionary of tokens y and n, in the
+// vocabulary's label order): "train-ai=n, search=y". It is the value of both
+// the robots.txt Content-Usage rule and the Content-Usage HTTP header of
+// AttachDraft; "" when the policy states nothing.
+//
+// Train is AI Model Training (train-ai), Search is Search. Input has no
+// label in the vocabulary in force (AI Use, ai-use, was a label of -02 only;
+// the inference categories proposed since are not in a published revision),
+// so it is carried by Content-Signal's ai-input alone.
+func (p Policy) ContentUsage() string {
+	var parts []string
+	for _, kv := range []struct {
+		label string
+		v     Pref
+	}{{"train-ai", p.Train}, {"search", p.Search}} {
+		switch kv.v {
+		case Yes:
+			parts = append(parts, kv.label+"=y")
+		case No:
+			parts = append(parts, kv.label+"=n")
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MetaValues are the robots values Meta asks for on every page; nil without Meta.
+func (p Policy) MetaValues() []string {
+	if !p.Meta {
+		return nil
+	}
+	return []string{"noai", "noimageai"}
+}
+
+// Blocked returns the catalogue's crawlers that Block disallows, each once,
+// in catalogue order.
+func (p Policy) Blocked(c *crawlers.Catalogue) []crawlers.Crawler {
+	if len(p.Block) == 0 {
+		return nil
+	}
+	return c.Block(p.Block...)
+}
+
+// Categories lists the values `block:` takes; "all-ai" is the three AI
+// purposes together.
+const Categories = "training, ai-search, ai-input, all-ai"
+
+// ParseCategory reads one value of `block:` into the AI purposes it names.
+// A value that is an aipref label or a Content Signals name (train-genai,
+// ai-train) gets an error saying what it is.
+func ParseCategory(s string) ([]crawlers.Purpose, error) {
+	v := strings.ToLower(strings.TrimSpace(s))
+	if v == "all-ai" {
+		return []crawlers.Purpose{crawlers.Training, crawlers.AISearch, crawlers.AIInput}, nil
+	}
+	if p, err := crawlers.ParsePurpose(v); err == nil && p.IsAI() {
+		return []crawlers.Purpose{p}, nil
+	}
+	msg := fmt.Sprintf("%q is not a crawler category (known: %s)", s, Categories)
+	if what, ok := Label(v); ok {
+		msg += "; " + what
+	}
+	return nil, fmt.Errorf("%s", msg)
+}
+
+// AddBlock appends the purposes of a `block:` value that are not there yet.
+func (p *Policy) AddBlock(ps ...crawlers.Purpose) {
+	for _, x := range ps {
+		if !slices.Contains(p.Block, x) {
+			p.Block = append(p.Block, x)
+		}
+	}
+}
+
+// Label says what an AI preference label is, for messages about a config
+// that writes one: a label of the vocabulary in force (and which key of
+// `ai:` writes it), a label an earlier draft defined and no version in
+// force does, or a Content Signals name. ok is false for anything else.
+func Label(s string) (what string, ok bool) {
+	switch s {
+	case "train-ai":
+		return fmt.Sprintf("train-ai is the %s label that train: writes", VocabDraft), true
+	case "ai-train":
+		return "ai-train is the Content-Signal name that train: writes", true
+	case "ai-input":
+		return "ai-input is the Content-Signal name that input: writes", true
+	}
+	if drafts, ok := droppedLabel(s); ok {
+		return fmt.Sprintf("%q was a label of draft-ietf-aipref-vocab %s and no version in force defines it (robotsmith follows %s, whose labels are train-ai and search)",
+			s, drafts, VocabDraft), true
+	}
+	return "", false
+}
+
+// droppedLabel tells which revisions of draft-ietf-aipref-vocab defined a
+// label that the revision robotsmith follows does not (read from the
+// drafts' label tables, revisions 01 to 08).
+func droppedLabel(s string) (string, bool) {
+	switch s {
+	case "tdm", "ai", "genai", "inference":
+		return "-01 (June 2025)", true
+	case "all", "ai-use":
+		return "-02 (July 2025)", true
+	case "train-genai":
+		return "-02 and -03 (July to September 2025)", true
+	case "bots":
+		return "-03 and -04 (September to October 2025)", true
+	case "ai-output":
+		return "-04 (October 2025)", true
+	}
+	return "", false
+}

@@ -1,0 +1,211 @@
+package aipref
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/crawlers"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func TestSignals(t *testing.T) {
+	for _, tc := range []struct {
+		desc          string
+		p             Policy
+		signal, usage string
+	}{
+		// SPEC §9's example policy and its Content-Signal line.
+		{"SPEC example", Policy{Train: No, Search: Yes, Input: Yes},
+			"search=yes, ai-input=yes, ai-train=no", "train-ai=n, search=y"},
+		// draft-ietf-aipref-attach-05 §1.2's example header: Content-Usage: train-ai=n.
+		{"training only", Policy{Train: No}, "ai-train=no", "train-ai=n"},
+		{"all no", Policy{Train: No, Search: No, Input: No},
+			"search=no, ai-input=no, ai-train=no", "train-ai=n, search=n"},
+		{"all yes", Policy{Train: Yes, Search: Yes, Input: Yes},
+			"search=yes, ai-input=yes, ai-train=yes", "train-ai=y, search=y"},
+		{"input only: no aipref label", Policy{Input: No}, "ai-input=no", ""},
+		{"nothing stated", Policy{Meta: true, Block: []crawlers.Purpose{crawlers.Training}}, "", ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := tc.p.ContentSignal(); got != tc.signal {
+				t.Errorf("ContentSignal() = %q, want %q", got, tc.signal)
+			}
+			if got := tc.p.ContentUsage(); got != tc.usage {
+				t.Errorf("ContentUsage() = %q, want %q", got, tc.usage)
+			}
+			if got := tc.p.States(); got != (tc.signal != "") {
+				t.Errorf("States() = %v", got)
+			}
+		})
+	}
+}
+
+// TestEveryPolicy writes the Content-Signal and Content-Usage of all 27
+// combinations of train, search and input to a golden file, and checks
+// each Content-Usage value against the vocabulary's syntax: a Dictionary of
+// lower-case labels of the draft in force with the tokens y or n.
+func TestEveryPolicy(t *testing.T) {
+	item := regexp.MustCompile(`^(train-ai|search)=[yn]$`)
+	signal := regexp.MustCompile(`^(search|ai-input|ai-train)=(yes|no)$`)
+	var b strings.Builder
+	prefs := []Pref{Unset, Yes, No}
+	for _, tr := range prefs {
+		for _, se := range prefs {
+			for _, in := range prefs {
+				p := Policy{Train: tr, Search: se, Input: in}
+				fmt.Fprintf(&b, "train=%-3s search=%-3s input=%-3s | Content-Signal: %s | Content-Usage: %s\n",
+					tr, se, in, p.ContentSignal(), p.ContentUsage())
+				for _, part := range strings.Split(p.ContentUsage(), ", ") {
+					if part != "" && !item.MatchString(part) {
+						t.Errorf("%+v: Content-Usage item %q is not a label of %s with y or n", p, part, VocabDraft)
+					}
+				}
+				for _, part := range strings.Split(p.ContentSignal(), ", ") {
+					if part != "" && !signal.MatchString(part) {
+						t.Errorf("%+v: Content-Signal item %q", p, part)
+					}
+				}
+			}
+		}
+	}
+	golden(t, "policies.golden", b.String())
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the output:\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+func TestParsePref(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Pref
+		err  bool
+	}{
+		{"yes", Yes, false}, {" No ", No, false}, {"YES", Yes, false},
+		{"y", Unset, true}, {"n", Unset, true}, {"true", Unset, true}, {"", Unset, true},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParsePref(tc.in)
+			if got != tc.want || (err != nil) != tc.err {
+				t.Errorf("ParsePref(%q) = %v, %v; want %v, error %v", tc.in, got, err, tc.want, tc.err)
+			}
+		})
+	}
+}
+
+func TestParseCategory(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []crawlers.Purpose
+		err  string
+	}{
+		{"training", []crawlers.Purpose{crawlers.Training}, ""},
+		{" AI-Search ", []crawlers.Purpose{crawlers.AISearch}, ""},
+		{"ai-input", []crawlers.Purpose{crawlers.AIInput}, ""},
+		{"all-ai", []crawlers.Purpose{crawlers.Training, crawlers.AISearch, crawlers.AIInput}, ""},
+		{"search-engine", nil, `"search-engine" is not a crawler category (known: training, ai-search, ai-input, all-ai)`},
+		{"link-preview", nil, "is not a crawler category"},
+		{"train-genai", nil, `"train-genai" was a label of draft-ietf-aipref-vocab -02 and -03 (July to September 2025) and no version in force defines it (robotsmith follows draft-ietf-aipref-vocab-08`},
+		{"ai-train", nil, "ai-train is the Content-Signal name that train: writes"},
+		{"trainig", nil, "is not a crawler category"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParseCategory(tc.in)
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Errorf("ParseCategory(%q): error %v, want one containing %q", tc.in, err, tc.err)
+				}
+				return
+			}
+			if err != nil || fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("ParseCategory(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestLabel(t *testing.T) {
+	for _, tc := range []struct {
+		label, want string
+	}{
+		{"train-ai", "train-ai is the draft-ietf-aipref-vocab-08 label that train: writes"},
+		{"ai-use", `"ai-use" was a label of draft-ietf-aipref-vocab -02 (July 2025)`},
+		{"ai-input", "ai-input is the Content-Signal name that input: writes"},
+		{"bots", `"bots" was a label of draft-ietf-aipref-vocab -03 and -04`},
+		{"ai-output", `"ai-output" was a label of draft-ietf-aipref-vocab -04`},
+		{"all", `"all" was a label of draft-ietf-aipref-vocab -02`},
+		{"genai", `"genai" was a label of draft-ietf-aipref-vocab -01`},
+		{"whatever", ""},
+	} {
+		t.Run(tc.label, func(t *testing.T) {
+			got, ok := Label(tc.label)
+			if ok != (tc.want != "") || !strings.HasPrefix(got, tc.want) {
+				t.Errorf("Label(%q) = %q, %v; want %q", tc.label, got, ok, tc.want)
+			}
+		})
+	}
+}
+
+func TestBlocked(t *testing.T) {
+	cat := crawlers.Default()
+	var p Policy
+	if got := p.Blocked(cat); got != nil {
+		t.Errorf("no block: Blocked = %v, want nil", got)
+	}
+	p.AddBlock(crawlers.Training)
+	p.AddBlock(crawlers.Training, crawlers.AIInput)
+	if fmt.Sprint(p.Block) != "[training ai-input]" {
+		t.Errorf("AddBlock: Block = %v, want [training ai-input]", p.Block)
+	}
+	got := p.Blocked(cat)
+	if len(got) != len(cat.Block(crawlers.Training, crawlers.AIInput)) {
+		t.Errorf("Blocked = %d crawlers, want the catalogue's %d", len(got), len(cat.Block(crawlers.Training, crawlers.AIInput)))
+	}
+	// Google-Extended is both training and ai-input: listed once.
+	n := 0
+	for _, c := range got {
+		if c.Name() == "Google-Extended" {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("Google-Extended listed %d times, want once", n)
+	}
+}
+
+func TestMetaValues(t *testing.T) {
+	if got := (Policy{}).MetaValues(); got != nil {
+		t.Errorf("without meta: %v", got)
+	}
+	if got := (Policy{Meta: true}).MetaValues(); fmt.Sprint(got) != "[noai noimageai]" {
+		t.Errorf("with meta: %v, want [noai noimageai]", got)
+	}
+}
+
+func TestVersions(t *testing.T) {
+	got := Versions()
+	for _, want := range []string{VocabDraft, VocabDate, AttachDraft, AttachDate, SignalsPolicyURL} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Versions() = %q lacks %q", got, want)
+		}
+	}
+}

@@ -1,0 +1,201 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/robotsblock"
+)
+
+// The `robots_txt:` and `ai:` keys (SPEC §9). Both are read into the types
+// of the packages that render them, robotsblock and aipref, and checked
+// with robotsblock.Check, so that a misspelt crawler or a rule-less group
+// is an error at its line when the config is loaded, before any build.
+
+// RobotsTxt is the `robots_txt:` key.
+type RobotsTxt struct {
+	Groups   []robotsblock.Group // in order
+	Sitemaps bool                // a Sitemap: line for each sitemap of the site
+	// Line is where `robots_txt:` is written, SitemapsLine where
+	// `sitemaps:` is; 0 when absent.
+	Line, SitemapsLine int
+}
+
+// RobotsInput is what robotsblock renders the block of robots.txt from:
+// robots_txt and ai, with the site's sitemaps (URL paths as served, used
+// when robots_txt.sitemaps is true) and its base URL, which the caller
+// takes from the generator.
+func (c *Config) RobotsInput(sitemaps []string, baseURL string) robotsblock.Input {
+	in := robotsblock.Input{Groups: c.RobotsTxt.Groups, AI: c.AI, BaseURL: baseURL, SitemapsLine: c.RobotsTxt.SitemapsLine}
+	if c.RobotsTxt.Sitemaps {
+		in.Sitemaps = sitemaps
+	}
+	return in
+}
+
+func (p *parser) robotsTxt(n *node) RobotsTxt {
+	r := RobotsTxt{Line: n.line}
+	if n.kind != mapNode {
+		p.errorf(n, "robots_txt: want a map (groups, sitemaps), not %s", n.kind)
+		return r
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch strings.ToLower(k) {
+		case "groups":
+			r.Groups = p.robotsGroups(v)
+		case "sitemaps":
+			r.Sitemaps = p.boolean(v, "robots_txt: sitemaps")
+			r.SitemapsLine = v.line
+		default:
+			p.errorf(v, "robots_txt: unknown key %q (known: groups, sitemaps)", k)
+		}
+	}
+	return r
+}
+
+func (p *parser) robotsGroups(n *node) []robotsblock.Group {
+	if n.kind != listNode {
+		p.errorf(n, "robots_txt: groups: want a list of groups (agents, disallow, allow), not %s", n.kind)
+		return nil
+	}
+	var out []robotsblock.Group
+	for i, it := range n.items {
+		key := fmt.Sprintf("robots_txt.groups[%d]", i+1)
+		if it.kind != mapNode {
+			p.errorf(it, "%s: want a map (agents, disallow, allow), not %s", key, it.kind)
+			continue
+		}
+		g := robotsblock.Group{Line: it.line}
+		for j, k := range it.keys {
+			v := it.vals[j]
+			switch strings.ToLower(k) {
+			case "agents":
+				g.Agents = p.nonEmpty(v, key+": agents")
+			case "disallow":
+				g.Disallow = p.nonEmpty(v, key+": disallow")
+			case "allow":
+				g.Allow = p.nonEmpty(v, key+": allow")
+			default:
+				p.errorf(v, "%s: unknown key %q (known: agents, disallow, allow)", key, k)
+			}
+		}
+		out = append(out, g)
+	}
+	return out
+}
+
+// nonEmpty reads a string or a list of strings in which an empty string is
+// an error rather than skipped: an empty Disallow means "allow everything",
+// which nobody writes by leaving a list item blank.
+func (p *parser) nonEmpty(n *node, key string) []string {
+	items := []*node{n}
+	if n.kind == listNode {
+		items = n.items
+	}
+	out := []string{}
+	for _, it := range items {
+		s := strings.TrimSpace(p.str(it, key))
+		if s == "" {
+			if it.kind == scalarNode && it.value != nil {
+				p.errorf(it, "%s: an empty value; leave it out", key)
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func (p *parser) boolean(n *node, key string) bool {
+	b, ok := n.value.(bool)
+	if n.kind != scalarNode || !ok {
+		p.errorf(n, "%s: want true or false", key)
+	}
+	return b
+}
+
+func (p *parser) ai(n *node) aipref.Policy {
+	pol := aipref.Policy{Line: n.line}
+	if n.kind != mapNode {
+		p.errorf(n, "ai: want a map (train, search, input, block, meta), not %s", n.kind)
+		return pol
+	}
+	for i, k := range n.keys {
+		v := n.vals[i]
+		switch strings.ToLower(k) {
+		case "train":
+			pol.Train = p.pref(v, "ai: train")
+		case "search":
+			pol.Search = p.pref(v, "ai: search")
+		case "input":
+			pol.Input = p.pref(v, "ai: input")
+		case "block":
+			pol.BlockLine = v.line
+			items := []*node{v}
+			if v.kind == listNode {
+				items = v.items
+			}
+			for _, it := range items {
+				s := p.str(it, "ai: block")
+				if s == "" {
+					continue
+				}
+				ps, err := aipref.ParseCategory(s)
+				if err != nil {
+					p.errorf(it, "ai: block: %v", err)
+				}
+				pol.AddBlock(ps...)
+			}
+		case "meta":
+			pol.Meta = p.boolean(v, "ai: meta")
+		default:
+			msg := fmt.Sprintf("ai: unknown key %q (known: train, search, input, block, meta)", k)
+			if what, ok := aipref.Label(strings.ToLower(k)); ok {
+				msg += "; " + what
+			}
+			p.errorf(v, "%s", msg)
+		}
+	}
+	return pol
+}
+
+// pref reads yes or no; true and false are taken too, since TOML and JSON
+// have no unquoted yes.
+func (p *parser) pref(n *node, key string) aipref.Pref {
+	if b, ok := n.value.(bool); ok && n.kind == scalarNode {
+		if b {
+			return aipref.Yes
+		}
+		return aipref.No
+	}
+	s := p.str(n, key)
+	if n.kind != scalarNode || n.value == nil {
+		return aipref.Unset
+	}
+	v, err := aipref.ParsePref(s)
+	if err != nil {
+		msg := fmt.Sprintf("%s: %v", key, err)
+		if what, ok := aipref.Label(strings.ToLower(strings.TrimSpace(s))); ok {
+			msg += "; " + what
+		}
+		p.errorf(n, "%s", msg)
+	}
+	return v
+}
+
+// checkRobots reports what robotsblock.Check finds in robots_txt and ai
+// (misspelt crawlers, rule-less groups, bad paths, a crawler both named
+// and blocked) as errors at their config lines.
+func (p *parser) checkRobots(c *Config) {
+	for _, err := range robotsblock.Check(c.RobotsInput(nil, "")) {
+		line := 0
+		var e *robotsblock.Error
+		if errors.As(err, &e) {
+			line, err = e.Line, e.Err
+		}
+		p.errs = append(p.errs, &Error{File: p.file, Line: line, Err: err})
+	}
+}

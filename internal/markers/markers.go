@@ -1,0 +1,111 @@
+// Package markers finds and replaces robotsmith's own block in a text file
+// that takes '#' comments, such as a host's `_headers` or a site's
+// robots.txt: the lines from "# robotsmith: begin" through
+// "# robotsmith: end". Everything outside the block belongs to the user or
+// the theme and is kept byte for byte.
+//
+// Usage:
+//
+//	old, _ := os.ReadFile("public/robots.txt") // nil when the file is missing
+//	out := markers.Merge(old, block)           // block runs from Begin through End and its line break
+//	for _, s := range markers.Find(old) {
+//		if !s.Closed {
+//			log.Printf("robots.txt:%d: %q has no %q", s.Line, markers.Begin, markers.End)
+//		}
+//	}
+//
+// A marker is a line that reads exactly Begin or End once surrounding white
+// space is trimmed (a CR before the line break included). A begin marker
+// without an end marker makes a block that runs to the end of the file, so
+// that a half-deleted block is replaced rather than written twice.
+package markers
+
+import "bytes"
+
+// The marker lines, without their line breaks.
+const (
+	Begin = "# robotsmith: begin"
+	End   = "# robotsmith: end"
+)
+
+// Span is one robotsmith block of a file.
+type Span struct {
+	// Start and End are the block's bytes [Start, End): from the first byte
+	// of the begin marker's line through the end marker's line break (the
+	// end of the file when the block is not closed).
+	Start, End int
+	Line       int  // 1-based line of the begin marker
+	EndLine    int  // 1-based line of the end marker; 0 when not closed
+	Closed     bool // an end marker was found
+}
+
+// Contains reports whether byte offset off lies inside the block.
+func (s Span) Contains(off int) bool { return off >= s.Start && off < s.End }
+
+var bom = []byte("\xef\xbb\xbf")
+
+// Find returns the robotsmith blocks of data in file order. A begin marker
+// inside a block and an end marker outside one are ordinary lines.
+func Find(data []byte) []Span {
+	var spans []Span
+	inBlock := false
+	for off, n := 0, 1; off < len(data); n++ {
+		next := len(data)
+		if i := bytes.IndexByte(data[off:], '\n'); i >= 0 {
+			next = off + i + 1
+		}
+		line := data[off:next]
+		if off == 0 {
+			line = bytes.TrimPrefix(line, bom) // a file may start with a byte order mark
+		}
+		switch string(bytes.TrimSpace(line)) {
+		case Begin:
+			if !inBlock {
+				inBlock = true
+				spans = append(spans, Span{Start: off, End: len(data), Line: n})
+			}
+		case End:
+			if inBlock {
+				inBlock = false
+				s := &spans[len(spans)-1]
+				s.End, s.EndLine, s.Closed = next, n, true
+			}
+		}
+		off = next
+	}
+	return spans
+}
+
+// Merge returns existing with its first robotsmith block replaced by block
+// and any later blocks removed; existing may be nil (a missing file). With no
+// block in existing, block is appended, after a blank line when existing has
+// text. An empty block removes the blocks, and leaves a file without one
+// as it was. Every byte outside the blocks is kept.
+func Merge(existing, block []byte) []byte {
+	spans := Find(existing)
+	if len(spans) == 0 {
+		out := append([]byte(nil), existing...)
+		if len(block) == 0 {
+			return out
+		}
+		switch {
+		case len(out) == 0:
+		case bytes.HasSuffix(out, []byte("\n\n")), bytes.HasSuffix(out, []byte("\r\n\r\n")):
+		case bytes.HasSuffix(out, []byte("\n")):
+			out = append(out, '\n')
+		default:
+			out = append(out, '\n', '\n')
+		}
+		return append(out, block...)
+	}
+	var out []byte
+	prev := 0
+	for i, s := range spans {
+		out = append(out, existing[prev:s.Start]...)
+		if i == 0 {
+			out = append(out, block...)
+		}
+		prev = s.End
+	}
+	return append(out, existing[prev:]...)
+}

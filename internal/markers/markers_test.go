@@ -1,0 +1,116 @@
+package markers
+
+import (
+	"bytes"
+	"fmt"
+	"testing"
+)
+
+const blk = Begin + "\nUser-agent: GPTBot\nDisallow: /\n" + End + "\n"
+
+func TestFind(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		in   string
+		want []Span
+	}{
+		{"empty file", "", nil},
+		{"no markers", "User-agent: *\nDisallow:\n", nil},
+		{"one block", "a\n" + Begin + "\nb\n" + End + "\nc\n",
+			[]Span{{Start: 2, End: 2 + len(Begin) + 3 + len(End) + 1, Line: 2, EndLine: 4, Closed: true}}},
+		{"indented markers with CR", "  " + Begin + " \r\nx\r\n\t" + End + "\r\n",
+			[]Span{{Start: 0, End: len("  " + Begin + " \r\nx\r\n\t" + End + "\r\n"), Line: 1, EndLine: 3, Closed: true}}},
+		{"end marker without line break", Begin + "\n" + End,
+			[]Span{{Start: 0, End: len(Begin + "\n" + End), Line: 1, EndLine: 2, Closed: true}}},
+		{"begin marker after a byte order mark", "\xef\xbb\xbf" + Begin + "\n" + End + "\n",
+			[]Span{{Start: 0, End: 3 + len(Begin) + 1 + len(End) + 1, Line: 1, EndLine: 2, Closed: true}}},
+		{"unclosed block runs to the end", "a\n" + Begin + "\nb\n",
+			[]Span{{Start: 2, End: 2 + len(Begin) + 3, Line: 2}}},
+		{"begin inside a block is an ordinary line", Begin + "\n" + Begin + "\n" + End + "\n",
+			[]Span{{Start: 0, End: 2*len(Begin) + 2 + len(End) + 1, Line: 1, EndLine: 3, Closed: true}}},
+		{"end outside a block is an ordinary line", End + "\n", nil},
+		{"marker text inside a longer line is not a marker", "x " + Begin + "\n# robotsmith: beginning\n", nil},
+		{"two blocks", blk + blk, []Span{
+			{Start: 0, End: len(blk), Line: 1, EndLine: 4, Closed: true},
+			{Start: len(blk), End: 2 * len(blk), Line: 5, EndLine: 8, Closed: true}}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := Find([]byte(tc.in))
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("Find(%q)\n got %+v\nwant %+v", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestMerge(t *testing.T) {
+	for _, tc := range []struct {
+		desc, existing, block, want string
+	}{
+		{"missing file is created", "", blk, blk},
+		{"appended after a blank line", "User-agent: *\nDisallow: /x/\n", blk, "User-agent: *\nDisallow: /x/\n\n" + blk},
+		{"no trailing line break", "Sitemap: /a.xml", blk, "Sitemap: /a.xml\n\n" + blk},
+		{"already a blank line", "a\n\n", blk, "a\n\n" + blk},
+		{"CRLF blank line kept as it is", "a\r\n\r\n", blk, "a\r\n\r\n" + blk},
+		{"replaced in place, user lines kept", "# mine\r\n" + Begin + "\nold\n" + End + "\nUser-agent: x\nDisallow:", blk,
+			"# mine\r\n" + blk + "User-agent: x\nDisallow:"},
+		{"unclosed block replaced to the end", "a\n" + Begin + "\nold\n", blk, "a\n" + blk},
+		{"later blocks removed", "a\n" + blk + "b\n" + blk + "c\n", Begin + "\nnew\n" + End + "\n",
+			"a\n" + Begin + "\nnew\n" + End + "\nb\nc\n"},
+		{"empty block removes the block", "a\n" + blk + "b\n", "", "a\nb\n"},
+		{"empty block leaves a file without one alone", "a", "", "a"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := string(Merge([]byte(tc.existing), []byte(tc.block)))
+			if got != tc.want {
+				t.Errorf("Merge(%q, %q)\n got %q\nwant %q", tc.existing, tc.block, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSpanContains(t *testing.T) {
+	s := Find([]byte("a\n" + blk + "b\n"))[0]
+	for off, want := range map[int]bool{0: false, 1: false, 2: true, 1 + len(blk): true, 2 + len(blk): false} {
+		if got := s.Contains(off); got != want {
+			t.Errorf("Contains(%d) = %v, want %v", off, got, want)
+		}
+	}
+}
+
+// FuzzMerge checks Merge's promises on any file: the block lands once,
+// merging again changes nothing, and the bytes outside the blocks survive.
+func FuzzMerge(f *testing.F) {
+	for _, s := range []string{"", "a\n", "a", "a\n" + blk + "b", Begin + "\n", "\xef\xbb\xbf" + blk, "x\r\n" + End + "\r\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, existing []byte) {
+		out := Merge(existing, []byte(blk))
+		spans := Find(out)
+		if len(spans) != 1 || string(out[spans[0].Start:spans[0].End]) != blk {
+			t.Fatalf("Merge(%q) = %q: want exactly one block equal to the new one, found %+v", existing, out, spans)
+		}
+		if again := Merge(out, []byte(blk)); !bytes.Equal(again, out) {
+			t.Fatalf("merging twice changed the file:\n%q\n%q", out, again)
+		}
+		old := Find(existing)
+		if len(old) == 0 {
+			sep := out[len(existing):spans[0].Start]
+			if !bytes.HasPrefix(out, existing) || len(sep) > 2 || len(bytes.Trim(sep, "\n")) > 0 {
+				t.Fatalf("appending changed the file's own bytes: %q became %q", existing, out)
+			}
+			return
+		}
+		var outside []byte
+		prev := 0
+		for _, s := range old {
+			outside = append(outside, existing[prev:s.Start]...)
+			prev = s.End
+		}
+		outside = append(outside, existing[prev:]...)
+		rest := append(append([]byte(nil), out[:spans[0].Start]...), out[spans[0].End:]...)
+		if !bytes.Equal(rest, outside) {
+			t.Fatalf("bytes outside the block changed:\nbefore %q\nafter  %q", outside, rest)
+		}
+	})
+}

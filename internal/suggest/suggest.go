@@ -1,0 +1,66 @@
+// Package suggest finds the known word that a mistyped one was probably meant to be, for the
+// "did you mean" of robotsmith's messages: a misspelt directive or crawler name, a config key, a
+// command or a flag.
+//
+// Usage:
+//
+//	if s, d := suggest.Nearest("noindx", known); d <= 2 {
+//		return fmt.Errorf("unknown directive %q (did you mean %q?)", "noindx", s)
+//	}
+//
+// Distances are Levenshtein edits counted in runes (github.com/agnivade/levenshtein), so a
+// lookalike letter from another script (a Cyrillic і in noіndex) is one edit, like any other; two
+// neighbouring letters swapped (googlebto) count as one edit, as a reader sees one slip.
+package suggest
+
+import (
+	"unicode"
+
+	"github.com/agnivade/levenshtein"
+)
+
+// Nearest returns the word of known closest to w and its Distance. Ties go to the word listed
+// first, so callers order known by preference. With known empty it returns "" and -1.
+func Nearest(w string, known []string) (best string, dist int) {
+	dist = -1
+	for _, k := range known {
+		d := Distance(w, k)
+		if dist < 0 || d < dist {
+			best, dist = k, d
+		}
+	}
+	return best, dist
+}
+
+// Distance is the number of edits between a and b: Levenshtein's insertions, deletions and
+// substitutions of runes, except that two words differing only by two neighbouring runes swapped
+// are one edit apart (Levenshtein counts two).
+func Distance(a, b string) int {
+	if swapped([]rune(a), []rune(b)) {
+		return 1
+	}
+	return levenshtein.ComputeDistance(a, b)
+}
+
+// swapped reports whether a and b differ only by two neighbouring runes swapped.
+func swapped(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && string(a[i+2:]) == string(b[i+2:])
+}
+
+// ASCII reports whether s holds only ASCII characters. A name or value that is not ASCII is never
+// one a crawler knows, and in a restriction it is most likely a lookalike letter pasted in.
+func ASCII(s string) bool {
+	for _, r := range s {
+		if r > unicode.MaxASCII {
+			return false
+		}
+	}
+	return true
+}

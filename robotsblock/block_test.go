@@ -1,0 +1,303 @@
+package robotsblock
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/internal/markers"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// specPolicy is SPEC §9's example ai policy.
+var specPolicy = aipref.Policy{Train: aipref.No, Search: aipref.Yes, Input: aipref.Yes,
+	Block: []crawlers.Purpose{crawlers.Training}, Line: 7, BlockLine: 11}
+
+var specGroups = []Group{{Agents: []string{"*"}, Disallow: []string{"/search/"}, Line: 3}}
+
+// goldenCases render a block and merge it into testdata/NAME.input (no
+// file: the robots.txt is created); the result is testdata/NAME.golden.
+var goldenCases = []struct {
+	name string
+	in   Input
+}{
+	// SPEC §9's example config, into a site without robots.txt.
+	{"created", Input{Groups: specGroups, AI: specPolicy, Sitemaps: []string{"/sitemap.xml"}, BaseURL: "https://example.com/"}},
+	// An old block in the middle of the user's file is replaced; the user's lines around it stay.
+	{"replaced", Input{Groups: specGroups, AI: specPolicy, Sitemaps: []string{"/sitemap.xml"}, BaseURL: "https://example.com/"}},
+	// A theme's robots.txt without a block (CRLF, no final line break): the block is appended.
+	{"user-lines-kept", Input{AI: aipref.Policy{Train: aipref.No}}},
+	// The config no longer asks for anything: the block goes, the user's lines stay.
+	{"removed", Input{}},
+	{"category-training", Input{AI: aipref.Policy{Block: []crawlers.Purpose{crawlers.Training}}}},
+	{"category-ai-search", Input{AI: aipref.Policy{Block: []crawlers.Purpose{crawlers.AISearch}}}},
+	{"category-ai-input", Input{AI: aipref.Policy{Block: []crawlers.Purpose{crawlers.AIInput}}}},
+	{"category-all-ai", Input{AI: aipref.Policy{Block: []crawlers.Purpose{crawlers.Training, crawlers.AISearch, crawlers.AIInput}}}},
+	// Content-Signal and Content-Usage for policies: in a group of their own,
+	{"policy-spec", Input{AI: aipref.Policy{Train: aipref.No, Search: aipref.Yes, Input: aipref.Yes}}},
+	{"policy-all-no", Input{AI: aipref.Policy{Train: aipref.No, Search: aipref.No, Input: aipref.No}}},
+	{"policy-all-yes", Input{AI: aipref.Policy{Train: aipref.Yes, Search: aipref.Yes, Input: aipref.Yes}}},
+	{"policy-train-only", Input{AI: aipref.Policy{Train: aipref.No}}},
+	{"policy-search-no-input-yes", Input{AI: aipref.Policy{Search: aipref.No, Input: aipref.Yes}}},
+	// input has no aipref label: Content-Signal alone carries it, and no Content-Usage line is written.
+	{"policy-input-only", Input{AI: aipref.Policy{Input: aipref.No}}},
+	// or in the first config group that names "*".
+	{"policy-in-star-group", Input{AI: aipref.Policy{Train: aipref.No, Input: aipref.No}, Groups: []Group{
+		{Agents: []string{"Googlebot"}, Disallow: []string{"/nogoogle/"}},
+		{Agents: []string{"*", "otherbot"}, Disallow: []string{"/private/"}, Allow: []string{"/private/public.html"}},
+		{Agents: []string{"*"}, Disallow: []string{"/second-star-group/"}},
+	}}},
+	// Groups as written, paths percent-encoded; Applebot and Twitterbot only when named.
+	{"groups", Input{Groups: []Group{
+		{Agents: []string{"Applebot", "Twitterbot"}, Disallow: []string{"/"}},
+		{Agents: []string{"*"}, Disallow: []string{"/my files/", "/résumé.pdf", "/a#b", "/100%", "/ok%20already", "/*.pdf$"}, Allow: []string{"/my files/public/"}},
+	}}},
+	// Sitemaps under a base URL with a path, each once.
+	{"sitemaps", Input{Sitemaps: []string{"/sitemap.xml", "/en/sitemap.xml", "/sitemap.xml", "/new maps/a.xml"}, BaseURL: "https://example.com/blog/"}},
+}
+
+func TestGolden(t *testing.T) {
+	for _, tc := range goldenCases {
+		t.Run(tc.name, func(t *testing.T) {
+			existing, err := os.ReadFile(filepath.Join("testdata", tc.name+".input"))
+			if err != nil && !errors.Is(err, os.ErrNotExist) {
+				t.Fatal(err)
+			}
+			b, err := Render(tc.in)
+			if err != nil {
+				t.Fatalf("Render: %v", err)
+			}
+			got := Merge(existing, b)
+			golden(t, tc.name+".golden", got)
+			if again := Merge(got, b); !bytes.Equal(again, got) {
+				t.Errorf("merging the same block again changed the file:\n%s", again)
+			}
+			checkGroupsEnd(t, b.Text)
+			checkRules(t, b)
+		})
+	}
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to write it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// checkGroupsEnd checks that every run of User-agent lines in text is
+// followed by an Allow or Disallow line before the next User-agent line:
+// Google's parser ends a group only at a User-agent line after a rule, so a
+// group without one would merge with the next.
+func checkGroupsEnd(t *testing.T, text []byte) {
+	t.Helper()
+	open, hasRule, lastUA := false, false, false
+	for i, l := range strings.Split(string(text), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		key, _, _ := strings.Cut(l, ":")
+		switch strings.ToLower(strings.TrimSpace(key)) {
+		case "user-agent":
+			if open && !hasRule && !lastUA {
+				t.Errorf("line %d: a User-agent line follows a group with lines but no Allow or Disallow", i+1)
+			}
+			if !open || hasRule {
+				open, hasRule = true, false
+			}
+			lastUA = true
+			continue
+		case "allow", "disallow":
+			if !open {
+				t.Errorf("line %d: a rule outside any group", i+1)
+			}
+			hasRule = true
+		}
+		lastUA = false
+	}
+	if open && !hasRule {
+		t.Errorf("the block ends in a group with no Allow or Disallow")
+	}
+}
+
+// checkRules checks that Block.Rules and the signal lines point at the lines they describe.
+func checkRules(t *testing.T, b *Block) {
+	t.Helper()
+	lines := strings.Split(string(b.Text), "\n")
+	for _, r := range b.Rules {
+		want := "Disallow:"
+		if r.Allow {
+			want = "Allow:"
+		}
+		if r.Path != "" {
+			want += " " + r.Path
+		}
+		if r.Line < 1 || r.Line > len(lines) || lines[r.Line-1] != want {
+			t.Errorf("rule %+v: line %d is not %q", r, r.Line, want)
+		}
+	}
+	for _, l := range []struct {
+		n      int
+		prefix string
+	}{{b.SignalLine, "Content-Signal: "}, {b.UsageLine, "Content-Usage: "}} {
+		if l.n > 0 && !strings.HasPrefix(lines[l.n-1], l.prefix) {
+			t.Errorf("line %d is %q, want %s...", l.n, lines[l.n-1], l.prefix)
+		}
+	}
+}
+
+func TestRules(t *testing.T) {
+	b, err := Render(Input{Groups: specGroups, AI: specPolicy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range b.Rules {
+		got = append(got, fmt.Sprintf("%d %v allow=%v %q group=%d %s", r.Line, r.Agents, r.Allow, r.Path, r.Group, r.Crawler))
+	}
+	for _, want := range []string{
+		`[*] allow=false "/search/" group=0 `,
+		`[GPTBot] allow=false "/" group=-1 GPTBot`,
+		`[Google-Extended] allow=false "/" group=-1 Google-Extended`,
+		`[Applebot-Extended] allow=false "/" group=-1 Applebot-Extended`,
+	} {
+		found := false
+		for _, g := range got {
+			if strings.HasSuffix(g, want) || strings.Contains(g, want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("Rules lack %s; got\n%s", want, strings.Join(got, "\n"))
+		}
+	}
+	if b.SignalLine == 0 || b.UsageLine != b.SignalLine+1 {
+		t.Errorf("SignalLine %d, UsageLine %d: want both, one after the other", b.SignalLine, b.UsageLine)
+	}
+	for _, r := range b.Rules {
+		if r.Crawler == "Googlebot" || r.Crawler == "Applebot" || r.Crawler == "facebookexternalhit" {
+			t.Errorf("ai.block training blocked %s", r.Crawler)
+		}
+	}
+}
+
+func TestRenderEmpty(t *testing.T) {
+	b, err := Render(Input{AI: aipref.Policy{Meta: true}})
+	if err != nil || len(b.Text) != 0 {
+		t.Errorf("meta alone: Render = %q, %v; want an empty block (meta writes no robots.txt line)", b.Text, err)
+	}
+	if got := Merge(nil, b); len(got) != 0 {
+		t.Errorf("an empty block created a robots.txt: %q", got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		in   Input
+		line int
+		want string
+	}{
+		{"no agents", Input{Groups: []Group{{Disallow: []string{"/"}, Line: 4}}}, 4,
+			`robots_txt.groups[1]: no agents (write agents: ["*"] for every crawler)`},
+		{"no rules", Input{Groups: []Group{{Agents: []string{"*"}, Line: 4}}}, 4,
+			"robots_txt.groups[1]: no disallow or allow; a group without rules would run into the next group"},
+		{"token with a space", Input{Groups: []Group{{Agents: []string{"Kangaroo Bot"}, Disallow: []string{"/"}, Line: 5}}}, 5,
+			`robots_txt.groups[1]: agents: "Kangaroo Bot" is not a user-agent token`},
+		{"misspelt crawler", Input{Groups: []Group{{Agents: []string{"*"}, Disallow: []string{"/x"}}, {Agents: []string{"GPTbto"}, Disallow: []string{"/"}, Line: 9}}}, 9,
+			`robots_txt.groups[2]: agents: "GPTbto" is not a crawler robotsmith knows; did you mean "GPTBot"?`},
+		{"named and blocked", Input{Groups: []Group{{Agents: []string{"gptbot"}, Allow: []string{"/"}, Line: 3}}, AI: specPolicy}, 3,
+			"robots_txt.groups[1]: agents: GPTBot is also blocked by ai.block (line 11)"},
+		{"path without slash", Input{Groups: []Group{{Agents: []string{"*"}, Disallow: []string{"private/"}, Line: 2}}}, 2,
+			`robots_txt.groups[1]: disallow: "private/" must start with / (or *)`},
+		{"line break in a path", Input{Groups: []Group{{Agents: []string{"*"}, Allow: []string{"/a\nUser-agent: x"}, Line: 2}}}, 2,
+			`robots_txt.groups[1]: allow: "/a\nUser-agent: x" holds a control character`},
+		{"sitemaps without base URL", Input{Sitemaps: []string{"/sitemap.xml"}, SitemapsLine: 6}, 6,
+			"robots_txt: sitemaps: sitemaps need the site's absolute base URL"},
+		{"sitemaps with a relative base URL", Input{Sitemaps: []string{"/sitemap.xml"}, BaseURL: "/", SitemapsLine: 6}, 6,
+			`robots_txt: sitemaps: sitemaps need the site's absolute base URL (Hugo baseURL, Jekyll url) for their Sitemap: lines; "/" is not an absolute http or https URL`},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, err := Render(tc.in)
+			var e *Error
+			if err == nil || !errors.As(err, &e) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("Render: error %v, want an *Error containing %q", err, tc.want)
+			}
+			if e.Line != tc.line {
+				t.Errorf("Error.Line = %d, want %d", e.Line, tc.line)
+			}
+		})
+	}
+	if _, err := Render(Input{Sitemaps: []string{"/s.xml"}}); !errors.Is(err, ErrNoBaseURL) {
+		t.Errorf("sitemaps without a base URL: %v, want ErrNoBaseURL", err)
+	}
+}
+
+func TestEncodePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"/a b/":        "/a%20b/",
+		"/résumé":      "/r%C3%A9sum%C3%A9",
+		"/a#b":         "/a%23b",
+		"/100%":        "/100%25",
+		"/%zz":         "/%25zz",
+		"/ok%2Fslash":  "/ok%2Fslash",
+		"/*.pdf$":      "/*.pdf$",
+		"/tab\there":   "/tab%09here",
+		"/q?x=1&y=[2]": "/q?x=1&y=[2]",
+	} {
+		if got := encodePath(in); got != want {
+			t.Errorf("encodePath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// FuzzRender: whatever the config holds, Render either refuses it or writes
+// a block whose groups all end in a rule, whose lines are the ones it
+// reports, and which merges in once.
+func FuzzRender(f *testing.F) {
+	f.Add("*", "/search/", "/", true)
+	f.Add("GPTBot", "/a b/#c", "", false)
+	f.Add("googlebto", "private", "/x\n", true)
+	f.Add("", "", "", false)
+	f.Fuzz(func(t *testing.T, agent, disallow, allow string, signals bool) {
+		g := Group{Agents: []string{agent}}
+		if disallow != "" {
+			g.Disallow = []string{disallow}
+		}
+		if allow != "" {
+			g.Allow = []string{allow}
+		}
+		in := Input{Groups: []Group{g}}
+		if signals {
+			in.AI = aipref.Policy{Train: aipref.No, Block: []crawlers.Purpose{crawlers.AISearch}}
+		}
+		b, err := Render(in)
+		if err != nil {
+			return
+		}
+		checkGroupsEnd(t, b.Text)
+		checkRules(t, b)
+		if n := len(markers.Find(Merge([]byte("User-agent: *\nDisallow: /x\n"), b))); n != 1 {
+			t.Fatalf("merged file has %d blocks", n)
+		}
+	})
+}

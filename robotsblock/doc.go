@@ -1,0 +1,51 @@
+// Package robotsblock writes robotsmith's block of a site's robots.txt: the
+// lines between "# robotsmith: begin" and "# robotsmith: end" (SPEC §9).
+// Everything outside the block is the user's or the theme's; Merge keeps it
+// byte for byte and creates the file when it is missing.
+//
+// The block is rendered from the config alone, in this order:
+//
+//  1. the `ai` policy's Content-Signal and Content-Usage lines (package
+//     aipref), in the first robots_txt group that names "*", or else in a
+//     `User-agent: *` group of their own, with a comment naming the draft
+//     versions followed;
+//  2. robots_txt.groups in order: User-agent lines, then Disallow, then
+//     Allow lines, each path percent-encoded as RFC 9309 compares them;
+//  3. one group per crawler that ai.block names by category, from the
+//     crawler catalogue (package crawlers), each listed once, Disallow: /;
+//  4. one Sitemap: line per sitemap of the site, absolute URLs from the
+//     base URL the caller passes.
+//
+// Every group the block writes holds an Allow or Disallow line. Parsers
+// such as Google's end a group only at a User-agent line that follows a
+// rule, and skip lines they do not know: a `User-agent: *` group holding
+// only Content-Signal would run into the next group and take its
+// `Disallow: /` for every crawler. A group robotsmith writes for the AI
+// lines alone therefore ends with an empty `Disallow:`, which allows
+// everything and, unlike `Allow: /`, cannot cancel a user's own Disallow
+// for "*" elsewhere in the file (RFC 9309 merges groups of the same agent,
+// and on a tie Allow wins).
+//
+// Usage:
+//
+//	in := robotsblock.Input{
+//		Groups:   cfg.RobotsTxt.Groups,  // robots_txt.groups
+//		AI:       cfg.AI,                // ai
+//		Sitemaps: []string{"/sitemap.xml"},
+//		BaseURL:  "https://example.com/",
+//	}
+//	b, err := robotsblock.Render(in)     // errors are *robotsblock.Error, with config lines
+//	if err != nil {
+//		return err
+//	}
+//	old, _ := os.ReadFile("public/robots.txt") // nil when missing
+//	out := robotsblock.Merge(old, b)           // the block replaced, or appended; nothing else touched
+//
+// Block.Rules lists every Allow and Disallow line written, with its line in
+// the block and its agents, so that a caller with a robots.txt matcher can
+// check the block against the rest of the file (a group of the block that
+// the user's groups cancel) and against the pages (a Disallow over a page
+// that is noindex for that agent).
+//
+// The package is pure: it reads no files.
+package robotsblock
