@@ -205,20 +205,32 @@ func TestAbort(t *testing.T) {
 	}
 }
 
+// step is a point in Commit where a test fails or stops it.
+type step struct {
+	step string
+	i    int
+}
+
+// steps are Commit's steps for the n files of changes: before the commit
+// point, and with cleanup those after it too (file 0, _headers, is new: it
+// has no second link to remove).
+func steps(n int, cleanup bool) []step {
+	out := []step{{"plan", 0}, {"done", 0}}
+	for i := 0; i < n; i++ {
+		out = append(out, step{"link", i}, step{"rename", i})
+	}
+	for i := 1; cleanup && i < n; i++ {
+		out = append(out, step{"cleanup", i})
+	}
+	return out
+}
+
 // TestCommitFails: a failure at any step of any file before the commit point
 // leaves every file as it was and no file of robotsmith's behind.
 func TestCommitFails(t *testing.T) {
 	errDisk := errors.New("injected failure")
 	n := len(changes)
-	type point struct {
-		step string
-		i    int
-	}
-	points := []point{{"plan", 0}, {"done", 0}}
-	for i := 0; i < n; i++ {
-		points = append(points, point{"link", i}, point{"rename", i})
-	}
-	for _, p := range points {
+	for _, p := range steps(n, false) {
 		t.Run(fmt.Sprintf("%s %d", p.step, p.i), func(t *testing.T) {
 			t.Parallel()
 			dir := tree(t, oldSite)
@@ -405,18 +417,7 @@ func crash(t *testing.T, tx *Tx, step string, at int) {
 // as after it), with none of robotsmith's files left.
 func TestRecover(t *testing.T) {
 	n := len(changes)
-	type point struct {
-		step string
-		i    int
-	}
-	points := []point{{"plan", 0}, {"done", 0}}
-	for i := 0; i < n; i++ {
-		points = append(points, point{"link", i}, point{"rename", i})
-	}
-	for i := 1; i < n; i++ { // file 0, _headers, is new: it has no second link to remove
-		points = append(points, point{"cleanup", i})
-	}
-	for _, p := range points {
+	for _, p := range steps(n, true) {
 		for _, how := range []string{"Begin", "Recover"} {
 			t.Run(fmt.Sprintf("%s %d/%s", p.step, p.i, how), func(t *testing.T) {
 				t.Parallel()
