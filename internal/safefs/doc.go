@@ -67,7 +67,7 @@
 //
 // A power loss loses what was not on disk. Two facts make the design hold
 // with one journal sync instead of one sync per file (which costs as much
-// again as the whole build: measured below):
+// again as the whole build, or more: measured below):
 //
 //   - Journalling file systems (ext4, XFS, btrfs) commit metadata changes in
 //     the order they were made, a transaction at a time: after a power loss
@@ -89,9 +89,10 @@
 // power loss, a build that had returned may be undone (as a database with
 // asynchronous commit loses its last transaction), never half kept.
 //
-// Measured on this project's 2-core machine (ext4 on a virtual disk, a busy
-// moment, so ratios are rough): BenchmarkCommit replaces 10,000 files of 25 KB;
-// see README "Safety" for the figures and the command.
+// BenchmarkReplace measures it: for 10,000 files, safefs costs 1.02 times the
+// floor (a temporary file and a rename each), one syncfs before the renames
+// 1.60 times, an fsync per file 3.3 times (one run on a busy 2-core machine;
+// README "Safety" has the command).
 //
 // # Reading
 //
