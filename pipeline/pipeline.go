@@ -544,7 +544,13 @@ func (j *job) headers(rep *Report, files []headers.File) (string, error) {
 	for _, f := range headers.Lint(existing, files, format) {
 		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", filepath.ToSlash(name), f.Line, f.Path, f.Msg))
 	}
-	out := headers.Merge(existing, block)
+	out, err := headers.Merge(existing, block)
+	if me := (*headers.MarkerError)(nil); errors.As(err, &me) {
+		me.File = filepath.ToSlash(name)
+	}
+	if err != nil {
+		return "", err
+	}
 	if bytes.Equal(out, existing) {
 		return "", nil
 	}
