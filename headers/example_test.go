@@ -19,7 +19,12 @@ func ExampleBlock() {
 		return
 	}
 	existing := []byte("/*\n  X-Frame-Options: DENY\n")
-	fmt.Print(string(headers.Merge(existing, block)))
+	out, err := headers.Merge(existing, block)
+	if err != nil {
+		fmt.Println(err) // a begin marker with no end marker
+		return
+	}
+	fmt.Print(string(out))
 	// Output:
 	// /*
 	//   X-Frame-Options: DENY

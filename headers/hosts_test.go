@@ -88,7 +88,11 @@ func writeSite(t *testing.T, dir string, site []siteFile, f Format) {
 	if err != nil {
 		t.Fatalf("Block: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "_headers"), Merge([]byte(userHeaders), block), 0o644); err != nil {
+	merged, err := Merge([]byte(userHeaders), block)
+	if err != nil {
+		t.Fatalf("Merge: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "_headers"), merged, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -191,7 +191,13 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 	for _, f := range headers.Lint(existing, hf, j.format) {
 		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", filepath.ToSlash(name), f.Line, f.Path, f.Msg))
 	}
-	out := headers.Merge(existing, block)
+	out, err := headers.Merge(existing, block)
+	if me := (*headers.MarkerError)(nil); errors.As(err, &me) {
+		me.File = filepath.ToSlash(name)
+	}
+	if err != nil {
+		return nil, err
+	}
 	if bytes.Equal(out, existing) {
 		return nil, nil
 	}

@@ -318,7 +318,22 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		edits = append(edits, edit{span{start, g.end}, ""})
 	}
 	if !placed {
-		edits = append(edits, insertion(src, res, d, keep, tagEnd, nl))
+		ins := insertion(src, res, d, keep, tagEnd, nl)
+		if i := covering(src, edits, ins.start); i >= 0 {
+			// The block would go on a line that a removal takes away (an unpaired
+			// marker that the head ends with): it takes that line's place, with the
+			// line's indent, where the next run finds it as a block of ours and
+			// writes it back the same. Inserted after the removal, its first line
+			// lost the indent the others kept, and the next run changed it again.
+			r := edits[i]
+			indent := leadingBlanks(src[r.start:])
+			edits[i].text = indent + blockText(d.Tags, keep, tagEnd, nl, indent)
+			if src[r.end-1] == '\n' {
+				edits[i].text += nl
+			}
+		} else {
+			edits = append(edits, ins)
+		}
 	}
 	sort.SliceStable(edits, func(i, j int) bool {
 		if edits[i].start != edits[j].start {
@@ -327,6 +342,18 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		return edits[i].end < edits[j].end // an insertion before a removal at the same place
 	})
 	return edits
+}
+
+// covering returns the index of the removal among edits that p falls in, or
+// -1: p is inside its span, or at its end when the span does not end a line
+// (then p is on the line the removal takes away).
+func covering(src []byte, edits []edit, p int) int {
+	for i, e := range edits {
+		if e.text == "" && e.start < p && (p < e.end || p == e.end && src[e.end-1] != '\n') {
+			return i
+		}
+	}
+	return -1
 }
 
 // insertion places the block where no old tag or block stood: after
