@@ -17,7 +17,7 @@ import (
 // (a page's canonical and hreflang targets) is here, beside the verdict.
 type record struct {
 	path    string         // "/" + the slash path relative to the output folder: "/blog/a/index.html"
-	verdict *rules.Verdict // the file's decision; nil until the step ran, and for skipped files
+	verdict *rules.Verdict // the file's decision; nil until the step ran, and for a page it could not read
 	mode    fs.FileMode    // a page's mode, read when the step opens it; 0 for files never opened
 	flags   recordFlags
 }
