@@ -46,15 +46,18 @@ func (c *Compiled) Agents() []string {
 }
 
 // appendKey writes what of p decides a Verdict: its agent, the Kind of its source (only "default or
-// not" matters today, the whole Kind is cheaper to keep than to reason about), and its tokens.
+// not" matters today, the whole Kind is cheaper to keep than to reason about), and its tokens. Every
+// part is length-prefixed or self-delimiting, so two different inputs never write the same bytes.
 func (p parsed) appendKey(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(p.agent)))
 	b = append(b, p.agent...)
-	b = append(b, 0, byte(p.src.Kind))
+	b = append(b, byte(p.src.Kind))
+	b = binary.AppendUvarint(b, uint64(len(p.toks)))
 	for _, t := range p.toks {
 		b = append(b, byte(t.slot))
 		b = binary.AppendVarint(b, t.v)
 	}
-	return append(b, 0xff)
+	return b
 }
 
 // IsAgent reports whether a lower-case, trimmed meta name is robots-family for a page that the
@@ -156,12 +159,18 @@ func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
 	fixed := m.r.fixed(it)
 	key := append(buf[:0], byte(fixed))
 	key = m.r.appendMatches(key, it.Path)
+	// The rule matches have one length for a resolver; the sources and the tags are counted and
+	// each source is length-prefixed, so that no two items write the same key.
+	key = binary.AppendUvarint(key, uint64(len(it.Compiled)))
 	for _, c := range it.Compiled {
-		if c != nil {
-			key = append(key, c.key...)
+		if c == nil {
+			key = append(key, 0)
+			continue
 		}
-		key = append(key, 0xfe)
+		key = binary.AppendUvarint(key, uint64(len(c.key)))
+		key = append(key, c.key...)
 	}
+	key = binary.AppendUvarint(key, uint64(len(tags)))
 	for _, p := range tags {
 		key = p.appendKey(key)
 	}
