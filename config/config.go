@@ -20,7 +20,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/aipref"
@@ -417,26 +416,4 @@ func (p *parser) headers(n *node) Headers {
 		}
 	}
 	return h
-}
-
-// Agents lists every agent name the configuration mentions, sorted, "robots" left out.
-func (c *Config) Agents() []string {
-	seen := map[string]bool{}
-	add := func(in []rules.Input) {
-		for _, i := range in {
-			if i.Agent != "robots" {
-				seen[i.Agent] = true
-			}
-		}
-	}
-	add(c.Defaults)
-	for _, r := range c.RuleList {
-		add(r.Values)
-	}
-	out := make([]string, 0, len(seen))
-	for a := range seen {
-		out = append(out, a)
-	}
-	sort.Strings(out)
-	return out
 }

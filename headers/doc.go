@@ -22,7 +22,7 @@
 // Usage (the pipeline resolves the files, this package writes the format):
 //
 //	files := []headers.File{
-//		{Path: "/files/report.pdf", Lines: []string{"noindex, nofollow", "googlebot: nosnippet"}},
+//		{Path: "/files/report.pdf", Lines: d.HeaderLines()}, // rules: generic line, then agents
 //		{Path: "/img/logo.png"}, // default decision: no rule, never folded over
 //	}
 //	old, _ := os.ReadFile("public/_headers") // may not exist

@@ -146,10 +146,10 @@ func TestParse(t *testing.T) {
 
 func TestLint(t *testing.T) {
 	files := []File{
-		{Path: "/files/a.pdf", Lines: []string{"noindex"}},
-		{Path: "/files/b.pdf", Lines: []string{"noindex"}},
+		{Path: "/files/a.pdf", Lines: ls(g("noindex"))},
+		{Path: "/files/b.pdf", Lines: ls(g("noindex"))},
 		{Path: "/files/c.pdf"},
-		{Path: "/img/x.png", Lines: []string{"noimageindex"}},
+		{Path: "/img/x.png", Lines: ls(g("noimageindex"))},
 	}
 	tests := []struct {
 		desc     string

@@ -91,49 +91,74 @@ func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 // itself when nothing changes. The result equals Rewrite's for the same
 // Directives.
 func Process(src []byte, agents []string, decide func(Page) rules.Directives) (out []byte, changed bool, err error) {
-	defer catch(&err)
-	isScan := nameSet(agents, rules.Directives{})
-	res := scan(src, isScan)
-	if !res.html {
+	var buf bytes.Buffer
+	changed, err = ProcessTo(&buf, src, nameSet(agents, rules.Directives{}), decide)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case !changed:
 		return src, false, nil
+	}
+	return buf.Bytes(), true, nil
+}
+
+// ProcessTo is Process for a caller that keeps its buffers from page to page:
+// isAgent tells a robots-family meta name (given lower-cased and trimmed)
+// instead of a list of extra agents, and the new page is written to dst
+// (reset first) only when it differs from src; changed reports that. A page
+// is scanned once when every agent and tag name of the Directives is one
+// that isAgent reports, as it is when both come from the same resolver.
+func ProcessTo(dst *bytes.Buffer, src []byte, isAgent func(string) bool, decide func(Page) rules.Directives) (changed bool, err error) {
+	defer catch(&err)
+	dst.Reset()
+	res := scan(src, isAgent)
+	if !res.html {
+		return false, nil
 	}
 	d := decide(pageOf(src, res))
 	if !d.Touches() {
-		return src, false, nil
+		return false, nil
 	}
-	isRewrite := nameSet(nil, d)
-	if !sameNames(agents, isScan, isRewrite, d) {
-		res = scan(src, isRewrite)
+	if extra := missingNames(isAgent, d); extra != nil {
+		res = scan(src, func(name string) bool { return isAgent(name) || extra[name] })
 	}
 	edits := plan(src, res, d)
-	if len(edits) == 0 {
-		return src, false, nil
+	if unchanged(src, edits) {
+		return false, nil
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(src) + 512)
-	if err := write(&buf, src, edits); err != nil {
-		return nil, false, err
+	dst.Grow(len(src) + 512)
+	if err := write(dst, src, edits); err != nil {
+		return false, err
 	}
-	out = buf.Bytes()
-	return out, !bytes.Equal(out, src), nil
+	return true, nil
 }
 
-// sameNames reports whether isScan and isRewrite (made from agents and d by
-// nameSet) agree on every name either of them adds to rules.IsAgent, so that
-// a scan with one is a scan with the other.
-func sameNames(agents []string, isScan, isRewrite func(string) bool, d rules.Directives) bool {
-	for _, a := range agents {
-		if !isRewrite(norm(a)) {
-			return false
+// missingNames returns the agent and tag names of d that isAgent does not
+// report, or nil when there are none.
+func missingNames(isAgent func(string) bool, d rules.Directives) map[string]bool {
+	var extra map[string]bool
+	add := func(name string) {
+		if n := norm(name); n != "" && !isAgent(n) {
+			if extra == nil {
+				extra = map[string]bool{}
+			}
+			extra[n] = true
 		}
 	}
 	for _, a := range d.Agents {
-		if !isScan(norm(a)) {
-			return false
-		}
+		add(a)
 	}
 	for _, t := range d.Tags {
-		if !isScan(norm(t.Name)) {
+		add(t.Name)
+	}
+	return extra
+}
+
+// unchanged reports whether applying edits to src gives src again: every
+// edit writes back the bytes it replaces.
+func unchanged(src []byte, edits []edit) bool {
+	for _, e := range edits {
+		if e.end-e.start != len(e.text) || string(src[e.start:e.end]) != e.text {
 			return false
 		}
 	}
