@@ -45,6 +45,7 @@ type jekyllConfig struct {
 	collections    []*jekyllCollection
 	defaults       []jekyllDefault
 	baseurl        string
+	url            string // `url`: the site's scheme and host, which absolute_url puts before baseurl
 	loc            *time.Location
 	future         bool
 	unpublished    bool
@@ -164,6 +165,12 @@ func (r *jekyllConfigReader) key(k frontmatter.Key) {
 		return
 	}
 	switch k.Name {
+	case "url":
+		// Read only for robots.txt's Sitemap: lines; a url robotsmith cannot read is none, as
+		// Jekyll itself does not check it.
+		if s, ok := v.Scalar(); ok {
+			c.url = s
+		}
 	case "source", "destination", "collections_dir", "baseurl", "permalink", "paginate_path", "markdown_ext", "timezone":
 		s, ok := v.Scalar()
 		if !ok {
