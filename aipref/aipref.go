@@ -77,8 +77,9 @@ type Policy struct {
 	// Meta also writes noai, noimageai on every page.
 	Meta bool
 	// Line is where `ai:` is written in the config, BlockLine where
-	// `block:` is; 0 when absent. For messages and explain.
-	Line, BlockLine int
+	// `block:` is, MetaLine where `meta:` is; 0 when absent. For messages
+	// and explain.
+	Line, BlockLine, MetaLine int
 }
 
 // States reports whether the policy states any preference, that is,
