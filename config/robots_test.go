@@ -74,8 +74,8 @@ func TestRobotsAndAI(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("AI: got %+v, want %+v", got, want)
 			}
-			if c.AI.Line == 0 || c.AI.BlockLine == 0 || c.AI.MetaLine <= c.AI.BlockLine {
-				t.Errorf("AI lines %d, %d, %d: want all three, meta's after block's", c.AI.Line, c.AI.BlockLine, c.AI.MetaLine)
+			if c.AI.Line == 0 || c.AI.BlockLine == 0 || c.AI.MetaLine < c.AI.BlockLine {
+				t.Errorf("AI lines %d, %d, %d: want all three, meta's not before block's", c.AI.Line, c.AI.BlockLine, c.AI.MetaLine)
 			}
 			r := c.RobotsTxt
 			if !r.Sitemaps || r.Line == 0 || r.SitemapsLine == 0 || len(r.Groups) != 2 {
