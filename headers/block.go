@@ -204,12 +204,14 @@ func lastStarRule(p parsed) *userRule {
 	return last
 }
 
-// encodePath percent-encodes p as a browser does a URL's path (WHATWG path
-// percent-encode set) and as both hosts see it in the request, plus '%'
-// (File paths are not encoded) and '\' (which a URL would turn into '/').
+// EncodePath percent-encodes p, a URL path as served and not encoded
+// (File.Path), as a browser or a crawler requests it (WHATWG path
+// percent-encode set) and as both hosts see it, plus '%' and '\' (which a
+// URL would turn into '/'). The block's rules are written with it; robots.txt
+// rules are matched against it.
 // Written by hand: net/url's (*URL).EscapedPath also escapes characters
 // such as '!' and '$' that browsers send as they are.
-func encodePath(p string) string {
+func EncodePath(p string) string {
 	const hex = "0123456789ABCDEF"
 	clean := true
 	for i := 0; i < len(p) && clean; i++ {
@@ -311,7 +313,7 @@ func prepare(files []File, f Format) ([]entry, decisions, []error) {
 	byKey := map[string]int32{"": 0}
 	entries := make([]entry, 0, len(files))
 	for i, fl := range files {
-		e := entry{path: encodePath(fl.Path), file: int32(i)}
+		e := entry{path: EncodePath(fl.Path), file: int32(i)}
 		if msg := pathProblem(e.path, f); msg != "" {
 			if len(fl.Lines) > 0 {
 				errs = append(errs, &PathError{Path: fl.Path, Msg: msg, Err: ErrPath})

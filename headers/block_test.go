@@ -206,7 +206,7 @@ func checkBlock(t *testing.T, block []byte, files []File, opt Options) {
 		ms[i] = matcher(r.path, opt.Format)
 	}
 	for _, f := range files {
-		p := encodePath(f.Path)
+		p := EncodePath(f.Path)
 		var got []string
 		n := 0
 		for i, m := range ms {

@@ -165,7 +165,7 @@ func Lint(existing []byte, files []File, f Format) []Finding {
 	var covered []string
 	for _, fl := range files {
 		if len(fl.Lines) > 0 {
-			covered = append(covered, encodePath(fl.Path))
+			covered = append(covered, EncodePath(fl.Path))
 		}
 	}
 	sort.Strings(covered)

@@ -111,6 +111,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 			b.writes = append(b.writes, *w)
 		}
 	}
+	if w, err := j.robotsTxtStep(rep, files, len(errs) == 0); err != nil {
+		errs = append(errs, err)
+	} else if w != nil {
+		b.writes = append(b.writes, *w)
+	}
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
 	}
@@ -181,15 +186,21 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 			rep.HeaderRules++
 		}
 	}
-	if rep.HeaderRules == 0 && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
+	usage := j.cfg.AI.ContentUsage() // sent for every path (SPEC §9)
+	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil, nil
 	}
-	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing})
+	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing, ContentUsage: usage})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", filepath.ToSlash(name), err)
 	}
 	for _, f := range headers.Lint(existing, hf, j.format) {
 		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", filepath.ToSlash(name), f.Line, f.Path, f.Msg))
+	}
+	if usage != "" {
+		for _, f := range headers.LintContentUsage(existing, j.format) {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), f.Line, f.Msg))
+		}
 	}
 	out, err := headers.Merge(existing, block)
 	if me := (*headers.MarkerError)(nil); errors.As(err, &me) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -25,6 +26,8 @@ type job struct {
 	res     *rules.Resolver
 	memo    *rules.Memo
 	env     *rules.Compiled // the preview environment's noindex, nil when not a preview
+	aiMeta  *rules.Compiled // ai.meta's noai, noimageai for every page, nil without it
+	robots  *robotsTxt      // robots.txt as the run leaves it, parsed (robots.go)
 	format  headers.Format
 	cfgInfo os.FileInfo // the configuration file, nil when there is none
 
@@ -112,6 +115,7 @@ func open(ctx context.Context, opt Options) (*job, error) {
 	j.defaultLines = d.HeaderLines()
 	// The environment's input is ours, and well-formed.
 	j.env, _, _ = rules.Compile(previewInputs(cfg, opt.Env))
+	j.aiMeta, _, _ = rules.Compile(aiMetaInputs(cfg))
 
 	if opt.RunCommand && cfg.Command != "" {
 		if err := runCommand(ctx, opt.Root, cfg.Command, opt.CommandOutput); err != nil {
@@ -140,6 +144,9 @@ func open(ctx context.Context, opt Options) (*job, error) {
 			hint = " (run `robotsmith build` or the generator first)"
 		}
 		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
+	}
+	if j.robots, err = j.readRobotsTxt(); err != nil {
+		return nil, err
 	}
 	return j, nil
 }
@@ -227,6 +234,17 @@ func firstOf(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// aiMetaInputs are ai.meta's values (SPEC §9): noai, noimageai for every page, from the config
+// line that asks for them, so that explain names it.
+func aiMetaInputs(cfg *config.Config) []rules.Input {
+	vals := cfg.AI.MetaValues()
+	if len(vals) == 0 {
+		return nil
+	}
+	src := rules.Source{Kind: rules.FromRule, File: cfg.File, Line: cfg.AI.MetaLine, Key: "ai.meta"}
+	return []rules.Input{{Agent: "robots", Value: strings.Join(vals, ", "), Source: src}}
 }
 
 // previewInputs is SPEC §3.5: with `previews: noindex`, a Netlify deploy preview or branch deploy

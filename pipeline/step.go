@@ -42,13 +42,14 @@ type outcome struct {
 // outcome also holds the decision with every value's source.
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	o.src = j.sourceOf(f)
-	cs := []*rules.Compiled{nil, j.env}
+	// The third source, ai.meta's noai, is for HTML pages alone: cs[:2] decides files.
+	cs := []*rules.Compiled{nil, j.env, j.aiMeta}
 	if s := j.sources[o.src]; s != nil {
 		cs[0] = s.inputs
 		s.used.Store(true)
 	}
 	if !f.html() {
-		it := rules.Item{Path: f.url(), Compiled: cs, Asset: true}
+		it := rules.Item{Path: f.url(), Compiled: cs[:2], Asset: true}
 		o.decide(j, f, it, full)
 		return o
 	}
@@ -80,7 +81,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
-		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs, Asset: true}, full)
+		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs[:2], Asset: true}, full)
 		return o
 	case !changed:
 		return o

@@ -1,0 +1,376 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/config"
+	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/robotsblock"
+	"github.com/robotsmith/robotsmith/robotstxt"
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// robots.txt at the output root (SPEC §9, §7). It is read once, when the job is opened:
+// robotsmith's block is rendered from the config and merged into it, and the merged file is
+// parsed once. Every check and explain reads that parse, so each sees robots.txt as the run leaves
+// it; build writes the merged bytes with the other files.
+
+// maxRobotsTxt bounds the robots.txt robotsmith reads to merge its block into. Google reads 500
+// KiB of a robots.txt; a larger file is kept whole, up to this.
+const maxRobotsTxt = 64 << 20
+
+// robotsTxt is robots.txt at the output root as this run leaves it.
+type robotsTxt struct {
+	name   string      // the file
+	old    []byte      // as it is; nil when there is none
+	exists bool        // the file is there and was read
+	link   bool        // it is a symbolic link (read through, never written through)
+	mode   fs.FileMode // kept when the file is replaced
+	data   []byte      // as the run leaves it: robotsmith's block merged into old
+	file   *robotstxt.File
+	block  *robotsblock.Block // as rendered from the config; its Text is empty when it asks for nothing
+	first  int                // the line of data where the block's begin marker is; 0 when it has none (or beyond what is parsed)
+}
+
+// readRobotsTxt reads robots.txt at the output root, merges robotsmith's block into it and parses
+// the result. A file that is not a regular file is a warning and is left alone, unread; problems
+// with the config's robots_txt and ai (sitemaps without a base URL) and a block whose end marker
+// is missing are errors.
+func (j *job) readRobotsTxt() (*robotsTxt, error) {
+	r := &robotsTxt{name: filepath.Join(j.site.Output, "robots.txt"), mode: 0o644}
+	shown := filepath.ToSlash(r.name)
+	fi, err := os.Lstat(r.name)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return nil, err
+	default:
+		r.link = fi.Mode()&fs.ModeSymlink != 0
+		r.old, err = safefs.ReadFile(r.name, maxRobotsTxt)
+		switch {
+		case errors.Is(err, safefs.ErrNotRegular), errors.Is(err, fs.ErrNotExist): // a FIFO, a device, a broken link
+			j.warnings = append(j.warnings, fmt.Sprintf("%s: not a regular file; left alone and not read", shown))
+			r.old, r.link = nil, true // never written: robotsTxtStep refuses a block for it
+		case err != nil:
+			return nil, err
+		default:
+			r.exists = true
+			if st, err := os.Stat(r.name); err == nil {
+				r.mode = st.Mode().Perm()
+			}
+		}
+	}
+	for _, s := range markers.Find(r.old) {
+		if !s.Closed {
+			return nil, fmt.Errorf("%s:%d: %q has no %q after it: robotsmith cannot tell where its block ends and your lines begin; add the end marker or remove the begin marker", shown, s.Line, markers.Begin, markers.End)
+		}
+	}
+
+	in := j.cfg.RobotsInput(j.sitemapPaths(), j.site.BaseURL())
+	if len(in.Sitemaps) > 0 {
+		// A Sitemap: line the rest of the file has already (a theme's, the generator's) is not
+		// written again.
+		for l := range robotstxt.Lines(markers.Merge(r.old, nil)) {
+			if l.Kind == robotstxt.Sitemap {
+				in.Listed = append(in.Listed, l.Value)
+			}
+		}
+	}
+	r.block, err = robotsblock.Render(in)
+	if err != nil {
+		return nil, configErrors(j.cfg.File, err)
+	}
+	r.data = robotsblock.Merge(r.old, r.block)
+	r.file = robotstxt.Parse(r.data)
+	for _, c := range r.file.Comments {
+		if strings.TrimSpace("#"+c.Comment) == markers.Begin {
+			r.first = c.Num
+			break
+		}
+	}
+	return r, nil
+}
+
+// configErrors gives each *robotsblock.Error in err (joined) the config file's name.
+func configErrors(file string, err error) error {
+	var out []error
+	for _, e := range unjoin(err) {
+		var be *robotsblock.Error
+		if errors.As(e, &be) {
+			e = &config.Error{File: file, Line: be.Line, Err: be.Err}
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
+}
+
+// unjoin lists the errors errors.Join put together in err, or err alone.
+func unjoin(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// sitemapPaths are the URL paths of the site's sitemaps that robots.txt's Sitemap: lines name:
+// sitemap.xml at the output root, which Hugo and Jekyll write (as a sitemap index where a site has
+// several, so the one line reaches them all).
+func (j *job) sitemapPaths() []string {
+	if fi, err := os.Stat(filepath.Join(j.site.Output, "sitemap.xml")); err == nil && fi.Mode().IsRegular() {
+		return []string{"/sitemap.xml"}
+	}
+	return nil
+}
+
+// inBlock reports whether line num of the merged file lies in robotsmith's block.
+func (r *robotsTxt) inBlock(num int) bool {
+	return r.first > 0 && num >= r.first && num < r.first+bytes.Count(r.block.Text, []byte("\n"))
+}
+
+// blockRule is a rule of robotsmith's block with its parsed line.
+type blockRule struct {
+	robotsblock.Rule
+	parsed *robotstxt.Rule // the line in the merged file; nil when it lies beyond what is parsed
+}
+
+// rules are the Allow and Disallow lines of robotsmith's block, each with its parsed line.
+func (r *robotsTxt) rules() []blockRule {
+	if r.first == 0 {
+		return nil
+	}
+	at := map[int]*robotstxt.Rule{}
+	for gi := range r.file.Groups {
+		rs := r.file.Groups[gi].Rules
+		for i := range rs {
+			if r.inBlock(rs[i].Num) {
+				at[rs[i].Num] = &rs[i]
+			}
+		}
+	}
+	out := make([]blockRule, 0, len(r.block.Rules))
+	for _, br := range r.block.Rules {
+		out = append(out, blockRule{br, at[r.first+br.Line-1]})
+	}
+	return out
+}
+
+// crawler is the merged groups that the agent named by a User-agent token of the block obeys: the
+// "*" groups for "*", and otherwise the groups of the token as Google's parser reads it
+// (robotstxt.ProductToken: AI2Bot names the crawler "AI"). ok is false for a token that parser
+// reads as no token at all.
+func (r *robotsTxt) crawler(agent string) (c robotstxt.Crawler, token string, ok bool) {
+	if agent == "*" {
+		return r.file.Crawler(), "*", true
+	}
+	token = robotstxt.ProductToken(agent)
+	if token == "" {
+		return robotstxt.Crawler{}, "", false
+	}
+	return r.file.Crawler(token), token, true
+}
+
+// origin names where a rule of the block comes from in the config, for messages:
+// "robots_txt.groups[2] at robotsmith.yaml:14", "ai.block at robotsmith.yaml:20".
+func (j *job) origin(br robotsblock.Rule) string {
+	switch {
+	case br.Group >= 0:
+		return fmt.Sprintf("robots_txt.groups[%d] at %s:%d", br.Group+1, j.cfg.File, j.cfg.RobotsTxt.Groups[br.Group].Line)
+	case br.Crawler != "":
+		return fmt.Sprintf("ai.block at %s:%d", j.cfg.File, j.cfg.AI.BlockLine)
+	}
+	return fmt.Sprintf("ai at %s:%d", j.cfg.File, j.cfg.AI.Line)
+}
+
+// overruled is SPEC §9's merge check: each rule of robotsmith's block that a line outside the
+// block cancels once a crawler merges the groups that name it (RFC 9309), as an error finding that
+// names both lines. A user's `Allow: /` for GPTBot elsewhere in the file cancels the block's
+// `Disallow: /` for it.
+func (j *job) overruled() []string {
+	r := j.robots
+	shown := filepath.ToSlash(r.name)
+	var out []string
+	for _, br := range r.rules() {
+		if br.parsed == nil || br.parsed.Pattern == "" {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, a := range br.Agents {
+			c, token, ok := r.crawler(a)
+			if !ok || seen[strings.ToLower(token)] {
+				continue
+			}
+			seen[strings.ToLower(token)] = true
+			by := c.Overruled(br.parsed)
+			if by == nil || r.inBlock(by.Num) {
+				continue
+			}
+			who := "every group for *"
+			if token != "*" {
+				who = "every group that names " + token
+				if !strings.EqualFold(token, a) {
+					who += fmt.Sprintf(" (Google's parser reads User-agent: %s as %s)", a, token)
+				}
+			}
+			why := "an Allow at least as long as a Disallow wins"
+			if !by.Allow() {
+				why = "the longer rule wins"
+			}
+			out = append(out, fmt.Sprintf("%s:%d: %s: %s for %s (robotsmith's block, from %s) is cancelled by line %d, %s: %s: a crawler merges %s, and %s",
+				shown, br.parsed.Num, br.parsed.Key, br.parsed.Value, a, j.origin(br.Rule), by.Num, by.Key, by.Value, who, why))
+		}
+	}
+	return out
+}
+
+// robotsTxtStep is robots.txt's part of a run, after every file is decided: it refuses a Disallow of
+// robotsmith's block that would hide a page's noindex (errors), reports the block's rules that the
+// rest of the file cancels (findings), and, when there is no error, writes the merged
+// file (build) or counts it as a change (check). ok is false when the run already failed: then
+// nothing is written or counted.
+func (j *job) robotsTxtStep(rep *Report, files []record, ok bool) (*pending, error) {
+	r := j.robots
+	if err := j.hiddenNoindex(files); err != nil {
+		return nil, err
+	}
+	rep.Findings = append(rep.Findings, j.overruled()...)
+	if !ok || bytes.Equal(r.data, r.old) && (r.exists || len(r.data) == 0) {
+		return nil, nil
+	}
+	if r.link {
+		return nil, fmt.Errorf("%s: a symbolic link or not a regular file: robotsmith never writes through one, so it cannot write its block (robots_txt and ai in %s); make it a file", filepath.ToSlash(r.name), j.cfg.File)
+	}
+	rep.Changed++
+	rep.ChangedFiles = append(rep.ChangedFiles, "robots.txt")
+	if !j.opt.Write {
+		return nil, nil
+	}
+	return writeTemp(r.name, r.data, r.mode)
+}
+
+// crawlPath is the URL path u (as served, not encoded) as a crawler requests it and robots.txt
+// rules are matched against it: percent-encoded as a browser encodes a path, with the hex digits
+// as Google compares them.
+func crawlPath(u string) string { return robotstxt.Escape(headers.EncodePath(u)) }
+
+// hiddenNoindex is SPEC §9's refusal: a Disallow that robotsmith's block writes from
+// robots_txt.groups over a page or file that is noindex for a crawler the rule keeps out would hide
+// that noindex (a crawler kept out never reads it, and a search engine may still list the URL: §7
+// finding 1, "Indexed, though blocked by robots.txt"). Each such rule and crawler is an error
+// naming the rule, the first page and how many more there are.
+//
+// Exempt are the groups ai.block writes and, in robots_txt.groups, crawlers that the catalogue
+// lists as no search engine (GPTBot, CCBot, facebookexternalhit): they keep no search index for a
+// noindex to keep a page out of, and keeping them out of the whole site is what the user asks;
+// refusing would make ai.block unusable on any site with a single noindex page. "*" and crawlers
+// the catalogue does not know are checked.
+func (j *job) hiddenNoindex(files []record) error {
+	r := j.robots
+	type watched struct {
+		agent, token string
+		c            robotstxt.Crawler
+	}
+	var ws []watched
+	refusable := map[int]blockRule{} // by line in the merged file
+	seen := map[string]bool{}
+	cat := crawlers.Default()
+	for _, br := range r.rules() {
+		if br.Group < 0 || br.Allow || br.Path == "" || br.parsed == nil {
+			continue
+		}
+		refusable[br.parsed.Num] = br
+		for _, a := range br.Agents {
+			c, token, ok := r.crawler(a)
+			if cr, known := cat.Lookup(a); !ok || seen[strings.ToLower(token)] || known && !cr.Has(crawlers.SearchEngine) {
+				continue
+			}
+			seen[strings.ToLower(token)] = true
+			ws = append(ws, watched{a, token, c})
+		}
+	}
+	if len(ws) == 0 {
+		return nil
+	}
+	type hit struct {
+		rule  blockRule
+		agent string
+		first *record
+		more  int
+	}
+	var hits []*hit
+	byKey := map[string]*hit{}
+	obeysStar := map[string]bool{} // meta name → the crawler has no group of its own
+	for i := range files {
+		f := &files[i]
+		v := f.verdict
+		if v == nil || v.Class == rules.ErrorPage || v.Class == rules.Redirect {
+			continue
+		}
+		all := v.Noindex("robots")
+		var names []string // the crawlers told noindex by a tag of their own
+		if !all {
+			for _, t := range v.Directives.Tags {
+				if v.Noindex(t.Name) {
+					names = append(names, t.Name)
+				}
+			}
+			if len(names) == 0 {
+				continue
+			}
+		}
+		p := crawlPath(f.url())
+		for _, w := range ws {
+			applies := all
+			for _, n := range names {
+				if w.token == "*" {
+					star, ok := obeysStar[n]
+					if !ok {
+						star = !r.file.Crawler(n).Specific
+						obeysStar[n] = star
+					}
+					applies = applies || star
+				} else {
+					applies = applies || strings.EqualFold(n, w.token)
+				}
+			}
+			if !applies {
+				continue
+			}
+			d := w.c.Decide(p)
+			if d.Allowed || d.Rule == nil {
+				continue
+			}
+			br, ok := refusable[d.Rule.Num]
+			if !ok {
+				continue
+			}
+			key := fmt.Sprint(d.Rule.Num, "\x00", strings.ToLower(w.token))
+			if h := byKey[key]; h != nil {
+				h.more++
+				continue
+			}
+			h := &hit{rule: br, agent: w.agent, first: f}
+			byKey[key] = h
+			hits = append(hits, h)
+		}
+	}
+	var errs []error
+	for _, h := range hits {
+		more := ""
+		if h.more > 0 {
+			more = fmt.Sprintf(", and %d more", h.more)
+		}
+		g := h.rule.Group
+		errs = append(errs, fmt.Errorf(`%s:%d: robots_txt.groups[%d]: Disallow: %s for %s would hide the noindex of %s (%s%s): a crawler kept out never reads it, and a search engine may still list the URL ("Indexed, though blocked by robots.txt"); let the crawler in there, or drop the noindex`,
+			j.cfg.File, j.cfg.RobotsTxt.Groups[g].Line, g+1, h.rule.Path, h.agent, h.first.url(), j.outName(h.first.rel()), more))
+	}
+	return errors.Join(errs...)
+}
