@@ -27,6 +27,11 @@ type Explanation struct {
 	Agents  []Agent  `json:"agents"`                 // the effective directives per agent
 	Tags    []Tag    `json:"tags"`                   // what the page gets (pages only)
 	Header  []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines in _headers (files; pages with headers.html)
+	// ContentUsage is the Content-Usage header _headers sends for it (the ai policy), "" for none.
+	ContentUsage string `json:"content_usage_header"`
+	// Crawlers are the crawlers Options.Agents names (explain --agent): what robots.txt lets each
+	// do at this path, and the AI preferences that apply.
+	Crawlers []Crawler `json:"crawlers"`
 }
 
 // Agent is one agent's effective directives, each with where it came from.
@@ -135,6 +140,10 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 	for _, l := range j.headerLines(&f) {
 		e.Header = append(e.Header, l.String())
 	}
+	e.ContentUsage = j.cfg.AI.ContentUsage()
+	for _, a := range j.opt.Agents {
+		e.Crawlers = append(e.Crawlers, j.explainCrawler(a, e.URL))
+	}
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
 		for _, v := range a.Values {
@@ -184,6 +193,12 @@ func (e Explanation) Text() string {
 	}
 	for _, h := range e.Header {
 		fmt.Fprintf(&b, "  X-Robots-Tag: %s\n", h)
+	}
+	if e.ContentUsage != "" {
+		fmt.Fprintf(&b, "  Content-Usage: %s\n", e.ContentUsage)
+	}
+	for _, c := range e.Crawlers {
+		b.WriteString(c.text())
 	}
 	return b.String()
 }

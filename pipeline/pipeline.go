@@ -57,6 +57,9 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers is how many files are processed at once; 0 means one per CPU.
 	Workers int
+	// Agents are the crawler tokens (explain --agent: "GPTBot") for which Explain also shows what
+	// robots.txt lets each do and the AI preferences that apply.
+	Agents []string
 }
 
 // ErrCommand is returned (wrapped) when the configured generator command fails.
