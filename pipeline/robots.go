@@ -198,21 +198,28 @@ func (j *job) overruled() []string {
 	r := j.robots
 	shown := filepath.ToSlash(r.name)
 	var out []string
+	// One finding for each line that cancels a rule for a crawler as Google's parser reads it:
+	// AI2Bot and Ai2Bot-Dolma are one crawler "AI" to it, and one theme line cancels both groups'
+	// Disallow: /.
+	seen := map[string]bool{}
 	for _, br := range r.rules() {
 		if br.parsed == nil || br.parsed.Pattern == "" {
 			continue
 		}
-		seen := map[string]bool{}
 		for _, a := range br.Agents {
 			c, token, ok := r.crawler(a)
-			if !ok || seen[strings.ToLower(token)] {
+			if !ok {
 				continue
 			}
-			seen[strings.ToLower(token)] = true
 			by := c.Overruled(br.parsed)
 			if by == nil || r.inBlock(by.Num) {
 				continue
 			}
+			key := fmt.Sprint(by.Num, "\x00", strings.ToLower(token), "\x00", br.parsed.Pattern)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
 			who := "every group for *"
 			if token != "*" {
 				who = "every group that names " + token
