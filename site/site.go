@@ -83,7 +83,7 @@ func (plain) pages() ([]Page, []error, error) { return nil, nil, nil }
 // Page is one source page and what its generator writes for it.
 type Page struct {
 	Source string // slash path relative to Site.Root: "content/blog/a.md"
-	Kind   string // "home", "section", "page", "taxonomy", "term" (Hugo); "page", "post", "document" (Jekyll)
+	Kind   string // in the generator's words: "home", "section", "page", "taxonomy", "term" (Hugo); "pages", "posts", "drafts" or a collection's label (Jekyll)
 	Lang   string // language code, "" when the site has one language
 	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
 	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
