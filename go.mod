@@ -14,4 +14,7 @@ require (
 	gopkg.in/yaml.v3 v3.0.1
 )
 
-require gopkg.in/yaml.v2 v2.3.0 // indirect
+require (
+	golang.org/x/mod v0.42.0 // indirect
+	gopkg.in/yaml.v2 v2.3.0 // indirect
+)
