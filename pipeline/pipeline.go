@@ -272,10 +272,11 @@ func URLPath(rel string) string {
 // sourcePage is the page whose decision an output file takes: the page that wrote it (whatever
 // flags built it), the list page a pager page continues, the page another output format of it
 // (index.xml, index.md) belongs to, or the page a bundle resource belongs to. An alias stub takes
-// none: it is a redirect.
+// none: it is a redirect. A list page the generator made without a source (and its pager pages
+// and formats) has an owner, with its kind and language, but no source page.
 func (j *job) sourcePage(f file) *site.Page {
 	o := j.pages.Owner(f.rel)
-	if o.Role == site.RoleAlias {
+	if o.Role == site.RoleAlias || o.Page == nil || o.Page.Source == "" {
 		return nil
 	}
 	return o.Page

@@ -148,7 +148,7 @@ func (h *hugoConfig) target(d hugoDesc, f hugoFormat, addends string) hugoTarget
 		if !forcePrefix || strings.HasPrefix(url, "/"+prefix) {
 			prefix = ""
 		}
-	case d.kind == "page":
+	case !hugoBranch(d.kind):
 		b.leaf(d, addends)
 	default:
 		b.branch(addends, needsBase && addends == "", indexIsUgly)
@@ -159,6 +159,11 @@ func (h *hugoConfig) target(d hugoDesc, f hugoFormat, addends string) hugoTarget
 		}
 	}
 	return b.paths(prefix, baseNameSameAsType, d.baseName, noSub)
+}
+
+// hugoBranch reports whether a kind is a list page (kinds.IsBranch).
+func hugoBranch(kind string) bool {
+	return kind == "home" || kind == "section" || kind == "taxonomy" || kind == "term"
 }
 
 // hugoPathBuilder is Hugo's pagePathBuilder: the elements of a target path, joined at the end.

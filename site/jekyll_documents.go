@@ -294,6 +294,27 @@ func (d *jekyllDoc) lookup(key string) (string, bool) {
 	return "", false
 }
 
+// markdownTwins are the files in which sites publish a page's Markdown beside its HTML, with
+// a plugin, since Jekyll has no output formats of its own: for a page written to blog/a/index.html,
+// blog/a.md (what the page's URL /blog/a/ becomes with .md), blog/a/index.md and
+// blog/a/index.html.md (llmstxt.org's convention); for about.html, about.md and about.html.md.
+// A twin that exists is the page's content in another format, so it takes the page's decision.
+func markdownTwins(out string) []Format {
+	ext := path.Ext(out)
+	if out == "" || ext != ".html" && ext != ".htm" {
+		return nil
+	}
+	names := []string{strings.TrimSuffix(out, ext) + ".md", out + ".md"}
+	if dir, ok := strings.CutSuffix(out, "/index"+ext); ok {
+		names = append(names, dir+".md")
+	}
+	fs := make([]Format, len(names))
+	for i, n := range names {
+		fs[i] = Format{Name: "markdown", File: n}
+	}
+	return fs
+}
+
 func appendUnique(list []string, vals ...string) []string {
 	for _, v := range vals {
 		found := false

@@ -97,7 +97,7 @@ type jekyllWalk struct {
 // jekyllGen is Jekyll's generator: the pages of a site opened as Jekyll.
 type jekyllGen struct{ s *Site }
 
-func (g jekyllGen) pages() ([]Page, []error, error) {
+func (g jekyllGen) mapSite() (mapped, error) {
 	s := g.s
 	w := &jekyllWalk{s: s, c: s.jek, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
 	w.warnings = append(w.warnings, w.c.warnings...)
@@ -110,7 +110,10 @@ func (g jekyllGen) pages() ([]Page, []error, error) {
 	}
 	sort.SliceStable(w.pages, func(i, j int) bool { return w.pages[i].Source < w.pages[j].Source })
 	w.setPager()
-	return w.pages, w.warnings, errors.Join(w.errs...)
+	for i := range w.pages {
+		w.pages[i].Formats = markdownTwins(w.pages[i].Output)
+	}
+	return mapped{pages: w.pages, warnings: w.warnings}, errors.Join(w.errs...)
 }
 
 // filter is EntryFilter#filter for entries (relative to dirRel, itself relative to the source).

@@ -70,21 +70,30 @@ type Site struct {
 }
 
 // generator is what Hugo and Jekyll each implement: every source page of the site with what its
-// generator writes for it, and the problems it lets pass (warnings) apart from those it does not.
+// generator writes for it, the pages it makes without a source, and the problems it lets pass
+// (warnings) apart from those it does not (the error).
 type generator interface {
-	pages() (pages []Page, warnings []error, err error)
+	mapSite() (mapped, error)
+}
+
+// mapped is what a generator maps.
+type mapped struct {
+	pages      []Page
+	sourceless []Page
+	warnings   []error
 }
 
 // plain is a site with no generator: its pages are not known, only its files.
 type plain struct{}
 
-func (plain) pages() ([]Page, []error, error) { return nil, nil, nil }
+func (plain) mapSite() (mapped, error) { return mapped{}, nil }
 
-// Page is one source page and what its generator writes for it.
+// Page is one source page and what its generator writes for it, or (Source "") a page the
+// generator makes without a source: a list page or a 404 page (Map.Sourceless).
 type Page struct {
-	Source string // slash path relative to Site.Root: "content/blog/a.md"
+	Source string // slash path relative to Site.Root: "content/blog/a.md"; "" for a page with no source
 	Kind   string // in the generator's words: "home", "section", "page", "taxonomy", "term" (Hugo); "pages", "posts", "drafts" or a collection's label (Jekyll)
-	Lang   string // language code, "" when the site has one language
+	Lang   string // Hugo's language code (defaultContentLanguage on a site with one); "" for Jekyll
 	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
 	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
 	// NoOutput says why the generator would write nothing for the page under the flags and clock
@@ -103,6 +112,17 @@ type Page struct {
 	Aliases []string
 	// Pager says where the pages that continue this list page are written; nil when none can be.
 	Pager *Pager
+	// Formats are the page's other output formats (Hugo's outputs: index.xml, index.json, an AMP
+	// page, a custom format; for Jekyll, Markdown twins a plugin may publish): each takes the
+	// page's decision.
+	Formats []Format
+}
+
+// Format is one of a page's other output formats.
+type Format struct {
+	Name  string // the generator's name for it: "rss", "json", "amp", "markdown"
+	File  string // slash path relative to Site.Output
+	Pager *Pager // where a list page's pages 2..N go in this format; nil when none can be
 }
 
 // ErrNoSite is returned by Open when root is not a folder.
