@@ -345,30 +345,10 @@ func (s *Site) hugoWalk() ([]hugoFile, error) {
 			if d.IsDir() {
 				return nil
 			}
-			r, err := filepath.Rel(root.dir, p)
+			f, err := h.fileOf(root, p)
 			if err != nil {
 				return err
 			}
-			f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
-			f.dir = path.Dir(f.rel)
-			if f.dir == "." {
-				f.dir = ""
-			}
-			ext := strings.TrimPrefix(path.Ext(name), ".")
-			f.content = hugoContentExts[strings.ToLower(ext)]
-			stem := strings.TrimSuffix(name, "."+ext)
-			f.lang = root.lang
-			if i := strings.LastIndexByte(stem, '.'); i > 0 && h.hasLang(strings.ToLower(stem[i+1:])) {
-				if f.lang == "" {
-					f.lang = strings.ToLower(stem[i+1:])
-				}
-				f.named = true
-				stem = stem[:i]
-			}
-			if f.lang == "" {
-				f.lang = h.defaultLang
-			}
-			f.base = stem
 			files = append(files, f)
 			return nil
 		})
@@ -378,6 +358,38 @@ func (s *Site) hugoWalk() ([]hugoFile, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].abs < files[j].abs })
 	return files, nil
+}
+
+// fileOf describes the file p found under a content root: its path in the content tree, its
+// language (the root's, else a configured language in its name, else the default) and its base
+// name without language and extension.
+func (h *hugoConfig) fileOf(root hugoRoot, p string) (hugoFile, error) {
+	r, err := filepath.Rel(root.dir, p)
+	if err != nil {
+		return hugoFile{}, err
+	}
+	f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
+	f.dir = path.Dir(f.rel)
+	if f.dir == "." {
+		f.dir = ""
+	}
+	name := filepath.Base(p)
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	f.content = hugoContentExts[strings.ToLower(ext)]
+	stem := strings.TrimSuffix(name, "."+ext)
+	f.lang = root.lang
+	if i := strings.LastIndexByte(stem, '.'); i > 0 && h.hasLang(strings.ToLower(stem[i+1:])) {
+		if f.lang == "" {
+			f.lang = strings.ToLower(stem[i+1:])
+		}
+		f.named = true
+		stem = stem[:i]
+	}
+	if f.lang == "" {
+		f.lang = h.defaultLang
+	}
+	f.base = stem
+	return f, nil
 }
 
 // normPath is Hugo's path normalisation (common/paths/pathparser.go): lower case, spaces to "-".
