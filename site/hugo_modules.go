@@ -65,22 +65,24 @@ func moduleImports(cfg map[string]any) []string {
 	return out
 }
 
-// moduleResolver finds a module's folder on disk.
+// moduleResolver finds a module's folder on disk, in Hugo's order (modules/collect.go): a
+// module.replacements entry (a folder relative to themesDir), else _vendor, else what Go resolves
+// (the workspace's modules, the go.mod's replace lines), else themesDir.
 type moduleResolver struct {
 	root, themesDir string
-	replace         map[string]string // module path -> folder
+	replaced        map[string]string // module.replacements: module path -> folder
+	gomods          map[string]string // module path -> folder, as Go resolves it on disk
 }
 
 func (r *hugoConfigReader) moduleResolver() moduleResolver {
 	root := r.s.Root
-	res := moduleResolver{root: root, themesDir: r.s.abs(strOr(r.cfg["themesdir"], "themes")), replace: map[string]string{}}
+	res := moduleResolver{root: root, themesDir: r.s.abs(strOr(r.cfg["themesdir"], "themes")),
+		replaced: map[string]string{}, gomods: map[string]string{}}
 	mod, _ := r.cfg["module"].(map[string]any)
-	// go.mod replace lines, then the workspace's modules, then module.replacements: the later
-	// win, as Hugo applies replacements over what Go resolves.
 	if mf := readGoMod(filepath.Join(root, "go.mod")); mf != nil {
 		for _, rep := range mf.Replace {
 			if modfile.IsDirectoryPath(rep.New.Path) {
-				res.replace[rep.Old.Path] = abs(root, rep.New.Path)
+				res.gomods[rep.Old.Path] = abs(root, rep.New.Path)
 			}
 		}
 	}
@@ -91,7 +93,7 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 				for _, u := range wf.Use {
 					dir := abs(filepath.Dir(ws), u.Path)
 					if mf := readGoMod(filepath.Join(dir, "go.mod")); mf != nil && mf.Module != nil {
-						res.replace[mf.Module.Mod.Path] = dir
+						res.gomods[mf.Module.Mod.Path] = dir
 					}
 				}
 			}
@@ -105,7 +107,7 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 		for _, rep := range strings.Split(list, ",") {
 			from, to, ok := strings.Cut(rep, "->")
 			if ok {
-				res.replace[strings.TrimSpace(from)] = abs(res.themesDir, strings.TrimSpace(to))
+				res.replaced[strings.TrimSpace(from)] = abs(res.themesDir, strings.TrimSpace(to))
 			}
 		}
 	}
@@ -114,9 +116,12 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 
 // dir is the module's folder, "" when it is not on disk outside Go's module cache.
 func (m moduleResolver) dir(path string) string {
+	if dir, ok := m.replaced[path]; ok {
+		return dir
+	}
 	cands := []string{
-		m.replace[path],
 		filepath.Join(m.root, "_vendor", filepath.FromSlash(path)),
+		m.gomods[path],
 		filepath.Join(m.themesDir, filepath.FromSlash(path)),
 	}
 	for _, c := range cands {

@@ -17,13 +17,17 @@
 // Map.Warnings.
 //
 // Hugo and Jekyll each implement one interface, generator: the pages of the site, each with every
-// output file it owns (its page, its pager pages, its bundle resources, its alias stubs). Map
-// indexes those files, so that Owner answers for any output file which page it belongs to and in
-// what role, the same way for both.
+// output file it owns (its page, its pager pages, its other output formats, its bundle resources,
+// its alias stubs), and the pages the generator makes without a source (Hugo's homes, sections,
+// taxonomy and term lists and 404 pages, in every language). Map indexes those files, so that
+// Owner answers for any output file which page it belongs to, in what role, and with the page's
+// kind and language, the same way for both.
 //
 // Files by concern: site.go and map.go (the interface and the index); hugo_config.go,
-// hugo_cascade.go, hugo_pages.go, hugo_paths.go (target paths), hugo_permalinks.go; jekyll_config.go,
-// jekyll_reader.go, jekyll_documents.go, jekyll_pagination.go, jekyll_url.go, jekyll_dates.go.
+// hugo_modules.go (themes' and modules' configuration), hugo_outputs.go (output formats),
+// hugo_cascade.go, hugo_pages.go, hugo_lists.go (pages with no content file), hugo_paths.go
+// (target paths), hugo_permalinks.go; jekyll_config.go, jekyll_reader.go, jekyll_documents.go,
+// jekyll_pagination.go, jekyll_url.go, jekyll_dates.go.
 package site
 
 import (
