@@ -207,22 +207,16 @@ func (r *jekyllConfigReader) key(k frontmatter.Key) {
 
 func (r *jekyllConfigReader) scalar(k frontmatter.Key, v string) {
 	c := r.c
-	switch k.Name {
-	case "source":
-		r.source = v
-	case "destination":
-		r.dest = v
-	case "collections_dir":
-		c.collectionsDir = v
-	case "baseurl":
-		c.baseurl = v
-	case "permalink":
-		c.style = v
-	case "paginate_path":
-		c.paginatePath = v
-	case "markdown_ext":
-		r.markdownExt = v
-	case "timezone":
+	strs := map[string]*string{
+		"source": &r.source, "destination": &r.dest, "collections_dir": &c.collectionsDir,
+		"baseurl": &c.baseurl, "permalink": &c.style, "paginate_path": &c.paginatePath,
+		"markdown_ext": &r.markdownExt,
+	}
+	if p, ok := strs[k.Name]; ok {
+		*p = v
+		return
+	}
+	if k.Name == "timezone" {
 		l, err := time.LoadLocation(v)
 		if err != nil {
 			r.bad(k, "an IANA time zone name")
