@@ -1,9 +1,18 @@
 // Command robotsmith makes a static site's robots signals right and consistent: it resolves the
 // robots directives of every page and file, rewrites the robots <meta> tags in the generated HTML and
-// writes _headers for X-Robots-Tag. See README.md and SPEC.md.
+// writes _headers for X-Robots-Tag. README.md is the user's guide.
+//
+// Usage:
+//
+//	robotsmith build [flags] [SITE]            fix every page and _headers (after the configured command)
+//	robotsmith check [flags] [SITE]            report what build would change, writing nothing
+//	robotsmith explain [flags] [SITE] PATH...  where each directive of a page or file comes from
+//	robotsmith help [COMMAND]                  a command's usage, flags and an example
+//	robotsmith version
 //
 // Exit status: 0 success (check: nothing would change); 1 errors, or check found something that
-// would change or a lint finding, or explain got an unknown path; 2 usage errors.
+// would change or a finding, or explain got an unknown path; 2 a usage error (one line on stderr
+// says what was wrong and where to get help); 130 and 143 when SIGINT or SIGTERM stopped the run.
 package main
 
 import (
@@ -15,186 +24,717 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"runtime/debug"
+	"slices"
 	"strings"
+	"syscall"
+	"time"
 
+	"golang.org/x/term"
+
+	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
 
-// version is set at release time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
+// version is set at release time with -ldflags "-X main.version=...". Left empty, the version is the
+// module's (go install ...@v1.2.3) or, built from a clone, "devel" and the commit.
+var version string
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	ctx, stop := signalContext()
+	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()
-	os.Exit(exitCode(err, os.Stderr))
+	os.Exit(exitCode(err))
 }
 
-// usageError is a mistake on the command line: exit status 2.
-type usageError struct{ msg string }
+// signalContext is cancelled on SIGINT or SIGTERM, with an *interrupted as its cause. A second signal
+// gets the default action (the process ends at once).
+func signalContext() (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case s := <-ch:
+			signal.Stop(ch)
+			cancel(&interrupted{s.(syscall.Signal)})
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel(nil) }
+}
+
+// interrupted is a run stopped by a signal: exit status 128 plus the signal's number (130 for
+// SIGINT, 143 for SIGTERM), as shells report it (SPEC §10).
+type interrupted struct{ sig syscall.Signal }
+
+func (e *interrupted) Error() string { return "interrupted (" + e.sig.String() + ")" }
+
+// usageError is a mistake on the command line: exit status 2. It is printed as one line: what was
+// wrong, and where to get help.
+type usageError struct {
+	cmd string // the command whose usage was broken; "" for the command name itself
+	msg string
+}
 
 func (e *usageError) Error() string { return e.msg }
 
-// errFindings is check's "something would change or a lint finding": exit status 1, already reported.
-var errFindings = errors.New("check failed")
+// line is the one line printed for e: `robotsmith build: unknown flag --x (see robotsmith help build)`.
+func (e *usageError) line() string {
+	who, help := "robotsmith", "robotsmith help"
+	if e.cmd != "" {
+		who += " " + e.cmd
+		if e.cmd != "help" {
+			help += " " + e.cmd
+		}
+	}
+	return who + ": " + e.msg + " (see " + help + ")"
+}
 
-func exitCode(err error, stderr io.Writer) int {
-	var ue *usageError
+// errFailed is a run that has already reported why it failed (the errors, or check's changes and
+// findings): exit status 1, nothing more to print.
+var errFailed = errors.New("failed")
+
+// exitCode is the exit status for what run returned.
+func exitCode(err error) int {
+	var (
+		ue  *usageError
+		sig *interrupted
+	)
 	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, flag.ErrHelp):
+	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
 	case errors.As(err, &ue):
-		fmt.Fprintf(stderr, "robotsmith: %v\n%s", err, usage)
 		return 2
-	case errors.Is(err, errFindings):
-		return 1
+	case errors.As(err, &sig):
+		return 128 + int(sig.sig)
 	default:
-		fmt.Fprintf(stderr, "robotsmith: %v\n", strings.ReplaceAll(err.Error(), "\n", "\nrobotsmith: "))
 		return 1
 	}
 }
 
-const usage = `usage:
-  robotsmith build   [flags] [SITE]          run the configured command, then fix every page and _headers
-  robotsmith check   [flags] [SITE]          report what build would change and every lint finding
-  robotsmith explain [flags] [SITE] PATH...  show each agent's directives for a URL path or output file
-  robotsmith version
-flags:
-  --config FILE   the configuration file (default SITE/robotsmith.yaml, .yml, .toml or .json)
-  --output DIR    the generated site's folder (overrides the configuration and the generator's)
-  --no-command    build: do not run the configured command
-  --json          print a JSON report on stdout instead of the summary
-  -q              print nothing but errors
-  -v              also list every file that changed
-`
+// cli is where a command's output goes and what it may read of its surroundings.
+type cli struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+}
 
-// run is robotsmith: it parses args and writes to stdout and stderr.
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return &usageError{"no command given"}
-	}
-	cmd, args := args[0], args[1:]
-	switch cmd {
-	case "version", "--version":
-		fmt.Fprintf(stdout, "robotsmith %s\n", version)
-		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	case "build", "check", "explain":
-	default:
-		return &usageError{fmt.Sprintf("unknown command %q", cmd)}
-	}
+// options are the flags' values; each command's FlagSet binds the ones it takes.
+type options struct {
+	config, output  string
+	noCommand, json bool
+	quiet, verbose  bool
+}
 
-	fs := flag.NewFlagSet("robotsmith "+cmd, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		configFile = fs.String("config", "", "")
-		output     = fs.String("output", "", "")
-		noCommand  = fs.Bool("no-command", false, "")
-		asJSON     = fs.Bool("json", false, "")
-		quiet      = fs.Bool("q", false, "")
-		verbose    = fs.Bool("v", false, "")
-	)
-	// Flags may come before or after SITE and PATHs (`robotsmith build site -q`), as in hugo and go.
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, usage)
-				return err
-			}
-			return &usageError{err.Error()}
+// command is one entry of the command table: adding a command is adding one.
+type command struct {
+	name    string
+	args    string // what follows the flags in the usage line: "[SITE] PATH..."
+	summary string // one line, for the list of commands
+	about   string // what it does, for `robotsmith help NAME`
+	example string // command lines, each with a comment
+	exit    string // its exit status
+	flags   func(*flag.FlagSet, *options)
+	run     func(ctx context.Context, c *cli, o *options, args []string) error
+}
+
+// commands is the command table, in the order `robotsmith help` lists them.
+func commands() []*command {
+	return []*command{
+		{
+			name:    "build",
+			args:    "[SITE]",
+			summary: "run the configured command, then fix every page's robots tags and _headers",
+			about: `Runs the configured generator command (command: in robotsmith.yaml), unless --no-command,
+then resolves the robots directives of every page and file in the output folder, rewrites
+each page's robots <meta> tags, and writes _headers. Every input is checked before anything
+is written: if there is an error, no file is changed. SITE is the site's root folder
+(default: the current folder); a folder with no generator config is itself the output.`,
+			example: `robotsmith build                           # in a Hugo or Jekyll site's root
+hugo --minify && robotsmith build --no-command
+robotsmith build public/                   # any folder of HTML`,
+			exit:  "0 ok; 1 errors (nothing written); 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); noCommandFlag(fs, o); quietFlags(fs, o) },
+			run:   runSite(true),
+		},
+		{
+			name:    "check",
+			args:    "[SITE]",
+			summary: "report what build would change and every finding, writing nothing",
+			about: `Does the work of build without writing anything, and without running the configured
+command (it would overwrite the output being checked): reports how many files build would
+change (-v lists them) and every finding.`,
+			example: `robotsmith check                           # after hugo or jekyll build
+robotsmith check --json site/ > report.json`,
+			exit:  "0 clean; 1 something would change, a finding or an error; 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); quietFlags(fs, o) },
+			run:   runSite(false),
+		},
+		{
+			name:    "explain",
+			args:    "[SITE] PATH...",
+			summary: "show where each robots directive of a page or file comes from",
+			about: `For each PATH, a URL path as served (/blog/post/) or an output file (public/blog/post/index.html):
+the effective directives per crawler and the source of each (a default, a rule at
+file:line, front matter at file:line, a tag the page carried), the tags the page gets and
+the X-Robots-Tag lines a host will send. The first argument is SITE when it is a folder
+and more arguments follow.`,
+			example: `robotsmith explain /blog/hello-world/ /files/terms.pdf
+robotsmith explain sample-site /docs/guide/report.pdf`,
+			exit:  "0 ok; 1 a PATH is not in the output, or an error; 2 usage error",
+			flags: siteFlags,
+			run:   runExplain,
+		},
+		{
+			name:    "help",
+			args:    "[COMMAND]",
+			summary: "show a command's usage, flags and an example",
+			about:   `Without COMMAND, lists the commands. 'robotsmith COMMAND -h' is the same as 'robotsmith help COMMAND'.`,
+			example: `robotsmith help build`,
+			exit:    "0; 2 for an unknown COMMAND",
+			run:     runHelp,
+		},
+		{
+			name:    "version",
+			summary: "print robotsmith's version",
+			about:   `Prints robotsmith's version; built from a clone, the commit it was built from.`,
+			example: `robotsmith version`,
+			exit:    "0",
+			run:     runVersion,
+		},
+	}
+}
+
+func siteFlags(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.config, "config", "", "read the configuration from `FILE` (default SITE/robotsmith.yaml, .yml, .toml or .json)")
+	fs.StringVar(&o.output, "output", "", "the generated site is in `DIR` (overrides the configuration and the generator's)")
+	fs.BoolVar(&o.json, "json", false, "print the JSON report on stdout instead of the summary (errors included)")
+}
+
+func noCommandFlag(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.noCommand, "no-command", false, "do not run the configured command first")
+}
+
+func quietFlags(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.quiet, "q", false, "print nothing but errors")
+	fs.BoolVar(&o.verbose, "v", false, "also list the changed files and the source pages not published")
+}
+
+// lookup finds a command by name.
+func lookup(name string) *command {
+	for _, c := range commands() {
+		if c.name == name {
+			return c
 		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		if args[0] == "--" {
-			rest = append(rest, args[1:]...)
-			break
-		}
-		rest = append(rest, args[0])
-		args = args[1:]
-	}
-	opt := pipeline.Options{
-		Config: *configFile,
-		Output: *output,
-		Env:    os.Getenv,
-	}
-	if cmd == "explain" {
-		if len(rest) == 0 {
-			return &usageError{"explain: no PATH given"}
-		}
-		// SITE is optional: the first argument is SITE when it is a folder and more follow.
-		if len(rest) > 1 && isDir(rest[0]) {
-			opt.Root, rest = rest[0], rest[1:]
-		}
-		return explain(ctx, opt, rest, stdout, *asJSON)
-	}
-	if len(rest) > 1 {
-		return &usageError{fmt.Sprintf("%s: one SITE at most, got %q", cmd, rest)}
-	}
-	if len(rest) == 1 {
-		opt.Root = rest[0]
-	}
-	opt.Write = cmd == "build"
-	opt.RunCommand = cmd == "build" && !*noCommand
-	if !*quiet && !*asJSON {
-		opt.CommandOutput = stderr
-	} else {
-		opt.CommandOutput = io.Discard
-	}
-	if !*quiet && isTerminal(stderr) {
-		opt.Progress = progress(stderr)
-	}
-	rep, err := pipeline.Run(ctx, opt)
-	if opt.Progress != nil {
-		fmt.Fprint(stderr, "\r\033[K")
-	}
-	if err != nil {
-		return err
-	}
-	switch {
-	case *asJSON:
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if err := enc.Encode(rep); err != nil {
-			return err
-		}
-	case !*quiet:
-		fmt.Fprint(stdout, rep.Summary(opt.Write))
-		if *verbose {
-			for _, f := range rep.ChangedFiles {
-				fmt.Fprintf(stdout, "  %s\n", f)
-			}
-		}
-	}
-	if cmd == "check" && (rep.Changed > 0 || len(rep.Findings) > 0) {
-		return errFindings
 	}
 	return nil
 }
 
-func explain(ctx context.Context, opt pipeline.Options, paths []string, stdout io.Writer, asJSON bool) error {
-	es, err := pipeline.Explain(ctx, opt, paths)
-	if asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		if eerr := enc.Encode(es); eerr != nil {
-			return eerr
+// run is robotsmith: it parses args, runs the command and writes to stdout and stderr. Errors are
+// printed here; the returned error only decides the exit status (exitCode).
+func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
+	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv}
+	err := dispatch(ctx, c, args)
+	if ctx.Err() != nil {
+		// A signal stopped the run: whatever the command said, the exit status says so.
+		if sig, ok := context.Cause(ctx).(*interrupted); ok {
+			fmt.Fprintf(stderr, "robotsmith: %v\n", sig)
+			return sig
+		}
+	}
+	var ue *usageError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintln(stderr, ue.line())
+	case err != nil && !errors.Is(err, errFailed) && !errors.Is(err, flag.ErrHelp):
+		fmt.Fprintf(stderr, "robotsmith: %v\n", err)
+	}
+	return err
+}
+
+func dispatch(ctx context.Context, c *cli, args []string) error {
+	if len(args) == 0 {
+		// Asked for nothing: the list of commands, as go and git print it, and the usage status.
+		fmt.Fprint(c.stderr, overview())
+		return &usageError{msg: "no command given"}
+	}
+	name, args := args[0], args[1:]
+	switch name {
+	case "-h", "-help", "--help":
+		fmt.Fprint(c.stdout, overview())
+		return nil
+	case "-version", "--version":
+		name = "version"
+	}
+	cmd := lookup(name)
+	if cmd == nil {
+		if strings.HasPrefix(name, "-") {
+			next := "COMMAND"
+			if i := slices.IndexFunc(args, func(a string) bool { return lookup(a) != nil }); i >= 0 {
+				next = args[i]
+			}
+			return &usageError{msg: fmt.Sprintf("flag %s before the command; flags follow it: robotsmith %s %s", name, next, name)}
+		}
+		return &usageError{msg: fmt.Sprintf("unknown command %q", name) + didYouMean(name, commandNames(), quoted)}
+	}
+	var o options
+	pos, err := cmd.parse(args, &o)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprint(c.stdout, cmd.usage())
+		return err
+	}
+	if err != nil {
+		return err
+	}
+	return cmd.run(ctx, c, &o, pos)
+}
+
+func commandNames() []string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return names
+}
+
+// flagSet is the command's flags.
+func (cmd *command) flagSet(o *options) *flag.FlagSet {
+	fs := flag.NewFlagSet("robotsmith "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if cmd.flags != nil {
+		cmd.flags(fs, o)
+	}
+	return fs
+}
+
+// boolFlag is the flag package's own test for a flag that takes no value.
+type boolFlag interface{ IsBoolFlag() bool }
+
+// parse sets o from the flags in args and returns the other arguments. Flags may come before or
+// after them (`robotsmith build site -q`), as in hugo and go; everything after "--" is an argument.
+// (A command that takes a command line of its own after "--", as watch will, needs the two apart.)
+// The flag package's FlagSet holds the definitions, but the loop is ours: fs.Parse stops at the first
+// argument that is not a flag and words its errors for Go programmers ("flag provided but not
+// defined"), where a user needs the flag's name, the nearest valid one, and which command takes it.
+func (cmd *command) parse(args []string, o *options) ([]string, error) {
+	fs := cmd.flagSet(o)
+	var pos []string
+	for len(args) > 0 {
+		a := args[0]
+		args = args[1:]
+		if a == "--" {
+			pos = append(pos, args...)
+			break
+		}
+		if len(a) < 2 || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		if name == "h" || name == "help" {
+			return nil, flag.ErrHelp
+		}
+		f := fs.Lookup(name)
+		if f == nil {
+			return nil, cmd.unknownFlag(name)
+		}
+		if b, ok := f.Value.(boolFlag); ok && b.IsBoolFlag() {
+			if !hasValue {
+				value = "true"
+			}
+		} else if !hasValue {
+			if len(args) == 0 {
+				return nil, &usageError{cmd.name, fmt.Sprintf("flag %s needs a value: %s %s", dashed(name), dashed(name), flagArg(f))}
+			}
+			value, args = args[0], args[1:]
+		}
+		if err := fs.Set(name, value); err != nil {
+			return nil, &usageError{cmd.name, fmt.Sprintf("invalid value %q for flag %s", value, dashed(name))}
+		}
+	}
+	return pos, nil
+}
+
+// unknownFlag words the usage error for a flag cmd does not take: the nearest flag it does take, or
+// the commands that take this one.
+func (cmd *command) unknownFlag(name string) error {
+	var o options
+	var names []string
+	cmd.flagSet(&o).VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	if s := didYouMean(name, names, dashed); s != "" {
+		return &usageError{cmd.name, "unknown flag " + dashed(name) + s}
+	}
+	var others []string
+	for _, c := range commands() {
+		if c != cmd && c.flagSet(&o).Lookup(name) != nil {
+			others = append(others, c.name)
+		}
+	}
+	switch n := len(others); {
+	case n == 1:
+		return &usageError{cmd.name, fmt.Sprintf("%s takes no flag %s (%s does)", cmd.name, dashed(name), others[0])}
+	case n > 1:
+		list := strings.Join(others[:n-1], ", ") + " and " + others[n-1]
+		return &usageError{cmd.name, fmt.Sprintf("%s takes no flag %s (%s do)", cmd.name, dashed(name), list)}
+	}
+	return &usageError{cmd.name, "unknown flag " + dashed(name)}
+}
+
+// dashed is a flag as a user types it: -q, --config.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+func quoted(s string) string { return fmt.Sprintf("%q", s) }
+
+// didYouMean is `; did you mean X?` for the candidate nearest to typed, or "" when none is near
+// enough to be the one meant: the same but for case, or at most two edits away (two neighbouring
+// letters swapped are one) and fewer edits than typed has letters (so `-x` suggests nothing).
+// Candidates are command and flag names, all lower case.
+func didYouMean(typed string, candidates []string, show func(string) string) string {
+	best, d := suggest.Nearest(strings.ToLower(typed), candidates)
+	if best == "" || d > 2 || (d >= len(typed) && d > 0) {
+		return ""
+	}
+	return "; did you mean " + show(best) + "?"
+}
+
+// overview is `robotsmith help`: the commands, one line each.
+func overview() string {
+	var b strings.Builder
+	b.WriteString("robotsmith makes a static site's robots signals right and consistent.\n\n")
+	b.WriteString("Usage:\n  robotsmith COMMAND [flags] [arguments]\n\nCommands:\n")
+	for _, c := range commands() {
+		fmt.Fprintf(&b, "  %-9s %s\n", c.name, c.summary)
+	}
+	b.WriteString("\nRun 'robotsmith help COMMAND' (or 'robotsmith COMMAND -h') for a command's flags and an example.\n")
+	b.WriteString("Exit status: 0 ok; 1 errors (check: also changes or findings); 2 usage error; 130/143 interrupted.\n")
+	return b.String()
+}
+
+// usage is `robotsmith help NAME`: the usage line, what it does, its flags, an example, its exit
+// status.
+func (cmd *command) usage() string {
+	var b strings.Builder
+	var o options
+	fs := cmd.flagSet(&o)
+	line := "robotsmith " + cmd.name
+	hasFlags := false
+	fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+	if hasFlags {
+		line += " [flags]"
+	}
+	if cmd.args != "" {
+		line += " " + cmd.args
+	}
+	fmt.Fprintf(&b, "Usage: %s\n\n%s\n", line, cmd.about)
+	if hasFlags {
+		b.WriteString("\nFlags:\n")
+		fs.VisitAll(func(f *flag.Flag) {
+			name, text := flag.UnquoteUsage(f)
+			left := dashed(f.Name)
+			if name != "" {
+				left += " " + name
+			}
+			fmt.Fprintf(&b, "  %-16s %s\n", left, text)
+		})
+	}
+	b.WriteString("\nExample:\n")
+	for l := range strings.SplitSeq(cmd.example, "\n") {
+		fmt.Fprintf(&b, "  %s\n", l)
+	}
+	fmt.Fprintf(&b, "\nExit status: %s.\n", cmd.exit)
+	return b.String()
+}
+
+func flagArg(f *flag.Flag) string {
+	name, _ := flag.UnquoteUsage(f)
+	return name
+}
+
+func runHelp(_ context.Context, c *cli, _ *options, args []string) error {
+	switch len(args) {
+	case 0:
+		fmt.Fprint(c.stdout, overview())
+		return nil
+	case 1:
+		cmd := lookup(args[0])
+		if cmd == nil {
+			return &usageError{"help", fmt.Sprintf("unknown command %q", args[0]) + didYouMean(args[0], commandNames(), quoted)}
+		}
+		fmt.Fprint(c.stdout, cmd.usage())
+		return nil
+	}
+	return &usageError{"help", fmt.Sprintf("one COMMAND at most, got %q", args)}
+}
+
+func runVersion(_ context.Context, c *cli, _ *options, args []string) error {
+	if len(args) > 0 {
+		return &usageError{"version", fmt.Sprintf("takes no arguments, got %q", args)}
+	}
+	fmt.Fprintf(c.stdout, "robotsmith %s\n", versionString())
+	return nil
+}
+
+// versionString is the -ldflags version, else the module's version (go install ...@v1.2.3), else
+// "devel" with the commit a clone was built from.
+func versionString() string {
+	if version != "" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "devel"
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v
+	}
+	v := "devel"
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			modified = s.Value
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev != "" {
+		v += " " + rev
+		if modified == "true" {
+			v += " (modified)"
+		}
+	}
+	return v
+}
+
+// runSite is build (write) or check.
+func runSite(write bool) func(context.Context, *cli, *options, []string) error {
+	name := "check"
+	if write {
+		name = "build"
+	}
+	return func(ctx context.Context, c *cli, o *options, args []string) error {
+		if len(args) > 1 {
+			return &usageError{name, fmt.Sprintf("one SITE at most, got %q", args)}
+		}
+		opt := pipeline.Options{
+			Config:     o.config,
+			Output:     o.output,
+			Env:        c.getenv,
+			Write:      write,
+			RunCommand: write && !o.noCommand,
+		}
+		if len(args) == 1 {
+			opt.Root = args[0]
+		}
+		// The generator's own output goes to stderr (stdout is the report's); with -q it is kept and
+		// shown only if the command fails.
+		var held strings.Builder
+		opt.CommandOutput = c.stderr
+		if o.quiet {
+			opt.CommandOutput = &held
+		}
+		var prog *progress
+		if !o.quiet && isTerminal(c.stderr) {
+			prog = newProgress(c.stderr, time.Now)
+			opt.Progress = prog.update
+		}
+		rep, err := pipeline.Run(ctx, opt)
+		prog.clear()
+		if ctx.Err() != nil {
+			// Stopped by a signal: run says so in one line, and the JSON report says so too.
+			cause := context.Cause(ctx)
+			if o.json {
+				doc := pipeline.Document{Command: name, Version: versionString(), Report: rep, Err: cause}
+				if doc.Report == nil {
+					doc.Report = &pipeline.Report{Site: firstOf(opt.Root, "."), Config: o.config, Output: o.output}
+				}
+				writeJSON(c.stdout, doc)
+			}
+			return cause
+		}
+		if errors.Is(err, pipeline.ErrCommand) && held.Len() > 0 {
+			fmt.Fprint(c.stderr, held.String())
+		}
+		failed := err != nil || (!write && rep != nil && (rep.Changed > 0 || len(rep.Findings) > 0))
+
+		var warnings, findings []pipeline.Message
+		if rep != nil && err == nil {
+			warnings, findings = rep.Messages()
+		}
+		errs := pipeline.ErrorMessages(err)
+		if o.json {
+			if rep == nil {
+				rep = &pipeline.Report{Site: firstOf(opt.Root, "."), Config: o.config, Output: o.output}
+			}
+			doc := pipeline.Document{Command: name, Version: versionString(), OK: !failed, Report: rep, Err: err}
+			if werr := writeJSON(c.stdout, doc); werr != nil {
+				return werr
+			}
+		} else if err == nil && !o.quiet {
+			fmt.Fprint(c.stdout, rep.Summary(write, o.verbose))
+		}
+		printErrors(c.stderr, errs)
+		c.annotate(opt.Root, errs, findings, warnings)
+		if err != nil {
+			what := "check failed"
+			if write {
+				what = "build failed, no file was written"
+			}
+			fmt.Fprintf(c.stderr, "robotsmith: %s (%s)\n", what, pipeline.Plural(len(errs), "error"))
+			return errFailed
+		}
+		if failed {
+			return errFailed
+		}
+		return nil
+	}
+}
+
+func firstOf(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+func runExplain(ctx context.Context, c *cli, o *options, args []string) error {
+	if len(args) == 0 {
+		return &usageError{"explain", "no PATH given: robotsmith explain /url/path/"}
+	}
+	opt := pipeline.Options{Config: o.config, Output: o.output, Env: c.getenv}
+	// SITE is optional: the first argument is SITE when it is a folder and more follow.
+	if len(args) > 1 && isDir(args[0]) {
+		opt.Root, args = args[0], args[1:]
+	}
+	es, err := pipeline.Explain(ctx, opt, args)
+	errs := pipeline.ErrorMessages(err)
+	if o.json {
+		doc := pipeline.ExplainDocument{Command: "explain", Version: versionString(), OK: err == nil, Paths: es, Err: err}
+		if werr := writeJSON(c.stdout, doc); werr != nil {
+			return werr
 		}
 	} else {
 		for i, e := range es {
 			if i > 0 {
-				fmt.Fprintln(stdout)
+				fmt.Fprintln(c.stdout)
 			}
-			fmt.Fprint(stdout, e.Text())
+			fmt.Fprint(c.stdout, e.Text())
 		}
 	}
-	return err
+	printErrors(c.stderr, errs)
+	c.annotate(opt.Root, errs)
+	if err != nil {
+		return errFailed
+	}
+	return nil
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printErrors prints each error on its own line, in the form editors jump to (file:line: message),
+// with nothing before it.
+func printErrors(w io.Writer, errs []pipeline.Message) {
+	for _, m := range errs {
+		fmt.Fprintln(w, m.Text)
+	}
+}
+
+// maxAnnotations is how many workflow commands of one severity annotate prints: GitHub shows only
+// the first few of a step on the pull request, and a theme's typo repeats on every page.
+const maxAnnotations = 50
+
+// annotate prints each list of msgs, under GitHub Actions (GITHUB_ACTIONS=true), as workflow
+// commands (::error file=F,line=N::message), which the runner reads from stderr as well as stdout
+// and shows on the pull request. root is the site's root folder.
+func (c *cli) annotate(root string, lists ...[]pipeline.Message) {
+	if c.getenv("GITHUB_ACTIONS") != "true" {
+		return
+	}
+	workspace := c.getenv("GITHUB_WORKSPACE")
+	for _, msgs := range lists {
+		for i, m := range msgs {
+			if i == maxAnnotations {
+				fmt.Fprintf(c.stderr, "::%s::%s\n", m.Severity, escapeData(fmt.Sprintf("... and %d more (robotsmith --json lists them all)", len(msgs)-i)))
+				break
+			}
+			fmt.Fprintln(c.stderr, workflowCommand(m, root, workspace))
+		}
+	}
+}
+
+// workflowCommand is m as a GitHub Actions workflow command, its file named relative to the
+// repository (workspace), as annotations need it.
+func workflowCommand(m pipeline.Message, root, workspace string) string {
+	var props []string
+	if m.File != "" {
+		props = append(props, "file="+escapeProperty(repoPath(m.File, root, workspace)))
+		if m.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", m.Line))
+		}
+		if m.Col > 0 {
+			props = append(props, fmt.Sprintf("col=%d", m.Col))
+		}
+	}
+	msg := m.Message
+	if m.File == "" {
+		msg = m.Text
+	}
+	cmd := "::" + string(m.Severity)
+	if len(props) > 0 {
+		cmd += " " + strings.Join(props, ",")
+	}
+	return cmd + "::" + escapeData(msg)
+}
+
+// repoPath is file relative to the repository's root when it lies inside it. Source files are
+// named relative to the site's root (content/blog/a.md), output files relative to the working
+// directory (public/blog/a/index.html): a name that is not a file here is looked for in root.
+func repoPath(file, root, workspace string) string {
+	if root != "" && !filepath.IsAbs(file) && !exists(file) && exists(filepath.Join(root, file)) {
+		file = filepath.Join(root, file)
+	}
+	if workspace == "" {
+		return filepath.ToSlash(file)
+	}
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return file
+	}
+	rel, err := filepath.Rel(workspace, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return file
+	}
+	return filepath.ToSlash(rel)
+}
+
+// escapeData escapes a workflow command's message: '%', CR and LF, which would otherwise end the
+// command or be read as an escape (the rules of GitHub's actions/toolkit, command.ts).
+func escapeData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// escapeProperty escapes a property value: as escapeData, and ':' and ',', which separate properties.
+func escapeProperty(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}
+
+func exists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 func isDir(p string) bool {
@@ -202,21 +742,46 @@ func isDir(p string) bool {
 	return err == nil && fi.IsDir()
 }
 
-// isTerminal reports whether w is a character device (a terminal), where a progress line belongs.
+// isTerminal reports whether w is a terminal, where a progress line belongs.
 func isTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	fi, err := f.Stat()
-	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress returns a Progress func that redraws one line on stderr every 100 files.
-func progress(w io.Writer) func(done, total int) {
-	return func(done, total int) {
-		if done%100 == 0 || done == total {
-			fmt.Fprintf(w, "\rrobotsmith: %d/%d files", done, total)
-		}
+// progress draws "robotsmith: N/M files" on one terminal line, redrawn in place, once the run has
+// taken more than a second (a quick run shows no flicker), at most ten times a second. A nil
+// *progress does nothing.
+type progress struct {
+	w     io.Writer
+	now   func() time.Time
+	start time.Time
+	last  time.Time // when the line was last drawn; zero before the first
+}
+
+// progressDelay is how long a run goes before its progress line appears; progressEvery is how often
+// it is redrawn after that.
+const (
+	progressDelay = time.Second
+	progressEvery = 100 * time.Millisecond
+)
+
+func newProgress(w io.Writer, now func() time.Time) *progress {
+	return &progress{w: w, now: now, start: now()}
+}
+
+// update is pipeline.Options.Progress; the pipeline calls it from one goroutine at a time.
+func (p *progress) update(done, total int) {
+	t := p.now()
+	if t.Sub(p.start) < progressDelay || (!p.last.IsZero() && t.Sub(p.last) < progressEvery && done != total) {
+		return
+	}
+	p.last = t
+	fmt.Fprintf(p.w, "\rrobotsmith: %d/%d files\033[K", done, total)
+}
+
+// clear erases the progress line, if one was drawn, so the summary starts on a clean line.
+func (p *progress) clear() {
+	if p != nil && !p.last.IsZero() {
+		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

@@ -5,17 +5,25 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/robotsmith/robotsmith/internal/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // genBinary builds the sample site's stand-in generator once per test run, so that test sites in
 // temporary folders (outside the module) can run it as their configured command.
@@ -48,6 +56,37 @@ func copySite(t *testing.T, gen string) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// generate runs the stand-in generator on the site in dir.
+func generate(t *testing.T, gen, dir string) {
+	t.Helper()
+	if b, err := exec.Command(gen, "-C", dir).CombinedOutput(); err != nil {
+		t.Fatalf("generator: %v\n%s", err, b)
+	}
+}
+
+// plainSite is a folder of HTML with no generator and no configuration: the folder is the output.
+func plainSite(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	page := "<!DOCTYPE html>\n<html><head>\n<meta charset=\"utf-8\">\n<title>A</title>\n</head><body>a</body></html>\n"
+	if err := os.WriteFile(filepath.Join(dir, "index.html"), []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// writeFile writes a file under dir, making its folder.
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // snapshot hashes every file under dir, with its mode.
@@ -92,76 +131,465 @@ type runResult struct {
 	stdout, stderr string
 }
 
-func runCmd(args ...string) runResult {
-	var stdout, stderr bytes.Buffer
-	err := run(context.Background(), args, &stdout, &stderr)
-	code := exitCode(err, &stderr)
-	return runResult{code, stdout.String(), stderr.String()}
+// runEnv runs robotsmith with args in the environment env (nothing else is set). Every JSON report
+// it prints is validated against schema/report.schema.json, so every report the tests produce is.
+func runEnv(t *testing.T, env map[string]string, args ...string) runResult {
+	t.Helper()
+	return runCtx(t, context.Background(), env, args...)
 }
 
-// TestRunArgs is the table of command lines and their exit status (SPEC §1; STYLE 24).
+func runCtx(t *testing.T, ctx context.Context, env map[string]string, args ...string) runResult {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	err := run(ctx, args, func(k string) string { return env[k] }, &stdout, &stderr)
+	r := runResult{exitCode(err), stdout.String(), stderr.String()}
+	help := slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" })
+	if slices.Contains(args, "--json") && r.code != 2 && !help {
+		validateReport(t, []byte(r.stdout))
+	}
+	return r
+}
+
+func runCmd(t *testing.T, args ...string) runResult {
+	t.Helper()
+	return runEnv(t, nil, args...)
+}
+
+// TestRunArgs is the table of command lines, their exit status and what they print (SPEC §1;
+// STYLE 24): usage errors (one line on stderr, nothing on stdout) with their suggestions, and the
+// exit status of each command's outcomes. TestHelp covers every command's help.
 func TestRunArgs(t *testing.T) {
+	plain := plainSite(t)
+	saying, failing := plainSite(t), plainSite(t)
+	writeFile(t, saying, "robotsmith.yaml", "command: echo from the generator >&2\n")
+	writeFile(t, failing, "robotsmith.yaml", "command: echo from the generator >&2; exit 3\n")
 	tests := []struct {
 		desc   string
 		args   []string
 		code   int
 		stdout string // must contain
-		stderr string // must contain
+		stderr string // must contain; for exit 2, the whole one line
 	}{
-		{"no command", nil, 2, "", "no command given"},
-		{"unknown command", []string{"deploy"}, 2, "", `unknown command "deploy"`},
-		{"unknown flag", []string{"build", "--frobnicate"}, 2, "", "flag provided but not defined"},
-		{"two sites", []string{"check", "a", "b"}, 2, "", "one SITE at most"},
-		{"explain without path", []string{"explain"}, 2, "", "no PATH given"},
+		// Commands, and the nearest one for a typo.
+		{"unknown command", []string{"deploy"}, 2, "", `robotsmith: unknown command "deploy" (see robotsmith help)`},
+		{"misspelt build", []string{"buidl"}, 2, "", `robotsmith: unknown command "buidl"; did you mean "build"? (see robotsmith help)`},
+		{"misspelt check", []string{"chekc", "."}, 2, "", `robotsmith: unknown command "chekc"; did you mean "check"? (see robotsmith help)`},
+		{"misspelt explain", []string{"explian", "/"}, 2, "", `robotsmith: unknown command "explian"; did you mean "explain"? (see robotsmith help)`},
+		{"misspelt version", []string{"verison"}, 2, "", `robotsmith: unknown command "verison"; did you mean "version"? (see robotsmith help)`},
+		{"command in capitals", []string{"BUILD"}, 2, "", `robotsmith: unknown command "BUILD"; did you mean "build"? (see robotsmith help)`},
+		{"flag before the command", []string{"--json", "check", "."}, 2, "", `robotsmith: flag --json before the command; flags follow it: robotsmith check --json (see robotsmith help)`},
+		{"flag and no command", []string{"-q"}, 2, "", `robotsmith: flag -q before the command; flags follow it: robotsmith COMMAND -q (see robotsmith help)`},
+		{"help for an unknown command", []string{"help", "buidl"}, 2, "", `robotsmith help: unknown command "buidl"; did you mean "build"? (see robotsmith help)`},
+		{"help for two commands", []string{"help", "build", "check"}, 2, "", `robotsmith help: one COMMAND at most, got ["build" "check"] (see robotsmith help)`},
+
+		// Flags: the nearest one the command takes, or which commands take it.
+		{"misspelt --no-command", []string{"build", "--no-comand"}, 2, "", `robotsmith build: unknown flag --no-comand; did you mean --no-command? (see robotsmith help build)`},
+		{"misspelt --json", []string{"check", "--jsno"}, 2, "", `robotsmith check: unknown flag --jsno; did you mean --json? (see robotsmith help check)`},
+		{"misspelt --output", []string{"explain", "--ouptut", "x", "/"}, 2, "", `robotsmith explain: unknown flag --ouptut; did you mean --output? (see robotsmith help explain)`},
+		{"misspelt --config, one dash", []string{"build", "-confg", "x"}, 2, "", `robotsmith build: unknown flag --confg; did you mean --config? (see robotsmith help build)`},
+		{"-Q for -q", []string{"check", "-Q"}, 2, "", `robotsmith check: unknown flag -Q; did you mean -q? (see robotsmith help check)`},
+		{"unknown flag", []string{"build", "--frobnicate"}, 2, "", `robotsmith build: unknown flag --frobnicate (see robotsmith help build)`},
+		{"unknown one-letter flag", []string{"build", "-x"}, 2, "", `robotsmith build: unknown flag -x (see robotsmith help build)`},
+		{"flag after SITE", []string{"check", "does-not-exist", "--frobnicate"}, 2, "", `robotsmith check: unknown flag --frobnicate (see robotsmith help check)`},
+		{"explain -q", []string{"explain", "-q", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag -q (build and check do) (see robotsmith help explain)`},
+		{"explain --no-command", []string{"explain", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag --no-command (build does) (see robotsmith help explain)`},
+		{"check --no-command", []string{"check", "--no-command"}, 2, "", `robotsmith check: check takes no flag --no-command (build does) (see robotsmith help check)`},
+		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check and explain do) (see robotsmith help version)`},
+		{"flag without its value", []string{"build", "--config"}, 2, "", `robotsmith build: flag --config needs a value: --config FILE (see robotsmith help build)`},
+		{"bad boolean", []string{"check", "--json=maybe"}, 2, "", `robotsmith check: invalid value "maybe" for flag --json (see robotsmith help check)`},
+
+		// Arguments.
+		{"two sites", []string{"check", "a", "b"}, 2, "", `robotsmith check: one SITE at most, got ["a" "b"] (see robotsmith help check)`},
+		{"explain without path", []string{"explain"}, 2, "", `robotsmith explain: no PATH given: robotsmith explain /url/path/ (see robotsmith help explain)`},
+		{"version with an argument", []string{"version", "x"}, 2, "", `robotsmith version: takes no arguments, got ["x"] (see robotsmith help version)`},
+
+		// Exit status 0 and 1.
 		{"version", []string{"version"}, 0, "robotsmith ", ""},
-		{"flag after SITE", []string{"check", "does-not-exist", "--frobnicate"}, 2, "", "flag provided but not defined"},
-		{"help", []string{"help"}, 0, "usage:", ""},
+		{"--version", []string{"--version"}, 0, "robotsmith ", ""},
+		{"help", []string{"help"}, 0, "Commands:", ""},
+		{"-h", []string{"-h"}, 0, "Commands:", ""},
+		{"--help", []string{"--help"}, 0, "Commands:", ""},
 		{"missing site", []string{"check", "does-not-exist"}, 1, "", "does-not-exist"},
+		{"missing site, --json", []string{"check", "--json", "does-not-exist"}, 1, `"ok": false`, "does-not-exist"},
+		{"a path after --", []string{"check", "--", "-no-such-site"}, 1, "", "-no-such-site"},
+		{"check before build: would change", []string{"check", plain}, 1, "would change 1 file\n", ""},
+		{"check -q prints nothing", []string{"check", "-q", plain}, 1, "", ""},
+		{"explain a page", []string{"explain", plain, "/"}, 0, "class: public", ""},
+		{"explain an unknown path", []string{"explain", plain, "/", "/nope/"}, 1, "class: public", "/nope/: not in the output"},
+		{"explain --json an unknown path", []string{"explain", "--json", plain, "/nope/"}, 1, `"ok": false`, "/nope/"},
+		{"build, flags after SITE", []string{"build", plain, "-q"}, 0, "", ""},
+		{"check after build: clean", []string{"check", plain, "-v"}, 0, "would change 0 files\n", ""},
+		{"check --json after build", []string{"check", "--json", plain}, 0, `"ok": true`, ""},
+
+		// The configured command's output goes to stderr; with -q only when it fails.
+		{"command output", []string{"build", saying}, 0, "changed 1 file", "from the generator\n"},
+		{"command output, -q", []string{"build", "-q", saying}, 0, "", ""},
+		{"failing command", []string{"build", failing}, 1, "", "from the generator\ncommand failed: "},
+		{"failing command, -q", []string{"build", "-q", failing}, 1, "", "from the generator\ncommand failed: "},
+		{"failing command, --json", []string{"build", "--json", failing}, 1, `"message": "command failed: `, "from the generator\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := runCmd(tc.args...)
+			r := runCmd(t, tc.args...)
 			if r.code != tc.code {
 				t.Errorf("exit: got %d, want %d (stderr %q)", r.code, tc.code, r.stderr)
 			}
 			if !strings.Contains(r.stdout, tc.stdout) {
 				t.Errorf("stdout: got %q, want it to contain %q", r.stdout, tc.stdout)
 			}
+			if tc.code == 2 {
+				// A usage error is one line, not the usage.
+				if r.stdout != "" {
+					t.Errorf("stdout: got %q, want nothing", r.stdout)
+				}
+				if got, want := r.stderr, tc.stderr+"\n"; got != want {
+					t.Errorf("stderr: got %q, want the one line %q", got, want)
+				}
+				return
+			}
 			if !strings.Contains(r.stderr, tc.stderr) {
 				t.Errorf("stderr: got %q, want it to contain %q", r.stderr, tc.stderr)
+			}
+			if tc.stderr == "" && r.stderr != "" {
+				t.Errorf("stderr: got %q, want nothing", r.stderr)
 			}
 		})
 	}
 }
 
-// TestSampleSiteEndToEnd is issue 4's "done when", on a copy of the sample site: the generator runs
-// as the configured command, build exits 0 and writes every form, check exits 1 before build and 0
-// after, a second build writes nothing, and broken inputs exit 1 naming file:line with no file
-// written.
+// TestNoCommand: robotsmith alone lists the commands on stderr, as go and git do, with the usage
+// status.
+func TestNoCommand(t *testing.T) {
+	r := runCmd(t)
+	if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "Commands:") || !strings.HasSuffix(r.stderr, "robotsmith: no command given (see robotsmith help)\n") {
+		t.Errorf("robotsmith: exit %d, stdout %q, stderr %q; want 2, the commands and one line on stderr", r.code, r.stdout, r.stderr)
+	}
+}
+
+// TestHelp checks every command's help: `robotsmith help NAME`, `NAME -h`, `NAME -help` and
+// `NAME --help` print the same text on stdout and exit 0; it has the usage line, what the command
+// does, every flag it takes with its text, an example and the exit status; and the list of commands
+// names it.
+func TestHelp(t *testing.T) {
+	list := runCmd(t, "help").stdout
+	for _, cmd := range commands() {
+		t.Run(cmd.name, func(t *testing.T) {
+			if !strings.Contains(list, "\n  "+cmd.name+" ") {
+				t.Errorf("robotsmith help does not list %s:\n%s", cmd.name, list)
+			}
+			want := runCmd(t, "help", cmd.name)
+			if want.code != 0 || want.stderr != "" {
+				t.Fatalf("help %s: exit %d, stderr %q", cmd.name, want.code, want.stderr)
+			}
+			for _, form := range [][]string{{cmd.name, "-h"}, {cmd.name, "-help"}, {cmd.name, "--help"}, {cmd.name, "--json", "-h"}} {
+				if form[1] == "--json" && cmd.name != "build" {
+					continue
+				}
+				if got := runCmd(t, form...); got != want {
+					t.Errorf("%q: got %+v, want what `help %s` gives", form, got, cmd.name)
+				}
+			}
+			text := want.stdout
+			for _, part := range []string{"Usage: robotsmith " + cmd.name, cmd.about, "Example:\n  robotsmith " + cmd.name, "Exit status: " + cmd.exit} {
+				if !strings.Contains(text, part) {
+					t.Errorf("help %s lacks %q:\n%s", cmd.name, part, text)
+				}
+			}
+			var o options
+			n := 0
+			cmd.flagSet(&o).VisitAll(func(f *flag.Flag) {
+				n++
+				_, usage := flag.UnquoteUsage(f)
+				if !strings.Contains(text, "  "+dashed(f.Name)) || !strings.Contains(text, usage) {
+					t.Errorf("help %s lacks flag %s (%q):\n%s", cmd.name, dashed(f.Name), usage, text)
+				}
+			})
+			if (n > 0) != strings.Contains(text, "Flags:") {
+				t.Errorf("help %s: %d flags, but Flags: section is %v", cmd.name, n, strings.Contains(text, "Flags:"))
+			}
+		})
+	}
+}
+
+// TestFlagsPerCommand is the table of which command takes which flag (SPEC §1): a flag a command
+// does not take is a usage error.
+func TestFlagsPerCommand(t *testing.T) {
+	takes := map[string][]string{
+		"build":   {"config", "json", "no-command", "output", "q", "v"},
+		"check":   {"config", "json", "output", "q", "v"},
+		"explain": {"config", "json", "output"},
+		"help":    nil,
+		"version": nil,
+	}
+	for _, cmd := range commands() {
+		t.Run(cmd.name, func(t *testing.T) {
+			var o options
+			var got []string
+			cmd.flagSet(&o).VisitAll(func(f *flag.Flag) { got = append(got, f.Name) })
+			if !slices.Equal(got, takes[cmd.name]) {
+				t.Errorf("flags: got %q, want %q", got, takes[cmd.name])
+			}
+		})
+	}
+	if len(takes) != len(commands()) {
+		t.Errorf("the table has %d commands, robotsmith %d", len(takes), len(commands()))
+	}
+}
+
+func TestDidYouMean(t *testing.T) {
+	names := []string{"build", "check", "explain", "help", "version"}
+	tests := []struct{ typed, want string }{
+		{"buidl", "build"},  // two neighbours swapped
+		{"bulid", "build"},  // two neighbours swapped
+		{"biuld", "build"},  // two neighbours swapped
+		{"bild", "build"},   // a letter left out
+		{"builds", "build"}, // one too many
+		{"Build", "build"},  // case
+		{"chek", "check"},
+		{"explan", "explain"},
+		{"hlep", "help"},
+		{"deploy", ""}, // nothing near
+		{"b", ""},      // too short to guess
+		{"xy", ""},
+		{"watch", ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.typed, func(t *testing.T) {
+			got := didYouMean(tc.typed, names, func(s string) string { return s })
+			want := ""
+			if tc.want != "" {
+				want = "; did you mean " + tc.want + "?"
+			}
+			if got != want {
+				t.Errorf("didYouMean(%q): got %q, want %q", tc.typed, got, want)
+			}
+		})
+	}
+}
+
+// TestExitCode is the table of exit statuses (SPEC §1, §10).
+func TestExitCode(t *testing.T) {
+	tests := []struct {
+		desc string
+		err  error
+		want int
+	}{
+		{"success", nil, 0},
+		{"help", flag.ErrHelp, 0},
+		{"usage", &usageError{"build", "x"}, 2},
+		{"failed", errFailed, 1},
+		{"any other error", errors.New("disk full"), 1},
+		{"SIGINT", &interrupted{syscall.SIGINT}, 130},
+		{"SIGTERM", &interrupted{syscall.SIGTERM}, 143},
+		{"SIGINT, wrapped", fmt.Errorf("build: %w", &interrupted{syscall.SIGINT}), 130},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := exitCode(tc.err); got != tc.want {
+				t.Errorf("exitCode(%v): got %d, want %d", tc.err, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestInterrupted: a run whose context a signal cancelled exits 128 + the signal, and writes
+// nothing (SPEC §10).
+func TestInterrupted(t *testing.T) {
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		want int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			dir := plainSite(t)
+			before := snapshot(t, dir)
+			ctx, cancel := context.WithCancelCause(context.Background())
+			cancel(&interrupted{tc.sig})
+			r := runCtx(t, ctx, nil, "build", dir)
+			if want := "robotsmith: interrupted (" + tc.sig.String() + ")\n"; r.code != tc.want || r.stderr != want {
+				t.Errorf("exit %d, stderr %q; want %d and the one line %q", r.code, r.stderr, tc.want, want)
+			}
+			sameSnapshot(t, "interrupted build", before, snapshot(t, dir))
+			r = runCtx(t, ctx, nil, "check", "--json", dir)
+			if r.code != tc.want || !strings.Contains(r.stdout, `"ok": false`) || !strings.Contains(r.stdout, `"message": "interrupted (`+tc.sig.String()+`)"`) {
+				t.Errorf("check --json: exit %d, stdout %s; want %d and the interruption as an error", r.code, r.stdout, tc.want)
+			}
+		})
+	}
+}
+
+// TestProgress checks the progress line against a clock the test moves: nothing in the first
+// second, then one line redrawn in place at most every 100 ms (and at the end), erased at the end.
+func TestProgress(t *testing.T) {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := start
+	var b strings.Builder
+	p := newProgress(&b, func() time.Time { return now })
+	steps := []struct {
+		at          time.Duration
+		done, total int
+		want        string // printed by this call
+	}{
+		{100 * time.Millisecond, 1, 500, ""},
+		{900 * time.Millisecond, 100, 500, ""},
+		{1100 * time.Millisecond, 120, 500, "\rrobotsmith: 120/500 files\033[K"},
+		{1150 * time.Millisecond, 130, 500, ""}, // too soon
+		{1250 * time.Millisecond, 200, 500, "\rrobotsmith: 200/500 files\033[K"},
+		{1260 * time.Millisecond, 500, 500, "\rrobotsmith: 500/500 files\033[K"}, // the last, however soon
+	}
+	for _, s := range steps {
+		now = start.Add(s.at)
+		before := b.Len()
+		p.update(s.done, s.total)
+		if got := b.String()[before:]; got != s.want {
+			t.Errorf("at %v, %d/%d: printed %q, want %q", s.at, s.done, s.total, got, s.want)
+		}
+	}
+	before := b.Len()
+	p.clear()
+	if got := b.String()[before:]; got != "\r\033[K" {
+		t.Errorf("clear: printed %q, want the line erased", got)
+	}
+
+	// A quick run prints nothing, not even the erase.
+	var quick strings.Builder
+	now = start
+	q := newProgress(&quick, func() time.Time { return now })
+	q.update(1, 1)
+	q.clear()
+	if quick.Len() != 0 {
+		t.Errorf("a run under a second printed %q", quick.String())
+	}
+	var none *progress
+	none.clear() // no progress (not a terminal, -q): nothing to erase
+}
+
+// TestWorkflowCommands is the table of GitHub Actions workflow commands, escaped as the runner
+// reads them (actions/toolkit command.ts: %, CR and LF in the message; also : and , in properties).
+func TestWorkflowCommands(t *testing.T) {
+	tests := []struct {
+		desc string
+		msg  pipeline.Message
+		want string
+	}{
+		{"file and line", pipeline.ParseMessage(pipeline.SeverityError, "content/blog/a.md:3: front matter robots: bad"),
+			"::error file=content/blog/a.md,line=3::front matter robots: bad"},
+		{"file, line and column", pipeline.ParseMessage(pipeline.SeverityWarning, "a.md:3:7: odd"),
+			"::warning file=a.md,line=3,col=7::odd"},
+		{"no place", pipeline.ParseMessage(pipeline.SeverityError, "command failed: hugo: exit status 1"),
+			"::error::command failed: hugo: exit status 1"},
+		{"file only", pipeline.ParseMessage(pipeline.SeverityError, "content/x.md: no output found (expected public/x/index.html)"),
+			"::error file=content/x.md::no output found (expected public/x/index.html)"},
+		{"escapes", pipeline.Message{File: "a,b:c%.md", Line: 2, Severity: pipeline.SeverityError, Message: "100% sure\r\nnext ::x"},
+			"::error file=a%2Cb%3Ac%25.md,line=2::100%25 sure%0D%0Anext ::x"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := workflowCommand(tc.msg, "", ""); got != tc.want {
+				t.Errorf("got  %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestGitHubActions runs check under GITHUB_ACTIONS=true on a copy of the sample site with a
+// warning, a finding and then an error: each is also printed as a workflow command naming its file
+// relative to the repository (GITHUB_WORKSPACE) and its line; without GITHUB_ACTIONS there are none.
+func TestGitHubActions(t *testing.T) {
+	gen := genBinary(t)
+	repo := t.TempDir()
+	site := filepath.Join(repo, "site")
+	testtool.CopyTree(t, copySite(t, gen), site)
+	writeFile(t, site, "content/blog/typo.md", "---\ntitle: Typo\nrobots: noodp\n---\nbody\n")
+	headers, err := os.ReadFile(filepath.Join(site, "static", "_headers"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, site, "static/_headers", string(headers)+"/files/terms.pdf\n  X-Robots-Tag: noarchive\n")
+	generate(t, gen, site)
+	gha := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_WORKSPACE": repo}
+
+	t.Chdir(repo)
+	for _, args := range [][]string{{"check", "site"}, {"check", "--json", "site"}} {
+		r := runEnv(t, gha, args...)
+		if r.code != 1 {
+			t.Errorf("%q: exit %d, want 1", args, r.code)
+		}
+		for _, want := range []string{
+			"::warning file=site/content/blog/typo.md,line=3::front matter robots: obsolete directive \"noodp\"",
+			"::error file=site/public/_headers,line=",
+		} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%q: stderr lacks %q:\n%s", args, want, r.stderr)
+			}
+		}
+		if strings.Contains(r.stdout, "::") && !slices.Contains(args, "--json") {
+			t.Errorf("%q: workflow commands on stdout:\n%s", args, r.stdout)
+		}
+	}
+	if r := runEnv(t, map[string]string{"GITHUB_WORKSPACE": repo}, "check", "site"); strings.Contains(r.stderr, "::") {
+		t.Errorf("without GITHUB_ACTIONS: workflow commands printed:\n%s", r.stderr)
+	}
+
+	writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
+	r := runEnv(t, gha, "build", "--no-command", "site")
+	if want := "::error file=site/content/about.md,line=3::front matter robots: \"max-snippet:lots\""; r.code != 1 || !strings.Contains(r.stderr, want) {
+		t.Errorf("build with an error: exit %d, stderr lacks %q:\n%s", r.code, want, r.stderr)
+	}
+	if !strings.HasPrefix(r.stderr, "content/about.md:3: front matter robots:") {
+		t.Errorf("the error is not printed as file:line: message at the start of a line:\n%s", r.stderr)
+	}
+}
+
+// TestSampleSiteEndToEnd, on a copy of the sample site: the generator runs as the configured
+// command, build exits 0 and writes every form, check exits 1 before build and 0 after, a second
+// build writes nothing, and broken inputs exit 1 naming file:line with no file written, in the text
+// and in the JSON report.
 func TestSampleSiteEndToEnd(t *testing.T) {
 	gen := genBinary(t)
 	dir := copySite(t, gen)
 	out := filepath.Join(dir, "public")
 
 	// Generator output, not yet processed: check runs no command and reports what build would change.
-	if b, err := exec.Command(gen, "-C", dir).CombinedOutput(); err != nil {
-		t.Fatalf("generator: %v\n%s", err, b)
-	}
+	generate(t, gen, dir)
 	before := snapshot(t, out)
-	if r := runCmd("check", dir); r.code != 1 || !strings.Contains(r.stdout, "would change") {
-		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change\"", r.code, r.stdout, r.stderr)
+	r := runCmd(t, "check", dir)
+	if r.code != 1 || !strings.Contains(r.stdout, "would change 42 files\n") {
+		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 42 files\"", r.code, r.stdout, r.stderr)
+	}
+	// Counts, not lists: the unpublished draft and the changed files are listed only with -v.
+	if strings.Contains(r.stdout, "work-in-progress") || strings.Contains(r.stdout, "blog/index.html") {
+		t.Errorf("check without -v lists files:\n%s", r.stdout)
+	}
+	if !strings.Contains(r.stdout, "1 source page not published by the generator") {
+		t.Errorf("check does not count the unpublished page:\n%s", r.stdout)
+	}
+	rv := runCmd(t, "check", "-v", dir)
+	for _, want := range []string{"  content/blog/work-in-progress.md (draft)\n", "  blog/index.html\n"} {
+		if !strings.Contains(rv.stdout, want) {
+			t.Errorf("check -v lacks %q:\n%s", want, rv.stdout)
+		}
+	}
+	if strings.Contains(r.stderr+rv.stderr, "\r") {
+		t.Errorf("a progress line on a stderr that is not a terminal: %q", r.stderr)
 	}
 	sameSnapshot(t, "check wrote", before, snapshot(t, out))
 
-	r := runCmd("build", "--json", dir)
+	r = runCmd(t, "build", "--json", dir)
 	if r.code != 0 {
 		t.Fatalf("build: exit %d\nstderr: %s", r.code, r.stderr)
 	}
-	var rep pipeline.Report
+	var rep struct {
+		pipeline.Report
+		Unpublished []pipeline.Unpublished `json:"unpublished"`
+		Warnings    []pipeline.Message     `json:"warnings"`
+		Findings    []pipeline.Message     `json:"findings"`
+		Errors      []pipeline.Message     `json:"errors"`
+		OK          bool                   `json:"ok"`
+	}
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatalf("build --json: %v\n%s", err, r.stdout)
 	}
-	if rep.Public == 0 || rep.NoIndex == 0 || rep.ErrorPages == 0 || rep.Redirects == 0 || rep.Changed == 0 {
+	if !rep.OK || rep.Public == 0 || rep.NoIndex == 0 || rep.ErrorPages == 0 || rep.Redirects == 0 || rep.Changed == 0 {
 		t.Errorf("build report lacks a form: %+v", rep)
 	}
 
@@ -203,19 +631,22 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	}
 
 	built := snapshot(t, out)
-	if r := runCmd("check", dir); r.code != 0 {
+	if r := runCmd(t, "check", dir); r.code != 0 {
 		t.Errorf("check after build: exit %d, want 0\nstdout: %s\nstderr: %s", r.code, r.stdout, r.stderr)
 	}
-	r = runCmd("build", "--no-command", "--json", dir)
+	r = runCmd(t, "build", "--no-command", "--json", dir)
 	if r.code != 0 {
 		t.Fatalf("second build: exit %d\n%s", r.code, r.stderr)
 	}
-	rep = pipeline.Report{}
+	rep.Report = pipeline.Report{}
 	if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Changed != 0 || rep.Wrote {
+	if rep.Changed != 0 || rep.Wrote || len(rep.ChangedFiles) != 0 {
 		t.Errorf("second build changed %d files (%q), want 0", rep.Changed, rep.ChangedFiles)
+	}
+	if !strings.Contains(r.stdout, `"changed_files": []`) {
+		t.Errorf("an empty list is not []:\n%s", r.stdout)
 	}
 	sameSnapshot(t, "second build", built, snapshot(t, out))
 
@@ -225,31 +656,43 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if b, err := exec.Command(gen, "-C", dir).CombinedOutput(); err != nil {
-		t.Fatalf("generator: %v\n%s", err, b)
-	}
+	generate(t, gen, dir)
 	fresh := snapshot(t, out)
 	if err := os.WriteFile(page, []byte("---\ntitle: About\nrobots: [noindex\n---\nbody\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = runCmd("build", "--no-command", dir)
-	if r.code != 1 || !strings.Contains(r.stderr, "content/about.md:") {
-		t.Errorf("broken front matter: exit %d, stderr %q; want 1 naming content/about.md:LINE", r.code, r.stderr)
+	r = runCmd(t, "build", "--no-command", dir)
+	if r.code != 1 || !strings.HasPrefix(r.stderr, "content/about.md:") || !strings.HasSuffix(r.stderr, "robotsmith: build failed, no file was written (1 error)\n") {
+		t.Errorf("broken front matter: exit %d, stderr %q; want 1, starting with content/about.md:LINE", r.code, r.stderr)
+	}
+	if r.stdout != "" {
+		t.Errorf("a failed build printed a summary: %q", r.stdout)
 	}
 	sameSnapshot(t, "failed build (front matter)", fresh, snapshot(t, out))
 	if err := os.WriteFile(page, orig, 0o644); err != nil {
 		t.Fatal(err)
 	}
 
-	// A broken config likewise.
+	// A broken config likewise, and in the JSON report as well.
 	cfgPath := filepath.Join(dir, "robotsmith.yaml")
 	cfg, _ := os.ReadFile(cfgPath)
 	if err := os.WriteFile(cfgPath, append(cfg, []byte("\nsitemaps: prune\n")...), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r = runCmd("build", "--no-command", dir)
+	r = runCmd(t, "build", "--no-command", dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "robotsmith.yaml:") || !strings.Contains(r.stderr, `unknown key "sitemaps"`) {
 		t.Errorf("broken config: exit %d, stderr %q; want 1 naming robotsmith.yaml:LINE", r.code, r.stderr)
+	}
+	r = runCmd(t, "build", "--no-command", "--json", dir)
+	var doc struct {
+		OK     bool               `json:"ok"`
+		Errors []pipeline.Message `json:"errors"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
+		t.Fatalf("broken config, --json: %v\n%s", err, r.stdout)
+	}
+	if r.code != 1 || doc.OK || len(doc.Errors) != 1 || !strings.HasSuffix(doc.Errors[0].File, "robotsmith.yaml") || doc.Errors[0].Line == 0 {
+		t.Errorf("broken config, --json: exit %d, %+v; want 1 and the error at robotsmith.yaml:LINE", r.code, doc)
 	}
 	sameSnapshot(t, "failed build (config)", fresh, snapshot(t, out))
 	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
@@ -262,7 +705,7 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 		t.Fatal("sample config has no `googlebot: max-snippet:160` rule to break")
 	}
 	os.WriteFile(cfgPath, bad, 0o644)
-	r = runCmd("build", "--no-command", dir)
+	r = runCmd(t, "build", "--no-command", dir)
 	if r.code != 1 || !strings.Contains(r.stderr, "robotsmith.yaml:") || !strings.Contains(r.stderr, "max-snippet") {
 		t.Errorf("malformed rule value: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -270,15 +713,124 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	os.WriteFile(cfgPath, cfg, 0o644)
 
 	// explain names the source of every value, and an unknown path exits 1.
-	r = runCmd("explain", dir, "/tags/", "/files/terms.pdf")
+	r = runCmd(t, "explain", dir, "/tags/", "/files/terms.pdf")
 	if r.code != 0 || !strings.Contains(r.stdout, "noindex") || !strings.Contains(r.stdout, "rule 1 at") {
 		t.Errorf("explain: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
-	r = runCmd("explain", dir, "/old-path/")
+	r = runCmd(t, "explain", dir, "/old-path/")
 	if r.code != 0 || !strings.Contains(r.stdout, "alias of: content/about.md") || !strings.Contains(r.stdout, "class: redirect") {
 		t.Errorf("explain alias stub: exit %d\nstdout %s", r.code, r.stdout)
 	}
-	if r := runCmd("explain", dir, "/no/such/page/"); r.code != 1 {
+	if r := runCmd(t, "explain", dir, "/no/such/page/"); r.code != 1 {
 		t.Errorf("explain unknown path: exit %d, want 1", r.code)
+	}
+}
+
+// TestJSONGolden compares the JSON reports of the sample site with the golden files in testdata/
+// (regenerate with go test -run JSONGolden -update): build, explain, and a config error. runEnv
+// validates each against the schema.
+func TestJSONGolden(t *testing.T) {
+	gen := genBinary(t)
+	dir := copySite(t, gen)
+	generate(t, gen, dir)
+	normalize := func(s string) string {
+		s = strings.ReplaceAll(s, dir, "sample-site")
+		return regexp.MustCompile(`"version": "[^"]*"`).ReplaceAllString(s, `"version": "VERSION"`)
+	}
+	tests := []struct {
+		golden string
+		args   []string
+		code   int
+		before func()
+	}{
+		{"sample-site.build.json", []string{"build", "--json", "--no-command", dir}, 0, nil},
+		{"sample-site.explain.json", []string{"explain", "--json", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/no/such/page/"}, 1, nil},
+		{"sample-site.config-error.json", []string{"check", "--json", dir}, 1, func() {
+			f, err := os.OpenFile(filepath.Join(dir, "robotsmith.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprint(f, "\nsitemaps: prune\n")
+			f.Close()
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.golden, func(t *testing.T) {
+			if tc.before != nil {
+				tc.before()
+			}
+			r := runCmd(t, tc.args...)
+			if r.code != tc.code {
+				t.Errorf("exit %d, want %d; stderr %s", r.code, tc.code, r.stderr)
+			}
+			got := normalize(r.stdout)
+			golden := filepath.Join("testdata", tc.golden)
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != string(want) {
+				t.Errorf("%s differs (go test -run JSONGolden -update rewrites it):\ngot:\n%s", golden, got)
+			}
+		})
+	}
+}
+
+// TestSignals runs the robotsmith binary on a site whose configured command takes long, and stops
+// it with SIGINT and SIGTERM: the exit status is 130 and 143 (SPEC §10), the command is stopped with
+// it, and nothing is written.
+func TestSignals(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the binary; not with -short")
+	}
+	bin := buildRobotsmith(t)
+	for _, tc := range []struct {
+		sig  syscall.Signal
+		want int
+	}{{syscall.SIGINT, 130}, {syscall.SIGTERM, 143}} {
+		t.Run(tc.sig.String(), func(t *testing.T) {
+			site := plainSite(t)
+			writeFile(t, site, "robotsmith.yaml", "command: echo started >&2; exec sleep 60\n")
+			before := snapshot(t, site)
+			cmd := exec.Command(bin, "build", site)
+			// stderr goes to a file, which the test reads while robotsmith runs.
+			errFile, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer errFile.Close()
+			stderr := func() string { return readFile(t, errFile.Name()) }
+			cmd.Stderr = errFile
+			cmd.WaitDelay = 10 * time.Second
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Wait until the command runs, then signal robotsmith.
+			deadline := time.Now().Add(30 * time.Second)
+			for !strings.Contains(stderr(), "started") && time.Now().Before(deadline) {
+				time.Sleep(20 * time.Millisecond)
+			}
+			start := time.Now()
+			if err := cmd.Process.Signal(tc.sig); err != nil {
+				t.Fatal(err)
+			}
+			err = cmd.Wait()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != tc.want {
+				t.Errorf("exit: %v, want status %d; stderr %q", err, tc.want, stderr())
+			}
+			if d := time.Since(start); d > 5*time.Second {
+				t.Errorf("robotsmith took %v to stop", d)
+			}
+			if !strings.Contains(stderr(), "robotsmith: interrupted") {
+				t.Errorf("stderr %q does not say it was interrupted", stderr())
+			}
+			sameSnapshot(t, "interrupted build", before, snapshot(t, site))
+		})
 	}
 }

@@ -104,19 +104,20 @@ func (p Policy) ContentSignal() string {
 
 // ContentUsage is the statement of preference of VocabDraft, serialised as
 // its exemplary format (an RFC 9651 Dictionary of tokens y and n, in the
-// vocabulary's label order): "train-ai=n, ai-use=y, search=y". It is the
-// value of both the robots.txt Content-Usage rule and the Content-Usage
-// HTTP header of AttachDraft; "" when the policy states nothing.
+// vocabulary's label order): "train-ai=n, search=y". It is the value of both
+// the robots.txt Content-Usage rule and the Content-Usage HTTP header of
+// AttachDraft; "" when the policy states nothing.
 //
-// Train is AI Training (train-ai). Input is AI Use (ai-use: the content as
-// input to a generative AI model, not provided by the user directly), the
-// aipref counterpart of Content Signals' ai-input. Search is Search.
+// Train is AI Model Training (train-ai), Search is Search. Input has no
+// label in the vocabulary in force (AI Use, ai-use, was a label of -02 only;
+// the inference categories proposed since are not in a published revision),
+// so it is carried by Content-Signal's ai-input alone.
 func (p Policy) ContentUsage() string {
 	var parts []string
 	for _, kv := range []struct {
 		label string
 		v     Pref
-	}{{"train-ai", p.Train}, {"ai-use", p.Input}, {"search", p.Search}} {
+	}{{"train-ai", p.Train}, {"search", p.Search}} {
 		switch kv.v {
 		case Yes:
 			parts = append(parts, kv.label+"=y")
@@ -183,15 +184,13 @@ func Label(s string) (what string, ok bool) {
 	switch s {
 	case "train-ai":
 		return fmt.Sprintf("train-ai is the %s label that train: writes", VocabDraft), true
-	case "ai-use":
-		return fmt.Sprintf("ai-use is the %s label that input: writes", VocabDraft), true
 	case "ai-train":
 		return "ai-train is the Content-Signal name that train: writes", true
 	case "ai-input":
 		return "ai-input is the Content-Signal name that input: writes", true
 	}
 	if drafts, ok := droppedLabel(s); ok {
-		return fmt.Sprintf("%q was a label of draft-ietf-aipref-vocab %s and no version in force defines it (robotsmith follows %s, whose labels are train-ai, ai-use and search)",
+		return fmt.Sprintf("%q was a label of draft-ietf-aipref-vocab %s and no version in force defines it (robotsmith follows %s, whose labels are train-ai and search)",
 			s, drafts, VocabDraft), true
 	}
 	return "", false
@@ -204,7 +203,7 @@ func droppedLabel(s string) (string, bool) {
 	switch s {
 	case "tdm", "ai", "genai", "inference":
 		return "-01 (June 2025)", true
-	case "all":
+	case "all", "ai-use":
 		return "-02 (July 2025)", true
 	case "train-genai":
 		return "-02 and -03 (July to September 2025)", true

@@ -22,14 +22,14 @@ func TestSignals(t *testing.T) {
 	}{
 		// SPEC §9's example policy and its Content-Signal line.
 		{"SPEC example", Policy{Train: No, Search: Yes, Input: Yes},
-			"search=yes, ai-input=yes, ai-train=no", "train-ai=n, ai-use=y, search=y"},
+			"search=yes, ai-input=yes, ai-train=no", "train-ai=n, search=y"},
 		// draft-ietf-aipref-attach-05 §1.2's example header: Content-Usage: train-ai=n.
 		{"training only", Policy{Train: No}, "ai-train=no", "train-ai=n"},
 		{"all no", Policy{Train: No, Search: No, Input: No},
-			"search=no, ai-input=no, ai-train=no", "train-ai=n, ai-use=n, search=n"},
+			"search=no, ai-input=no, ai-train=no", "train-ai=n, search=n"},
 		{"all yes", Policy{Train: Yes, Search: Yes, Input: Yes},
-			"search=yes, ai-input=yes, ai-train=yes", "train-ai=y, ai-use=y, search=y"},
-		{"input only", Policy{Input: No}, "ai-input=no", "ai-use=n"},
+			"search=yes, ai-input=yes, ai-train=yes", "train-ai=y, search=y"},
+		{"input only: no aipref label", Policy{Input: No}, "ai-input=no", ""},
 		{"nothing stated", Policy{Meta: true, Block: []crawlers.Purpose{crawlers.Training}}, "", ""},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -39,7 +39,7 @@ func TestSignals(t *testing.T) {
 			if got := tc.p.ContentUsage(); got != tc.usage {
 				t.Errorf("ContentUsage() = %q, want %q", got, tc.usage)
 			}
-			if got := tc.p.States(); got != (tc.usage != "") {
+			if got := tc.p.States(); got != (tc.signal != "") {
 				t.Errorf("States() = %v", got)
 			}
 		})
@@ -51,7 +51,7 @@ func TestSignals(t *testing.T) {
 // each Content-Usage value against the vocabulary's syntax: a Dictionary of
 // lower-case labels of the draft in force with the tokens y or n.
 func TestEveryPolicy(t *testing.T) {
-	item := regexp.MustCompile(`^(train-ai|ai-use|search)=[yn]$`)
+	item := regexp.MustCompile(`^(train-ai|search)=[yn]$`)
 	signal := regexp.MustCompile(`^(search|ai-input|ai-train)=(yes|no)$`)
 	var b strings.Builder
 	prefs := []Pref{Unset, Yes, No}
@@ -148,7 +148,7 @@ func TestLabel(t *testing.T) {
 		label, want string
 	}{
 		{"train-ai", "train-ai is the draft-ietf-aipref-vocab-08 label that train: writes"},
-		{"ai-use", "ai-use is the draft-ietf-aipref-vocab-08 label that input: writes"},
+		{"ai-use", `"ai-use" was a label of draft-ietf-aipref-vocab -02 (July 2025)`},
 		{"ai-input", "ai-input is the Content-Signal name that input: writes"},
 		{"bots", `"bots" was a label of draft-ietf-aipref-vocab -03 and -04`},
 		{"ai-output", `"ai-output" was a label of draft-ietf-aipref-vocab -04`},

@@ -8,7 +8,9 @@
 //   - a Content-Usage line for robots.txt and the same value as an HTTP
 //     header, as the IETF AI Preferences working group's drafts define them:
 //     the vocabulary draft-ietf-aipref-vocab-08 (14 September 2026: labels
-//     train-ai, ai-use and search; values y and n) and the attachment
+//     train-ai and search, as in every revision since -05; values y and n;
+//     `input` has no label there and is carried by Content-Signal alone) and
+//     the attachment
 //     draft-ietf-aipref-attach-05 (19 August 2026: the Content-Usage header
 //     field and robots.txt rule);
 //   - `noai, noimageai` robots values on every page when Meta is set
@@ -25,7 +27,7 @@
 //	p := aipref.Policy{Train: aipref.No, Search: aipref.Yes, Input: aipref.Yes,
 //		Block: []crawlers.Purpose{crawlers.Training}}
 //	p.ContentSignal()          // "search=yes, ai-input=yes, ai-train=no"
-//	p.ContentUsage()           // "train-ai=n, ai-use=y, search=y"
+//	p.ContentUsage()           // "train-ai=n, search=y"
 //	p.Blocked(crawlers.Default()) // GPTBot, ClaudeBot, Google-Extended, ...
 //
 // The package is pure: values in, strings out.

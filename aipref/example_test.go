@@ -18,8 +18,8 @@ func Example() {
 	fmt.Println(blocked[0].Name(), blocked[1].Name())
 	// Output:
 	// Content-Signal: search=yes, ai-input=yes, ai-train=no
-	// Content-Usage: train-ai=n, ai-use=y, search=y
-	// Content-Usage: train-ai=n, ai-use=y, search=y (HTTP header)
+	// Content-Usage: train-ai=n, search=y
+	// Content-Usage: train-ai=n, search=y (HTTP header)
 	// [noai noimageai]
 	// GPTBot ClaudeBot
 }

@@ -94,7 +94,7 @@ func TestRobotsAndAI(t *testing.T) {
 				t.Fatalf("the parsed config does not render: %v", err)
 			}
 			if !strings.Contains(string(b.Text), "Sitemap: https://example.com/sitemap.xml") ||
-				!strings.Contains(string(b.Text), "Content-Usage: train-ai=n, ai-use=y, search=y") {
+				!strings.Contains(string(b.Text), "Content-Usage: train-ai=n, search=y") {
 				t.Errorf("rendered block lacks the sitemap or the Content-Usage line:\n%s", b.Text)
 			}
 		})

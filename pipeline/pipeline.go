@@ -7,7 +7,7 @@
 //	if err != nil {
 //		return err // every problem found, joined; no output file was changed
 //	}
-//	fmt.Println(rep.Summary())
+//	fmt.Print(rep.Summary(true, false)) // write: true (build); verbose: false
 //
 // Run validates every input first (the configuration, its rules, every page's front matter and the
 // robots tags already in the generated pages) and only then writes: each changed file goes to a

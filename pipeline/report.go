@@ -1,14 +1,20 @@
 package pipeline
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/rules"
 )
 
-// Report is what a build or check did. With --json it is printed as JSON; its field names are part of
-// the user contract (README "JSON report").
+// Report is what a build or check did. With --json it is printed as a Document; its field names are
+// part of the user contract (README "JSON report", schema/report.schema.json).
 type Report struct {
 	Site      string `json:"site"`      // the site's root folder
 	Config    string `json:"config"`    // the configuration file read, "" for none
@@ -61,51 +67,281 @@ func (rep *Report) count(r *result) {
 	}
 }
 
-// maxShown is how many warnings the summary lists; a theme's typo repeats on every page.
+// maxShown is how many warnings the summary lists without -v; a theme's typo repeats on every page.
 const maxShown = 20
 
-// Summary is the few lines a person reads after a build or check.
-func (rep *Report) Summary(write bool) string {
+// Summary is the few lines a person reads after a build (write) or check. Lists that are not
+// problems (the changed files, the source pages a generator did not publish on purpose) are counted,
+// and listed only when verbose; warnings are listed up to maxShown (all when verbose), findings all.
+// Warnings and findings are printed unindented, in the form editors jump to (file:line: message).
+func (rep *Report) Summary(write, verbose bool) string {
 	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d public, %d noindex, %s, %s", Plural(rep.Pages, "page"), rep.Public, rep.NoIndex,
+		Plural(rep.ErrorPages, "error page"), Plural(rep.Redirects, "redirect"))
+	if rep.Skipped > 0 {
+		fmt.Fprintf(&b, "; %s not HTML (left alone)", Plural(rep.Skipped, ".html file"))
+	}
+	fmt.Fprintf(&b, "\n%s, %d with an X-Robots-Tag rule in _headers\n", Plural(rep.Files, "other file"), rep.HeaderRules)
 	verb := "changed"
 	if !write {
 		verb = "would change"
 	}
-	fmt.Fprintf(&b, "%d pages: %d public, %d noindex, %d error pages, %d redirects", rep.Pages, rep.Public, rep.NoIndex, rep.ErrorPages, rep.Redirects)
-	if rep.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d not HTML documents (left alone)", rep.Skipped)
+	fmt.Fprintf(&b, "%s %s\n", verb, Plural(rep.Changed, "file"))
+	if verbose {
+		for _, f := range rep.ChangedFiles {
+			fmt.Fprintf(&b, "  %s\n", f)
+		}
 	}
-	fmt.Fprintf(&b, "\n%d other files, %d with an X-Robots-Tag rule in _headers\n", rep.Files, rep.HeaderRules)
-	fmt.Fprintf(&b, "%s %d files", verb, rep.Changed)
 	if rep.NoOutput > 0 {
-		fmt.Fprintf(&b, "; %d source pages not published (drafts, future, expired, render: never; --json lists them)", rep.NoOutput)
+		fmt.Fprintf(&b, "%s not published by the generator (drafts, future, expired, render: never)", Plural(rep.NoOutput, "source page"))
+		if verbose {
+			b.WriteString(":\n")
+			for _, u := range rep.Unpublished {
+				fmt.Fprintf(&b, "  %s\n", u)
+			}
+		} else {
+			b.WriteString("; -v lists them\n")
+		}
 	}
-	b.WriteString("\n")
 	if n := len(rep.Warnings); n > 0 {
-		fmt.Fprintf(&b, "%d warnings:\n", n)
+		fmt.Fprintf(&b, "%s:\n", Plural(n, "warning"))
 		for i, w := range rep.Warnings {
-			if i == maxShown {
-				fmt.Fprintf(&b, "  ... and %d more (--json lists them all)\n", n-maxShown)
+			if i == maxShown && !verbose {
+				fmt.Fprintf(&b, "... and %d more (-v or --json lists them all)\n", n-maxShown)
 				break
 			}
-			fmt.Fprintf(&b, "  warning: %s\n", w)
+			fmt.Fprintf(&b, "%s\n", w)
 		}
 	}
 	if n := len(rep.Findings); n > 0 {
-		fmt.Fprintf(&b, "%d findings:\n", n)
+		fmt.Fprintf(&b, "%s:\n", Plural(n, "finding"))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "  %s\n", f)
+			fmt.Fprintf(&b, "%s\n", f)
 		}
 	}
 	return b.String()
 }
 
-// UnpublishedText lists the source pages not published, one a line with the reason, for a
-// verbose summary; the plain summary only counts them, as they are not problems.
-func (rep *Report) UnpublishedText() string {
-	var b strings.Builder
-	for _, u := range rep.Unpublished {
-		fmt.Fprintf(&b, "  not published: %s\n", u)
+// Plural is "1 page", "2 pages": n and the noun, with an s unless n is 1. Every noun robotsmith
+// counts takes a plain s.
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
-	return b.String()
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// Severity is how bad a Message is.
+type Severity string
+
+// The severities. An error fails the command; a warning does not.
+const (
+	SeverityError   Severity = "error"
+	SeverityWarning Severity = "warning"
+)
+
+// Message is one error, warning or finding with its place, as the JSON report and GitHub Actions
+// workflow commands show it.
+type Message struct {
+	File     string   `json:"file"`     // the file it is about, as printed; "" when none
+	Line     int      `json:"line"`     // 1-based; 0 when not known
+	Col      int      `json:"col"`      // 1-based; 0 when not known
+	Severity Severity `json:"severity"` // error or warning
+	Message  string   `json:"message"`  // the text after the place
+	Text     string   `json:"text"`     // the whole message as printed: "file:line: message"
+}
+
+// placeRE is the place at the start of a message in the form editors jump to: "file:line: " or
+// "file:line:col: ". The file may hold spaces ("content/blog/Seasonal Offer.md:3: ...").
+var placeRE = regexp.MustCompile(`^([^:\n]+):([0-9]+)(?::([0-9]+))?: `)
+
+// ParseMessage splits text, a message robotsmith printed, into its place and message. Every message
+// names its place first, in the form editors jump to (SPEC §1): "file:line:col: msg",
+// "file:line: msg", or "file: msg" for a file without a line, where the file is a path (holds a '/'
+// or a '.', and no blank). Anything else has no place.
+func ParseMessage(sev Severity, text string) Message {
+	m := Message{Severity: sev, Message: text, Text: text}
+	if s := placeRE.FindStringSubmatch(text); s != nil {
+		m.File = s[1]
+		m.Line, _ = strconv.Atoi(s[2])
+		m.Col, _ = strconv.Atoi(s[3])
+		m.Message = text[len(s[0]):]
+		return m
+	}
+	if file, msg, ok := strings.Cut(text, ": "); ok && file != "" && !strings.ContainsAny(file, " \t") && strings.ContainsAny(file, "/.") {
+		m.File, m.Message = file, msg
+	}
+	return m
+}
+
+// ErrorMessages is err as Messages of severity error: one for each error that errors.Join put
+// together, and one for each line of an error that spans lines.
+func ErrorMessages(err error) []Message {
+	var out []Message
+	var walk func(error)
+	walk = func(e error) {
+		if j, ok := e.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				walk(e)
+			}
+			return
+		}
+		for line := range strings.SplitSeq(e.Error(), "\n") {
+			if line == "" {
+				continue
+			}
+			m := ParseMessage(SeverityError, line)
+			if errors.Is(e, ErrUnknownPath) {
+				// It names the path asked for (/blog/post/), not a file.
+				m.File, m.Line, m.Col, m.Message = "", 0, 0, line
+			}
+			out = append(out, m)
+		}
+	}
+	if err != nil {
+		walk(err)
+	}
+	return out
+}
+
+// Messages are the report's warnings (severity warning) and findings (severity error: they fail
+// check) as Messages.
+func (rep *Report) Messages() (warnings, findings []Message) {
+	for _, w := range rep.Warnings {
+		warnings = append(warnings, ParseMessage(SeverityWarning, w))
+	}
+	for _, f := range rep.Findings {
+		findings = append(findings, ParseMessage(SeverityError, f))
+	}
+	return warnings, findings
+}
+
+// Unpublished is a source page the generator writes nothing for, and why.
+type Unpublished struct {
+	Source string `json:"source"` // the source page: content/blog/wip.md
+	Reason string `json:"reason"` // draft, future, expired, ...
+}
+
+// ParseUnpublished splits an entry of Report.Unpublished, "content/blog/wip.md (draft)".
+func ParseUnpublished(s string) Unpublished {
+	if i := strings.LastIndex(s, " ("); i >= 0 && strings.HasSuffix(s, ")") {
+		return Unpublished{Source: s[:i], Reason: s[i+2 : len(s)-1]}
+	}
+	return Unpublished{Source: s}
+}
+
+// Document is the JSON report of `build --json` and `check --json`: the Report's fields, with its
+// warnings, findings and unpublished pages as objects, and the run's errors. No field is ever null:
+// an empty list is [] (SPEC §1). README "JSON report" documents every field and
+// schema/report.schema.json describes them.
+type Document struct {
+	Command string  // build or check
+	Version string  // robotsmith's version
+	OK      bool    // the command exits 0
+	Report  *Report // what was found; nil when the run stopped before the site was read
+	Err     error   // every error, joined; nil for none
+}
+
+// MarshalJSON writes the document as one flat object.
+func (d Document) MarshalJSON() ([]byte, error) {
+	// Fields has Report's fields without its methods; the outer fields below replace the ones of the
+	// same name. (Exported, so that emptyLists can set the embedded field.)
+	type Fields Report
+	var rep Fields
+	if d.Report != nil {
+		rep = Fields(*d.Report)
+	}
+	w, f := (*Report)(&rep).Messages()
+	un := make([]Unpublished, 0, len(rep.Unpublished))
+	for _, u := range rep.Unpublished {
+		un = append(un, ParseUnpublished(u))
+	}
+	doc := struct {
+		Command string `json:"command"`
+		Version string `json:"version"`
+		OK      bool   `json:"ok"`
+		Fields
+		Unpublished []Unpublished `json:"unpublished"`
+		Errors      []Message     `json:"errors"`
+		Warnings    []Message     `json:"warnings"`
+		Findings    []Message     `json:"findings"`
+	}{d.Command, d.Version, d.OK, rep, un, ErrorMessages(d.Err), w, f}
+	return marshal(emptyLists(reflect.ValueOf(doc)).Interface())
+}
+
+// ExplainDocument is the JSON report of `explain --json`: one explanation for each path found, and
+// the errors (unknown paths among them).
+type ExplainDocument struct {
+	Command string // explain
+	Version string
+	OK      bool
+	Paths   []Explanation
+	Err     error
+}
+
+// MarshalJSON writes the document as one object.
+func (d ExplainDocument) MarshalJSON() ([]byte, error) {
+	// Every field of an explanation is written, those empty too (Explanation leaves out an empty
+	// alias_of and x_robots_tag).
+	type Fields Explanation
+	type path struct {
+		Fields
+		AliasOf string   `json:"alias_of"`
+		Header  []string `json:"x_robots_tag"`
+	}
+	paths := make([]path, 0, len(d.Paths))
+	for _, e := range d.Paths {
+		paths = append(paths, path{Fields(e), e.AliasOf, e.Header})
+	}
+	doc := struct {
+		Command string    `json:"command"`
+		Version string    `json:"version"`
+		OK      bool      `json:"ok"`
+		Paths   []path    `json:"paths"`
+		Errors  []Message `json:"errors"`
+	}{d.Command, d.Version, d.OK, paths, ErrorMessages(d.Err)}
+	return marshal(emptyLists(reflect.ValueOf(doc)).Interface())
+}
+
+// marshal is json.Marshal without HTML escaping: messages quote tags (`<meta name="robots">`), and a
+// report is read by people and programs, never embedded in a page.
+func marshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// emptyLists returns a copy of v in which every nil slice, at any depth of structs, slices and
+// pointers, is an empty one, so that encoding/json writes [] and never null for a list. encoding/json
+// has no option for this, and listing the slices by hand would miss the next field added.
+func emptyLists(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Slice:
+		out := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			out.Index(i).Set(emptyLists(v.Index(i)))
+		}
+		return out
+	case reflect.Struct:
+		out := reflect.New(v.Type()).Elem()
+		out.Set(v)
+		for i := range v.NumField() {
+			if f := out.Field(i); f.CanSet() {
+				f.Set(emptyLists(v.Field(i)))
+			}
+		}
+		return out
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(emptyLists(v.Elem()))
+		return p
+	}
+	return v
 }

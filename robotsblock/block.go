@@ -288,8 +288,11 @@ func (w *writer) signalsComment() {
 func (w *writer) signals(p aipref.Policy) {
 	w.line("Content-Signal: " + p.ContentSignal())
 	w.b.SignalLine = w.n
-	w.line("Content-Usage: " + p.ContentUsage())
-	w.b.UsageLine = w.n
+	// A policy of input alone has no Content-Usage label (see aipref.Policy.ContentUsage).
+	if u := p.ContentUsage(); u != "" {
+		w.line("Content-Usage: " + u)
+		w.b.UsageLine = w.n
+	}
 }
 
 // encodePath writes a rule's path as RFC 9309 compares it: octets outside

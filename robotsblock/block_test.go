@@ -47,6 +47,8 @@ var goldenCases = []struct {
 	{"policy-all-yes", Input{AI: aipref.Policy{Train: aipref.Yes, Search: aipref.Yes, Input: aipref.Yes}}},
 	{"policy-train-only", Input{AI: aipref.Policy{Train: aipref.No}}},
 	{"policy-search-no-input-yes", Input{AI: aipref.Policy{Search: aipref.No, Input: aipref.Yes}}},
+	// input has no aipref label: Content-Signal alone carries it, and no Content-Usage line is written.
+	{"policy-input-only", Input{AI: aipref.Policy{Input: aipref.No}}},
 	// or in the first config group that names "*".
 	{"policy-in-star-group", Input{AI: aipref.Policy{Train: aipref.No, Input: aipref.No}, Groups: []Group{
 		{Agents: []string{"Googlebot"}, Disallow: []string{"/nogoogle/"}},

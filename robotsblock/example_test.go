@@ -32,7 +32,7 @@ func Example() {
 	// User-agent: *
 	// Disallow: /search/
 	// Content-Signal: search=yes, ai-input=yes, ai-train=no
-	// Content-Usage: train-ai=n, ai-use=y, search=y
+	// Content-Usage: train-ai=n, search=y
 	//
 	// Sitemap: https://example.com/sitemap.xml
 	// # robotsmith: end

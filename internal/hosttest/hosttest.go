@@ -35,13 +35,11 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -196,7 +194,7 @@ func RunInNetns(t *testing.T, inner string, hosts ...Host) {
 type Server struct {
 	Host Host
 	Base string // "http://127.0.0.1:PORT"
-	log  *lockedBuffer
+	log  *testtool.Output
 }
 
 // Serve starts h's server for the site in dir (its _headers included) on a
@@ -208,7 +206,7 @@ func Serve(t testing.TB, h Host, dir string) *Server {
 	cmd := Command(t, h)
 	work := t.TempDir()
 	xdg := filepath.Join(work, "xdg")
-	port := freePort(t)
+	port := testtool.FreePort(t)
 	var args, env []string
 	switch h {
 	case Wrangler:
@@ -232,37 +230,9 @@ func Serve(t testing.TB, h Host, dir string) *Server {
 	default:
 		t.Fatalf("hosttest: unknown host %v", h)
 	}
-	s := &Server{Host: h, Base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &lockedBuffer{}}
+	s := &Server{Host: h, Base: fmt.Sprintf("http://127.0.0.1:%d", port), log: &testtool.Output{}}
 	s.start(t, work, args, env)
 	return s
-}
-
-func freePort(t testing.TB) int {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
-}
-
-// lockedBuffer collects a server's output for failure messages.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // Log is what the server has printed so far.

@@ -12,10 +12,13 @@
 package testtool
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"testing"
 )
@@ -60,4 +63,49 @@ func CopyTree(t testing.TB, src, dst string, skip ...string) {
 	if err != nil {
 		t.Fatalf("copy %s: %v", src, err)
 	}
+}
+
+// HugoVersion is the Hugo release the project's fixtures are generated and checked with.
+const HugoVersion = "v0.165.0"
+
+// Hugo finds Hugo: $HUGO, else where .ci/run installs it (~/.cache/robotsmith/tools/bin), else
+// hugo on PATH. It returns the first that runs, with its version ("v0.165.0"), and calls Missing
+// when none does.
+func Hugo(t testing.TB) (path, version string) {
+	t.Helper()
+	var cands []string
+	if h := os.Getenv("HUGO"); h != "" {
+		cands = append(cands, h)
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		cands = append(cands, filepath.Join(home, ".cache", "robotsmith", "tools", "bin", "hugo"))
+	}
+	if p, err := exec.LookPath("hugo"); err == nil {
+		cands = append(cands, p)
+	}
+	for _, c := range cands {
+		out, err := exec.Command(c, "version").Output()
+		if err != nil {
+			continue
+		}
+		if v := regexp.MustCompile(`v\d+\.\d+\.\d+`).Find(out); v != nil {
+			return c, string(v)
+		}
+		Missing(t, "hugo at %s does not say its version: %s", c, bytes.TrimSpace(out))
+	}
+	Missing(t, "hugo not found: run .ci/run, or CGO_ENABLED=0 go install github.com/gohugoio/hugo@%s and set $HUGO", HugoVersion)
+	return "", ""
+}
+
+// Jekyll finds Jekyll: $JEKYLL, else jekyll on PATH, and calls Missing when there is none.
+func Jekyll(t testing.TB) string {
+	t.Helper()
+	if p := os.Getenv("JEKYLL"); p != "" {
+		return p
+	}
+	p, err := exec.LookPath("jekyll")
+	if err != nil {
+		Missing(t, "jekyll not found: install it with `apt-get install jekyll` (as .ci/run does) or set $JEKYLL")
+	}
+	return p
 }

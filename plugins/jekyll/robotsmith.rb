@@ -1,0 +1,68 @@
+# frozen_string_literal: true
+
+# robotsmith for Jekyll: runs `robotsmith build` on the site's destination folder every time Jekyll
+# has written it, so that `jekyll build`, `jekyll serve` and every regeneration of `--watch` end with
+# robotsmith's robots tags and _headers.
+#
+# Install: copy this file into the site's _plugins/ folder, and put robotsmith on PATH (or name it in
+# _config.yml). Optional settings, in _config.yml:
+#
+#   robotsmith:
+#     binary: bin/robotsmith     # the executable: a path relative to the site, or a name on PATH
+#     config: robotsmith.yaml    # robotsmith's configuration (default: robotsmith.yaml etc. in the site)
+#
+# robotsmith runs with --no-command (Jekyll is the generator here), with -q when Jekyll runs with
+# --quiet, and with -v when Jekyll runs with --verbose. An error fails `jekyll build` (exit status
+# 1); under --watch and serve, Jekyll prints it and goes on watching, and the next regeneration
+# that fixes it runs robotsmith again.
+#
+# The plugin also keeps robotsmith's own configuration out of the destination: Jekyll copies every
+# file that is not excluded, robotsmith.yaml included, and the host would serve it.
+module Robotsmith
+  CONFIG_NAMES = %w[robotsmith.yaml robotsmith.yml robotsmith.toml robotsmith.json].freeze
+
+  # The robotsmith: mapping of _config.yml.
+  def self.settings(site)
+    s = site.config["robotsmith"] || {}
+    unless s.is_a?(Hash)
+      raise Jekyll::Errors::FatalException, "robotsmith: _config.yml: robotsmith: must be a mapping (binary:, config:)"
+    end
+
+    s
+  end
+
+  # The command line that builds the site's destination.
+  def self.command(site)
+    s = settings(site)
+    bin = s.fetch("binary", "robotsmith").to_s
+    # A path (it holds a slash) is relative to the site; a bare name is looked up on PATH.
+    bin = File.expand_path(bin, site.source) if bin.include?("/")
+    args = [bin, "build", "--no-command", "--output", site.dest]
+    args += ["--config", File.expand_path(s["config"].to_s, site.source)] if s["config"]
+    args << "-q" if site.config["quiet"]
+    args << "-v" if site.config["verbose"]
+    args << site.source
+  end
+
+  def self.run(site)
+    cmd = command(site)
+    Jekyll.logger.info "robotsmith:", "build #{site.dest}"
+    ok = system(*cmd)
+    if ok.nil?
+      raise Jekyll::Errors::FatalException,
+            "robotsmith: cannot run #{cmd.first}: put robotsmith on PATH or set robotsmith: {binary: ...} in _config.yml"
+    end
+    return if ok
+
+    raise Jekyll::Errors::FatalException,
+          "robotsmith: build failed (exit status #{$?.exitstatus}); its errors are above (file:line: message)"
+  end
+end
+
+Jekyll::Hooks.register :site, :after_init do |site|
+  site.exclude |= Robotsmith::CONFIG_NAMES
+end
+
+Jekyll::Hooks.register :site, :post_write do |site|
+  Robotsmith.run(site)
+end

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+)
+
+// schemaFile is the JSON schema of every report robotsmith prints with --json.
+const schemaFile = "schema/report.schema.json"
+
+// schemaPath is schemaFile from the package's folder, for tests that change the working directory.
+var schemaPath, _ = filepath.Abs(schemaFile)
+
+func compileSchema(t *testing.T) *jsonschema.Schema {
+	t.Helper()
+	sch, err := jsonschema.NewCompiler().Compile(schemaPath)
+	if err != nil {
+		t.Fatalf("%s: %v", schemaFile, err)
+	}
+	return sch
+}
+
+// validateReport fails t unless report is one JSON object that the schema accepts.
+func validateReport(t *testing.T, report []byte) {
+	t.Helper()
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(report))
+	if err != nil {
+		t.Fatalf("the JSON report is not JSON: %v\n%s", err, report)
+	}
+	if err := compileSchema(t).Validate(inst); err != nil {
+		t.Errorf("the JSON report does not match %s: %v\n%s", schemaFile, err, report)
+	}
+}
+
+// TestSchemaRejects makes sure the validation can fail: each of these breaks the contract.
+func TestSchemaRejects(t *testing.T) {
+	good, err := os.ReadFile("testdata/sample-site.build.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	explain, err := os.ReadFile("testdata/sample-site.explain.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc     string
+		doc      []byte
+		old, new string
+	}{
+		{"a null list", good, `"warnings": []`, `"warnings": null`},
+		{"an undocumented field", good, `"wrote": true`, `"wrote": true, "written": 1`},
+		{"a missing field", good, `"skipped": 1,`, ``},
+		{"a negative count", good, `"pages": 60`, `"pages": -1`},
+		{"a message as a string", good, `"findings": []`, `"findings": ["a.md:1: x"]`},
+		{"an unknown command", good, `"command": "build"`, `"command": "deploy"`},
+		{"an explanation without its tags", explain, `"tags": [`, `"tagz": [`},
+		{"null agents", explain, `"agents": [`, `"agents": null, "x": [`},
+	}
+	sch := compileSchema(t)
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if !bytes.Contains(tc.doc, []byte(tc.old)) {
+				t.Fatalf("the golden report has no %q", tc.old)
+			}
+			bad := bytes.Replace(tc.doc, []byte(tc.old), []byte(tc.new), 1)
+			inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(bad))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sch.Validate(inst) == nil {
+				t.Errorf("the schema accepts a report with %s", tc.desc)
+			}
+		})
+	}
+}
+
+// TestREADMEDocumentsEveryField: every field the schema names is documented in README's "JSON
+// report" section, written as `name`.
+func TestREADMEDocumentsEveryField(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(readme), "\n## JSON report\n")
+	if !ok {
+		t.Fatal("README.md has no \"## JSON report\" section")
+	}
+	if i := strings.Index(section, "\n## "); i >= 0 {
+		section = section[:i]
+	}
+	documented := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(section, -1) {
+		documented[m[1]] = true
+	}
+	raw, err := os.ReadFile(schemaFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema any
+	if err := json.Unmarshal(raw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	var fields []string
+	var walk func(any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if props, ok := v["properties"].(map[string]any); ok {
+				for name := range props {
+					if !slices.Contains(fields, name) {
+						fields = append(fields, name)
+					}
+				}
+			}
+			for _, x := range v {
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	walk(schema)
+	slices.Sort(fields)
+	if len(fields) < 30 {
+		t.Fatalf("found %d fields in the schema, want every field of both reports", len(fields))
+	}
+	for _, f := range fields {
+		if !documented[f] {
+			t.Errorf("README's JSON report section does not document `%s`", f)
+		}
+	}
+}

@@ -1,0 +1,76 @@
+package watch
+
+import (
+	"strconv"
+	"strings"
+)
+
+// TempPrefix starts the name of every temporary file robotsmith writes beside an output file
+// before renaming it into place; the watcher never reports them.
+const TempPrefix = ".robotsmith-"
+
+// Temporary reports whether a file's base name is a temporary file: robotsmith's own, or one that
+// an editor writes beside the file it saves (swap, backup, lock and atomic-save files). Such a
+// file is never content and lives for a moment; reporting it would only make noise.
+func Temporary(name string) bool {
+	switch {
+	case strings.HasPrefix(name, TempPrefix):
+		return true
+	case strings.HasSuffix(name, "~"): // vim and emacs backups: page.md~
+		return true
+	case strings.HasPrefix(name, ".#"): // emacs lock links: .#page.md
+		return true
+	case len(name) > 2 && name[0] == '#' && name[len(name)-1] == '#': // emacs auto-save: #page.md#
+		return true
+	case vimSwap(name):
+		return true
+	case vimProbe(name):
+		return true
+	case strings.HasSuffix(name, "___jb_tmp___"), strings.HasSuffix(name, "___jb_old___"): // JetBrains "safe write"
+		return true
+	case strings.HasPrefix(name, ".goutputstream-"): // gedit and other GIO programs saving atomically
+		return true
+	case strings.HasSuffix(name, ".kate-swp"): // Kate
+		return true
+	case strings.HasPrefix(name, ".~lock.") && strings.HasSuffix(name, "#"): // LibreOffice
+		return true
+	case strings.HasSuffix(name, ".crswap"): // browsers' File System Access saves (web editors)
+		return true
+	}
+	dot := strings.LastIndexByte(name, '.')
+	if dot < 0 {
+		return false
+	}
+	switch strings.ToLower(name[dot+1:]) {
+	case "tmp", "temp", "swp": // atomic-save tools and nano: page.md.tmp, page.md.swp
+		return true
+	}
+	return false
+}
+
+// vimSwap reports vim's (and nano's) hidden swap files: .page.md.swp, then .swo, .swn, ... down to
+// .swa, and .swx when vim probes whether it may create one.
+func vimSwap(name string) bool {
+	if !strings.HasPrefix(name, ".") || len(name) < 5 {
+		return false
+	}
+	ext := name[len(name)-4:]
+	return ext[:3] == ".sw" && ext[3] >= 'a' && ext[3] <= 'x'
+}
+
+// vimProbe reports the file vim creates and deletes to learn whether it may write in a folder
+// (with 'backupcopy' auto): "4913", or 4913 plus a multiple of 123 when that name is taken.
+func vimProbe(name string) bool {
+	n, err := strconv.Atoi(name)
+	return err == nil && n >= 4913 && (n-4913)%123 == 0 && strconv.Itoa(n) == name
+}
+
+// vcsFolder reports the metadata folders of version control systems, which are never part of a
+// site and can hold thousands of folders that would each need a watch.
+func vcsFolder(name string) bool {
+	switch name {
+	case ".git", ".hg", ".svn", ".bzr", "_darcs", ".jj":
+		return true
+	}
+	return false
+}
