@@ -56,16 +56,13 @@ var hugoDefaultOutputs = map[string][]string{
 // changes only the fields it sets; a new one starts from baseName "index". Formats whose media
 // type is unknown are left out, as Hugo refuses them.
 func (h *hugoConfig) decodeOutputs(cfg map[string]any) {
-	suffixes := map[string]string{}
+	suffixes := map[string]string{} // media type -> its first suffix with its delimiter
 	for t, s := range hugoMediaSuffixes {
-		suffixes[t] = s
+		suffixes[t] = "." + s
 	}
 	if mt, ok := cfg["mediatypes"].(map[string]any); ok {
 		for t, v := range mt {
-			m, _ := v.(map[string]any)
-			if ss := toStrings(m["suffixes"]); len(ss) > 0 {
-				suffixes[t] = strings.ToLower(ss[0])
-			}
+			suffixes[t] = mediaSuffix(hugoMediaSuffixes[t], v)
 		}
 	}
 	h.formats = map[string]hugoFormat{}
@@ -85,11 +82,11 @@ func (h *hugoConfig) decodeOutputs(cfg map[string]any) {
 	}
 	for name, f := range h.formats {
 		s, ok := suffixes[f.mediaType]
-		if !ok && f.mediaType != "text/x-gotmpl" {
+		if !ok {
 			delete(h.formats, name)
 			continue
 		}
-		f.suffix = "." + s
+		f.suffix = s
 		h.formats[name] = f
 	}
 	h.kindOutputs = map[string][]string{}
@@ -103,6 +100,27 @@ func (h *hugoConfig) decodeOutputs(cfg map[string]any) {
 			h.kindOutputs[kind] = names
 		}
 	}
+}
+
+// mediaSuffix is a media type's first suffix with its delimiter (media.Type's FullSuffix) after a
+// site's mediaTypes entry v changed the built-in's suffix: "" for a type with no suffix, whose
+// files are named by the format's base name alone (`_redirects`).
+func mediaSuffix(builtin string, v any) string {
+	m, _ := v.(map[string]any)
+	suffix, delim := builtin, "."
+	if ss, ok := m["suffixes"]; ok {
+		suffix = ""
+		if list := toStrings(ss); len(list) > 0 {
+			suffix = strings.ToLower(list[0])
+		}
+	}
+	if d, ok := m["delimiter"]; ok {
+		delim = strOr(d, "")
+	}
+	if suffix == "" {
+		return ""
+	}
+	return delim + suffix
 }
 
 // apply sets the fields a site's outputFormats entry gives.

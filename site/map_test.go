@@ -21,6 +21,7 @@ func TestOwner(t *testing.T) {
 		{file: "page/3/index.html", role: RolePager, source: "content/_index.md", kind: "home", lang: "en"},
 		{file: "everything.feed", role: RoleFormat, source: "content/_index.md", kind: "home", lang: "en", desc: "a theme's output format"},
 		{file: "llms.llms.txt", role: RoleFormat, source: "content/_index.md", kind: "home", lang: "en", desc: "a media type whose first suffix has two parts"},
+		{file: "_redirects", role: RoleFormat, source: "content/_index.md", kind: "home", lang: "en", desc: "a media type with no suffix"},
 		{file: "de/index.html", role: RolePage, kind: "home", lang: "de", desc: "a home with no content file"},
 		{file: "de/llms.llms.txt", role: RoleFormat, kind: "home", lang: "de"},
 		{file: "de/404.html", role: RolePage, kind: "404", lang: "de"},
