@@ -308,7 +308,6 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	h.buildExpired = toBool(cfg["buildexpired"]) || toBool(s.opt.Env("HUGO_BUILDEXPIRED"))
 	h.decodeLanguages(s, cfg)
 	h.decodeRoots(s, cfg)
-	h.decodeOutputs(cfg)
 
 	switch v := cfg["uglyurls"].(type) {
 	case map[string]any:
@@ -335,6 +334,7 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	for _, k := range toStrings(cfg["disablekinds"]) {
 		h.disableKinds[strings.ToLower(k)] = true
 	}
+	h.decodeOutputs(cfg)
 	h.pagerPath = "page"
 	if p, ok := cfg["pagination"].(map[string]any); ok {
 		h.pagerPath = strOr(p["path"], h.pagerPath)

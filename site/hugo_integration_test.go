@@ -258,7 +258,8 @@ func checkOwners(t *testing.T, s *Site, m *Map, dir, out string) map[string]int 
 	t.Helper()
 	truth := map[string]hugoTruth{} // output file -> its page
 	format := map[string]string{}   // output file -> its format's name
-	for _, row := range readHugoTruth(t, out) {
+	rows := readHugoTruth(t, out)
+	for _, row := range rows {
 		for _, f := range row.Formats {
 			rel := permalinkFile(f.Rel)
 			truth[rel], format[rel] = row, f.Name
@@ -320,7 +321,40 @@ func checkOwners(t *testing.T, s *Site, m *Map, dir, out string) map[string]int 
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkFormats(t, m, out, rows)
 	return kinds
+}
+
+// checkFormats: the files robotsmith places for each page Hugo rendered, its HTML and every other
+// output format, are the ones Hugo links for that page, no more and no fewer.
+func checkFormats(t *testing.T, m *Map, out string, rows []hugoTruth) {
+	t.Helper()
+	for _, row := range rows {
+		var hugoFiles []string
+		var page *Page
+		for _, f := range row.Formats {
+			rel := permalinkFile(f.Rel)
+			hugoFiles = append(hugoFiles, rel)
+			if page == nil && fileExists(filepath.Join(out, filepath.FromSlash(rel))) {
+				page = m.Owner(rel).Page
+			}
+		}
+		if page == nil {
+			continue // nothing written, or an owner already reported missing
+		}
+		var ours []string
+		if page.Output != "" {
+			ours = append(ours, page.Output)
+		}
+		for _, f := range page.Formats {
+			ours = append(ours, f.File)
+		}
+		sort.Strings(hugoFiles)
+		sort.Strings(ours)
+		if strings.Join(ours, " ") != strings.Join(hugoFiles, " ") {
+			t.Errorf("%s %s %q: robotsmith places %v, Hugo %v", row.Lang, row.Kind, row.File, ours, hugoFiles)
+		}
+	}
 }
 
 // readHugoTruth reads hugoTruthLayout's account from the 404 page it replaced.

@@ -92,11 +92,23 @@ func (h *hugoConfig) decodeOutputs(cfg map[string]any) {
 	h.kindOutputs = map[string][]string{}
 	if o, ok := cfg["outputs"].(map[string]any); ok {
 		for kind, v := range o {
-			h.kindOutputs[kind] = lowerAll(toStrings(v))
+			if kind == "taxonomyterm" { // the name Hugo's taxonomy lists had before v0.73
+				kind = "taxonomy"
+			}
+			var names []string
+			for _, n := range lowerAll(toStrings(v)) {
+				if n != "rss" || !h.disableKinds["rss"] { // disableKinds "rss" removes the format
+					names = append(names, n)
+				}
+			}
+			h.kindOutputs[kind] = names
 		}
 	}
 	for kind, names := range hugoDefaultOutputs {
 		if _, ok := h.kindOutputs[kind]; !ok {
+			if h.disableKinds["rss"] {
+				names = names[:1]
+			}
 			h.kindOutputs[kind] = names
 		}
 	}
