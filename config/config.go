@@ -20,10 +20,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -85,53 +85,76 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrNotFound is returned by Load when an explicitly named file does not exist.
 var ErrNotFound = errors.New("config file not found")
 
+// ErrTwo is returned (in an *Error) by Load when the site has more than one
+// configuration file: robotsmith reads one, and using either silently could
+// ignore the rules the user meant.
+var ErrTwo = errors.New("more than one configuration file")
+
 // Load reads the configuration of the site at root. With file empty it looks for the names above in
-// root and returns the zero Config (File "") when there is none. A relative file is taken as given
-// (relative to the working directory), like any command-line path.
+// root and returns the zero Config (File "") when there is none; two of them are an error naming
+// both. A relative file is taken as given (relative to the working directory), like any
+// command-line path. Only a regular file of at most MaxSize bytes is read.
 func Load(root, file string) (*Config, error) {
 	if file == "" {
+		var found []string
 		for _, n := range names {
 			p := filepath.Join(root, n)
-			if _, err := os.Stat(p); err == nil {
-				file = p
-				break
+			if _, err := os.Lstat(p); err == nil {
+				found = append(found, p)
 			}
 		}
-		if file == "" {
+		switch len(found) {
+		case 0:
 			return &Config{}, nil
+		case 1:
+			file = found[0]
+		default:
+			return nil, &Error{File: found[0], Err: fmt.Errorf("%w: %s is there too; robotsmith reads one, so remove one of them (or name the one to read with --config)", ErrTwo, filepath.Base(found[1]))}
 		}
 	}
-	src, err := os.ReadFile(file)
-	if errors.Is(err, os.ErrNotExist) {
+	src, err := safefs.ReadFile(file, MaxSize)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
 		return nil, fmt.Errorf("%s: %w", file, ErrNotFound)
-	}
-	if err != nil {
+	case errors.Is(err, safefs.ErrTooLarge):
+		return nil, &Error{File: file, Err: errTooLarge}
+	case err != nil:
 		return nil, err
 	}
 	return Parse(file, src)
 }
 
 // Parse reads a configuration from src; file names it in errors and its extension picks the format
-// (.toml is TOML, anything else YAML or JSON).
+// (.toml is TOML, .json JSON, anything else YAML).
 func Parse(file string, src []byte) (*Config, error) {
 	var (
 		root *node
 		err  error
 	)
-	if strings.EqualFold(filepath.Ext(file), ".toml") {
+	if len(src) > MaxSize {
+		return nil, &Error{File: file, Err: errTooLarge}
+	}
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".toml":
 		root, err = parseTOML(src)
-	} else {
+	case ".json":
+		root, err = parseJSON(src)
+	default:
 		root, err = parseYAML(src)
 	}
 	if err != nil {
-		return nil, &Error{File: file, Line: errorLine(err), Err: err}
+		line := errorLine(err)
+		if le := (*lineError)(nil); errors.As(err, &le) {
+			line = le.line
+		}
+		return nil, &Error{File: file, Line: line, Err: clip(err)}
 	}
 	p := &parser{file: file}
 	p.duplicates(root)
 	c := p.config(root)
 	p.checkRobots(c)
 	if len(p.errs) > 0 {
-		return nil, errors.Join(p.errs...)
+		return nil, errors.Join(limitErrors(file, p.errs)...)
 	}
 	c.File = file
 	return c, nil
@@ -172,7 +195,7 @@ func (p *parser) duplicates(n *node) {
 		lk := strings.ToLower(k)
 		if j, ok := first[lk]; ok {
 			p.errs = append(p.errs, &Error{File: p.file, Line: n.klns[i],
-				Err: fmt.Errorf("key %q is written twice (first at line %d)", k, n.klns[j])})
+				Err: fmt.Errorf("key %s is written twice (first at line %d)", quote(k), n.klns[j])})
 		} else {
 			first[lk] = i
 		}
@@ -236,7 +259,7 @@ func (p *parser) config(root *node) *Config {
 		case "ai":
 			c.AI = p.ai(v)
 		default:
-			p.errorf(v, "unknown key %q (known: %s)", key, strings.Join(knownKeys, ", "))
+			p.errorf(v, "unknown key %s (known: %s)", quote(key), strings.Join(knownKeys, ", "))
 		}
 	}
 	return c
@@ -265,7 +288,7 @@ func (p *parser) oneOf(n *node, key string, allowed ...string) string {
 	}
 	s := strings.ToLower(strings.TrimSpace(n.value.(string)))
 	if !slices.Contains(allowed, s) {
-		p.errorf(n, "%s: %q is not one of %s", key, s, strings.Join(allowed, ", "))
+		p.errorf(n, "%s: %s is not one of %s", key, quote(s), strings.Join(allowed, ", "))
 		return ""
 	}
 	return s
@@ -301,7 +324,7 @@ func (p *parser) globs(n *node, key string) []string {
 			continue
 		}
 		if !strings.HasPrefix(s, "/") {
-			p.errorf(it, "%s: %q must be a URL path starting with /", key, s)
+			p.errorf(it, "%s: %s must be a URL path starting with /", key, quote(s))
 		}
 		gs = append(gs, s)
 	}
@@ -309,6 +332,9 @@ func (p *parser) globs(n *node, key string) []string {
 }
 
 var agentRe = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// maxAgent bounds an agent name; the longest real one is about 20 bytes.
+const maxAgent = 64
 
 // agentValues reads a map of agent name to directives (a string or a list of strings).
 func (p *parser) agentValues(n *node, key string, src rules.Source) []rules.Input {
@@ -325,8 +351,8 @@ func (p *parser) agentValues(n *node, key string, src rules.Source) []rules.Inpu
 
 func (p *parser) agentValue(v *node, agent string, src rules.Source) []rules.Input {
 	name := strings.ToLower(strings.TrimSpace(agent))
-	if !agentRe.MatchString(name) {
-		p.errorf(v, "%q is not an agent name (robots, googlebot, bingbot, googlebot-news, ...)", agent)
+	if len(name) > maxAgent || !agentRe.MatchString(name) {
+		p.errorf(v, "%s is not an agent name (robots, googlebot, bingbot, googlebot-news, ...)", quote(agent))
 		return nil
 	}
 	vals := p.strings(v, name)
@@ -386,30 +412,8 @@ func (p *parser) headers(n *node) Headers {
 		case "html":
 			h.HTML = p.boolean(v, "headers: html")
 		default:
-			p.errorf(v, "headers: unknown key %q (known: format, html)", k)
+			p.errorf(v, "headers: unknown key %s (known: format, html)", quote(k))
 		}
 	}
 	return h
-}
-
-// Agents lists every agent name the configuration mentions, sorted, "robots" left out.
-func (c *Config) Agents() []string {
-	seen := map[string]bool{}
-	add := func(in []rules.Input) {
-		for _, i := range in {
-			if i.Agent != "robots" {
-				seen[i.Agent] = true
-			}
-		}
-	}
-	add(c.Defaults)
-	for _, r := range c.RuleList {
-		add(r.Values)
-	}
-	out := make([]string, 0, len(seen))
-	for a := range seen {
-		out = append(out, a)
-	}
-	sort.Strings(out)
-	return out
 }

@@ -143,9 +143,6 @@ func TestParseFormats(t *testing.T) {
 			if v.Source != wantSrc {
 				t.Errorf("rule 2 source: got %+v, want %+v", v.Source, wantSrc)
 			}
-			if got, want := c.Agents(), []string{"googlebot", "googlebot-news"}; !reflect.DeepEqual(got, want) {
-				t.Errorf("Agents: got %q, want %q", got, want)
-			}
 		})
 	}
 }

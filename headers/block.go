@@ -2,10 +2,13 @@ package headers
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/rules"
 )
 
 // Markers around robotsmith's block, and the Cloudflare limits.
@@ -31,11 +34,12 @@ type File struct {
 	// Path is the URL path as served, not percent-encoded:
 	// "/files/report.pdf", "/blog/a/" for a page with html: true.
 	Path string
-	// Lines are the X-Robots-Tag values in order, e.g.
-	// ["noindex, nofollow", "googlebot: nosnippet"]: the generic line first,
-	// then one line per agent. Empty means the default decision: no rule for
-	// the file, and no folded rule may cover it.
-	Lines []string
+	// Lines are the X-Robots-Tag values in order, as rules.Decision.HeaderLines
+	// gives them: the generic line first ({Content: "noindex, nofollow"}), then
+	// one line per agent ({Agent: "googlebot", Content: "nosnippet"}). Empty
+	// means the default decision: no rule for the file, and no folded rule may
+	// cover it. Files may share one slice; Block never changes it.
+	Lines []rules.HeaderLine
 }
 
 // Options configures Block. The zero value writes the Netlify dialect.
@@ -49,16 +53,22 @@ type Options struct {
 
 // entry is one File after checking: its path as written in the rule.
 type entry struct {
-	path  string // percent-encoded
-	orig  string // File.Path
-	lines []string
-	key   string // lines joined by "\n"; "" for the default decision
+	path string // percent-encoded
+	file int32  // its File's index in the files given to Block
+	set  int32  // its lines' index in the decisions table; 0 is the default decision (no lines)
+}
+
+// decisions are the distinct X-Robots-Tag line sets of a site, each checked and keyed once; entry 0
+// is the default decision. A site has a handful where it has thousands of files.
+type decisions struct {
+	lines [][]rules.HeaderLine
+	keys  []string // the lines as written, joined by "\n"
 }
 
 // rule is one rule of the block: a path line and the X-Robots-Tag lines.
 type rule struct {
 	path  string
-	lines []string
+	lines []rules.HeaderLine
 }
 
 // Block renders robotsmith's block ("# robotsmith: begin" ...
@@ -75,39 +85,39 @@ func Block(files []File, opt Options) (out []byte, err error) {
 			out, err = nil, fmt.Errorf("headers: internal error: %v", r)
 		}
 	}()
-	entries, errs := prepare(files, opt.Format)
+	entries, ds, errs := prepare(files, opt.Format)
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	var rules []rule
+	var rs []rule
 	switch opt.Format {
 	case Netlify:
-		rules = exactRules(entries)
+		rs = exactRules(entries, ds)
 	case Cloudflare:
 		user := countUserRules(opt.Existing)
-		rules, err = foldRules(entries, MaxRules-1-user, user)
+		rs, err = foldRules(entries, ds, MaxRules-1-user, user)
 		if err != nil {
 			return nil, err
 		}
-		rules = append([]rule{{path: PreviewRule, lines: []string{"noindex"}}}, rules...)
+		rs = append([]rule{{path: PreviewRule, lines: []rules.HeaderLine{{Content: "noindex"}}}}, rs...)
 	default:
 		return nil, fmt.Errorf("headers: unknown format %v", opt.Format)
 	}
-	return render(rules, opt.Format)
+	return render(rs, opt.Format)
 }
 
-func render(rules []rule, f Format) ([]byte, error) {
+func render(rs []rule, f Format) ([]byte, error) {
 	var b bytes.Buffer
 	var errs []error
 	b.WriteString(BeginMarker + "\n")
 	b.WriteString("# Written by robotsmith on every build; edit the rules in its config, not here.\n")
-	for _, r := range rules {
+	for _, r := range rs {
 		if f == Cloudflare && len(r.path) > MaxLine {
 			errs = append(errs, &PathError{Path: r.path, Msg: fmt.Sprintf("the path line has %d characters, cloudflare allows %d", len(r.path), MaxLine), Err: ErrPath})
 		}
 		b.WriteString(r.path + "\n")
 		for _, l := range r.lines {
-			line := "  " + headerName + ": " + l
+			line := "  " + headerName + ": " + l.String()
 			if f == Cloudflare && len(line) > MaxLine {
 				errs = append(errs, &PathError{Path: r.path, Msg: fmt.Sprintf("the line %q... has %d characters, cloudflare allows %d", line[:40], len(line), MaxLine), Err: ErrLines})
 			}
@@ -128,10 +138,17 @@ func render(rules []rule, f Format) ([]byte, error) {
 // such as '!' and '$' that browsers send as they are.
 func encodePath(p string) string {
 	const hex = "0123456789ABCDEF"
+	clean := true
+	for i := 0; i < len(p) && clean; i++ {
+		clean = !needsEncoding(p[i])
+	}
+	if clean {
+		return p // most paths: no copy
+	}
 	var b strings.Builder
 	for i := 0; i < len(p); i++ {
 		c := p[i]
-		if c <= 0x20 || c >= 0x7f || strings.IndexByte("\"#<>?`{}%\\", c) >= 0 {
+		if needsEncoding(c) {
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&15])
@@ -140,6 +157,16 @@ func encodePath(p string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+func needsEncoding(c byte) bool {
+	switch {
+	case c <= 0x20 || c >= 0x7f:
+		return true
+	case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '/', c == '-':
+		return false // the common case, decided first
+	}
+	return strings.IndexByte("\"#<>?`{}%\\", c) >= 0
 }
 
 // pathProblem says why the (encoded) path p cannot be an exact rule for f.
@@ -153,7 +180,9 @@ func pathProblem(p string, f Format) string {
 	if strings.Contains(p, "//") {
 		return "an empty segment (//) is not matched as written"
 	}
-	for _, seg := range strings.Split(p, "/") {
+	for rest := p; rest != ""; {
+		var seg string
+		seg, rest, _ = strings.Cut(rest, "/")
 		if seg == "." || seg == ".." {
 			return "a . or .. segment is never requested as such"
 		}
@@ -174,6 +203,16 @@ func pathProblem(p string, f Format) string {
 // netlifyKey is the path as Netlify's matcher compares it: case folded,
 // empty segments dropped, trailing slash optional.
 func netlifyKey(p string) string {
+	plain := strings.HasPrefix(p, "/") && !strings.Contains(p, "//")
+	for i := 0; i < len(p) && plain; i++ {
+		plain = p[i] < 'A' || p[i] > 'Z'
+	}
+	if plain { // most paths: the key is a part of the path, no copy
+		if len(p) > 1 {
+			return strings.TrimSuffix(p, "/")
+		}
+		return p
+	}
 	var segs []string
 	for _, s := range strings.Split(strings.ToLower(p), "/") {
 		if s != "" {
@@ -183,17 +222,23 @@ func netlifyKey(p string) string {
 	return "/" + strings.Join(segs, "/")
 }
 
-// prepare checks files and returns them encoded, de-duplicated and sorted.
-func prepare(files []File, f Format) ([]entry, []error) {
+// prepare checks files and returns them encoded, de-duplicated and sorted, with the table of their
+// decisions.
+func prepare(files []File, f Format) ([]entry, decisions, []error) {
 	var errs []error
-	byPath := map[string]int{}
-	var entries []entry
-	for _, fl := range files {
-		lines := make([]string, len(fl.Lines))
-		for i, l := range fl.Lines {
-			lines[i] = strings.TrimSpace(l)
-		}
-		e := entry{path: encodePath(fl.Path), orig: fl.Path, lines: lines, key: strings.Join(lines, "\n")}
+	ds := decisions{lines: [][]rules.HeaderLine{nil}, keys: []string{""}}
+	// Files share their lines (one slice per decision): each slice is checked once, and slices
+	// with the same lines get one index.
+	type checked struct {
+		n   int // the slice's length
+		set int32
+		msg string
+	}
+	bySlice := map[*rules.HeaderLine]checked{}
+	byKey := map[string]int32{"": 0}
+	entries := make([]entry, 0, len(files))
+	for i, fl := range files {
+		e := entry{path: encodePath(fl.Path), file: int32(i)}
 		if msg := pathProblem(e.path, f); msg != "" {
 			if len(fl.Lines) > 0 {
 				errs = append(errs, &PathError{Path: fl.Path, Msg: msg, Err: ErrPath})
@@ -201,58 +246,130 @@ func prepare(files []File, f Format) ([]entry, []error) {
 			}
 			// A default file needs no rule of its own; it still blocks folding.
 		}
-		if msg := checkLines(fl.Lines); msg != "" {
-			errs = append(errs, &PathError{Path: fl.Path, Msg: msg, Err: ErrLines})
-			continue
-		}
-		if i, ok := byPath[e.path]; ok {
-			if entries[i].key != e.key {
-				errs = append(errs, &PathError{Path: fl.Path, Msg: "listed twice with different X-Robots-Tag lines", Err: ErrLines})
+		if len(fl.Lines) > 0 {
+			c, ok := bySlice[&fl.Lines[0]]
+			if !ok || c.n != len(fl.Lines) {
+				lines, key := trimLines(fl.Lines)
+				c = checked{n: len(fl.Lines), msg: checkLines(lines)}
+				if set, ok := byKey[key]; ok {
+					c.set = set
+				} else {
+					c.set = int32(len(ds.lines))
+					byKey[key] = c.set
+					ds.lines, ds.keys = append(ds.lines, lines), append(ds.keys, key)
+				}
+				bySlice[&fl.Lines[0]] = c
 			}
-			continue
+			if c.msg != "" {
+				errs = append(errs, &PathError{Path: fl.Path, Msg: c.msg, Err: ErrLines})
+				continue
+			}
+			e.set = c.set
 		}
-		byPath[e.path] = len(entries)
 		entries = append(entries, e)
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].path < entries[j].path })
-	if f == Netlify {
-		groups := map[string][]int{}
-		var order []string
-		for i, e := range entries {
-			k := netlifyKey(e.path)
-			if _, ok := groups[k]; !ok {
-				order = append(order, k)
-			}
-			groups[k] = append(groups[k], i)
+	// Sorted by path, a path listed twice comes together, the first listed first: it stays.
+	slices.SortFunc(entries, func(a, b entry) int {
+		if c := strings.Compare(a.path, b.path); c != 0 {
+			return c
 		}
-		for _, k := range order {
-			g := groups[k]
-			for _, i := range g[1:] {
-				if entries[i].key != entries[g[0]].key {
-					var paths []string
-					for _, j := range g {
-						paths = append(paths, entries[j].orig)
-					}
-					errs = append(errs, &PathError{Path: entries[g[0]].orig,
-						Msg: "netlify matches paths case-insensitively and with or without a trailing slash, so " +
-							strings.Join(paths, ", ") + " would all get the same X-Robots-Tag: give them one decision or rename one",
-						Err: ErrCaseConflict})
-					break
-				}
+		return cmp.Compare(a.file, b.file)
+	})
+	kept := entries[:0]
+	for i, e := range entries {
+		if i > 0 && e.path == entries[i-1].path {
+			if e.set != kept[len(kept)-1].set {
+				errs = append(errs, &PathError{Path: files[e.file].Path, Msg: "listed twice with different X-Robots-Tag lines", Err: ErrLines})
 			}
+			continue
+		}
+		kept = append(kept, e)
+	}
+	entries = kept
+	if f == Netlify {
+		errs = append(errs, caseConflicts(entries, files)...)
+	}
+	return entries, ds, errs
+}
+
+// caseConflicts reports the files that Netlify would match with one rule (same path but for case,
+// empty segments or a trailing slash) and that do not share one decision. entries are sorted by
+// path.
+func caseConflicts(entries []entry, files []File) []error {
+	type keyed struct {
+		key string // netlifyKey, mostly a part of the path itself
+		i   int32  // index in entries
+	}
+	ks := make([]keyed, len(entries))
+	for i, e := range entries {
+		ks[i] = keyed{netlifyKey(e.path), int32(i)}
+	}
+	slices.SortFunc(ks, func(a, b keyed) int {
+		if c := strings.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	var groups [][]keyed // groups that conflict, each in path order
+	for lo := 0; lo < len(ks); {
+		hi := lo + 1
+		for hi < len(ks) && ks[hi].key == ks[lo].key {
+			hi++
+		}
+		for _, k := range ks[lo+1 : hi] {
+			if entries[k.i].set != entries[ks[lo].i].set {
+				groups = append(groups, ks[lo:hi])
+				break
+			}
+		}
+		lo = hi
+	}
+	slices.SortFunc(groups, func(a, b []keyed) int { return cmp.Compare(a[0].i, b[0].i) })
+	var errs []error
+	for _, g := range groups {
+		paths := make([]string, len(g))
+		for n, k := range g {
+			paths[n] = files[entries[k.i].file].Path
+		}
+		errs = append(errs, &PathError{Path: paths[0],
+			Msg: "netlify matches paths case-insensitively and with or without a trailing slash, so " +
+				strings.Join(paths, ", ") + " would all get the same X-Robots-Tag: give them one decision or rename one",
+			Err: ErrCaseConflict})
+	}
+	return errs
+}
+
+// trimLines returns ls with blanks trimmed (a copy only when that changes anything) and the key
+// that compares them.
+func trimLines(ls []rules.HeaderLine) ([]rules.HeaderLine, string) {
+	out := ls
+	for i, l := range ls {
+		t := rules.HeaderLine{Agent: strings.TrimSpace(l.Agent), Content: strings.TrimSpace(l.Content)}
+		if t != l {
+			if &out[0] == &ls[0] {
+				out = append([]rules.HeaderLine(nil), ls...)
+			}
+			out[i] = t
 		}
 	}
-	return entries, errs
+	var b strings.Builder
+	for i, l := range out {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(l.String())
+	}
+	return out, b.String()
 }
 
 // exactRules gives every file with lines a rule of its own. For Netlify a
 // file that matches an earlier file's rule (same path but for case or a
 // trailing slash, same lines: prepare checked) needs none.
-func exactRules(entries []entry) []rule {
-	var rules []rule
+func exactRules(entries []entry, ds decisions) []rule {
+	var rs []rule
 	seen := map[string]bool{}
 	for _, e := range entries {
-		if e.key == "" {
+		if e.set == 0 {
 			continue
 		}
 		k := netlifyKey(e.path)
@@ -260,7 +377,7 @@ func exactRules(entries []entry) []rule {
 			continue
 		}
 		seen[k] = true
-		rules = append(rules, rule{path: e.path, lines: e.lines})
+		rs = append(rs, rule{path: e.path, lines: ds.lines[e.set]})
 	}
-	return rules
+	return rs
 }

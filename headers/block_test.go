@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/rules"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -18,16 +20,16 @@ func smallSite() []File {
 	return []File{
 		{Path: "/"},
 		{Path: "/about/"},
-		{Path: "/blog/a/", Lines: []string{"noindex, follow"}},
+		{Path: "/blog/a/", Lines: ls(g("noindex, follow"))},
 		{Path: "/blog/b/"},
-		{Path: "/files/report.pdf", Lines: []string{"noindex, nofollow", "googlebot: nosnippet"}},
+		{Path: "/files/report.pdf", Lines: ls(g("noindex, nofollow"), ag("googlebot", "nosnippet"))},
 		{Path: "/files/public.pdf"},
-		{Path: "/files/my report (v2).pdf", Lines: []string{"noindex"}},
-		{Path: "/files/résumé.pdf", Lines: []string{"noindex"}},
-		{Path: "/files/agent-only.pdf", Lines: []string{"googlebot: noindex", "bingbot: noarchive"}},
+		{Path: "/files/my report (v2).pdf", Lines: ls(g("noindex"))},
+		{Path: "/files/résumé.pdf", Lines: ls(g("noindex"))},
+		{Path: "/files/agent-only.pdf", Lines: ls(ag("googlebot", "noindex"), ag("bingbot", "noarchive"))},
 		{Path: "/img/logo.png"},
-		{Path: "/img/private/a.png", Lines: []string{"noimageindex"}},
-		{Path: "/img/private/b.png", Lines: []string{"noimageindex"}},
+		{Path: "/img/private/a.png", Lines: ls(g("noimageindex"))},
+		{Path: "/img/private/b.png", Lines: ls(g("noimageindex"))},
 	}
 }
 
@@ -45,27 +47,27 @@ func photoSite(cannotFold bool) []File {
 			var fl File
 			switch {
 			case f < 10: // the whole folder noindex: one fold
-				fl = File{Path: dir + name, Lines: []string{"noindex"}}
+				fl = File{Path: dir + name, Lines: ls(g("noindex"))}
 			case f < 20: // another shared decision with an agent line
-				fl = File{Path: dir + name, Lines: []string{"noimageindex", "googlebot: nosnippet"}}
+				fl = File{Path: dir + name, Lines: ls(g("noimageindex"), ag("googlebot", "nosnippet"))}
 			case f < 30: // the default: no rule
 				fl = File{Path: dir + name}
 			case f < 35: // half in a subfolder that folds, half default
 				if i < 60 {
-					fl = File{Path: dir + "a/" + name, Lines: []string{"noindex"}}
+					fl = File{Path: dir + "a/" + name, Lines: ls(g("noindex"))}
 				} else {
 					fl = File{Path: dir + "b/" + name}
 				}
 			default: // a subfolder that folds and five exceptions at the top
 				switch {
 				case cannotFold && i%2 == 0:
-					fl = File{Path: dir + name, Lines: []string{"noindex"}}
+					fl = File{Path: dir + name, Lines: ls(g("noindex"))}
 				case cannotFold:
 					fl = File{Path: dir + name}
 				case i < 120:
-					fl = File{Path: dir + "x/" + name, Lines: []string{"noindex"}}
+					fl = File{Path: dir + "x/" + name, Lines: ls(g("noindex"))}
 				default:
-					fl = File{Path: dir + name, Lines: []string{"noindex, nofollow"}}
+					fl = File{Path: dir + name, Lines: ls(g("noindex, nofollow"))}
 				}
 			}
 			files = append(files, fl)
@@ -192,7 +194,7 @@ func checkBlock(t *testing.T, block []byte, files []File, opt Options) {
 			t.Errorf("%s has the default decision but %d rules match it", f.Path, n)
 		case len(f.Lines) > 0 && n != 1:
 			t.Errorf("%s: %d rules match it, want exactly 1", f.Path, n)
-		case len(f.Lines) > 0 && strings.Join(got, "\n") != strings.Join(trimAll(f.Lines), "\n"):
+		case len(f.Lines) > 0 && strings.Join(got, "\n") != strings.Join(written(f.Lines), "\n"):
 			t.Errorf("%s: got lines %q, want %q", f.Path, got, f.Lines)
 		}
 	}
@@ -206,20 +208,23 @@ func TestBlockErrors(t *testing.T) {
 		want   error
 		substr string
 	}{
-		{"star in path", []File{{Path: "/a*b.pdf", Lines: []string{"noindex"}}}, Netlify, ErrPath, "wildcard"},
-		{"netlify placeholder segment", []File{{Path: "/:lang/a.pdf", Lines: []string{"noindex"}}}, Netlify, ErrPath, "placeholder"},
-		{"cloudflare placeholder mid-segment", []File{{Path: "/a:b.pdf", Lines: []string{"noindex"}}}, Cloudflare, ErrPath, "placeholder"},
-		{"relative path", []File{{Path: "a.pdf", Lines: []string{"noindex"}}}, Cloudflare, ErrPath, "start with /"},
-		{"empty segment (found by FuzzBlock)", []File{{Path: "//0/1.png", Lines: []string{"noindex"}}}, Netlify, ErrPath, "empty segment"},
-		{"dot segment", []File{{Path: "/a/../b.pdf", Lines: []string{"noindex"}}}, Netlify, ErrPath, ".."},
-		{"bare after agent", []File{{Path: "/a.pdf", Lines: []string{"googlebot: nosnippet", "noindex"}}}, Netlify, ErrLines, "generic directives first"},
-		{"empty line", []File{{Path: "/a.pdf", Lines: []string{"noindex", " "}}}, Cloudflare, ErrLines, "empty"},
-		{"line break", []File{{Path: "/a.pdf", Lines: []string{"noindex\nX-Evil: 1"}}}, Netlify, ErrLines, "line break"},
-		{"twice, different lines", []File{{Path: "/a.pdf", Lines: []string{"noindex"}}, {Path: "/a.pdf"}}, Cloudflare, ErrLines, "twice"},
-		{"netlify case conflict", []File{{Path: "/A.pdf", Lines: []string{"noindex"}}, {Path: "/a.pdf"}}, Netlify, ErrCaseConflict, "/A.pdf, /a.pdf"},
-		{"netlify trailing slash conflict", []File{{Path: "/a/", Lines: []string{"noindex"}}, {Path: "/a"}}, Netlify, ErrCaseConflict, "trailing slash"},
-		{"cloudflare line too long", []File{{Path: "/a.pdf", Lines: []string{"noindex, " + strings.Repeat("x", MaxLine)}}}, Cloudflare, ErrLines, "2000"},
-		{"cloudflare path too long", []File{{Path: "/" + strings.Repeat("a", MaxLine), Lines: []string{"noindex"}}}, Cloudflare, ErrPath, "2000"},
+		{"star in path", []File{{Path: "/a*b.pdf", Lines: ls(g("noindex"))}}, Netlify, ErrPath, "wildcard"},
+		{"netlify placeholder segment", []File{{Path: "/:lang/a.pdf", Lines: ls(g("noindex"))}}, Netlify, ErrPath, "placeholder"},
+		{"cloudflare placeholder mid-segment", []File{{Path: "/a:b.pdf", Lines: ls(g("noindex"))}}, Cloudflare, ErrPath, "placeholder"},
+		{"relative path", []File{{Path: "a.pdf", Lines: ls(g("noindex"))}}, Cloudflare, ErrPath, "start with /"},
+		{"empty segment (found by FuzzBlock)", []File{{Path: "//0/1.png", Lines: ls(g("noindex"))}}, Netlify, ErrPath, "empty segment"},
+		{"dot segment", []File{{Path: "/a/../b.pdf", Lines: ls(g("noindex"))}}, Netlify, ErrPath, ".."},
+		{"bare after agent", []File{{Path: "/a.pdf", Lines: ls(ag("googlebot", "nosnippet"), g("noindex"))}}, Netlify, ErrLines, "generic directives first"},
+		{"empty line", []File{{Path: "/a.pdf", Lines: ls(g("noindex"), g(" "))}}, Cloudflare, ErrLines, "empty"},
+		{"line break", []File{{Path: "/a.pdf", Lines: ls(g("noindex\nX-Evil: 1"))}}, Netlify, ErrLines, "line break"},
+		{"agent that is no crawler token", []File{{Path: "/a.pdf", Lines: ls(ag("google bot", "noindex"))}}, Netlify, ErrLines, "cannot name an agent"},
+		{"directive name as agent", []File{{Path: "/a.pdf", Lines: ls(g("noindex"), ag("max-snippet", "5"))}}, Cloudflare, ErrLines, "cannot name an agent"},
+		{"line break in an agent", []File{{Path: "/a.pdf", Lines: ls(ag("googlebot\nX-Evil", "1"))}}, Netlify, ErrLines, "line break"},
+		{"twice, different lines", []File{{Path: "/a.pdf", Lines: ls(g("noindex"))}, {Path: "/a.pdf"}}, Cloudflare, ErrLines, "twice"},
+		{"netlify case conflict", []File{{Path: "/A.pdf", Lines: ls(g("noindex"))}, {Path: "/a.pdf"}}, Netlify, ErrCaseConflict, "/A.pdf, /a.pdf"},
+		{"netlify trailing slash conflict", []File{{Path: "/a/", Lines: ls(g("noindex"))}, {Path: "/a"}}, Netlify, ErrCaseConflict, "trailing slash"},
+		{"cloudflare line too long", []File{{Path: "/a.pdf", Lines: ls(g("noindex, " + strings.Repeat("x", MaxLine)))}}, Cloudflare, ErrLines, "2000"},
+		{"cloudflare path too long", []File{{Path: "/" + strings.Repeat("a", MaxLine), Lines: ls(g("noindex"))}}, Cloudflare, ErrPath, "2000"},
 		{"cloudflare too many user rules", userFiles(), Cloudflare, ErrTooManyRules, "99 of your own"},
 	}
 	for _, tc := range tests {
@@ -246,7 +251,7 @@ func TestBlockErrors(t *testing.T) {
 	}
 }
 
-func userFiles() []File { return []File{{Path: "/x.pdf", Lines: []string{"noindex"}}} }
+func userFiles() []File { return []File{{Path: "/x.pdf", Lines: ls(g("noindex"))}} }
 
 func TestBlockAllowed(t *testing.T) {
 	tests := []struct {
@@ -255,14 +260,14 @@ func TestBlockAllowed(t *testing.T) {
 		format Format
 		want   string // a line the block must hold
 	}{
-		{"netlify same lines differ in case: one rule", []File{{Path: "/A.pdf", Lines: []string{"noindex"}}, {Path: "/a.pdf", Lines: []string{"noindex"}}}, Netlify, "/A.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
-		{"cloudflare is case-sensitive", []File{{Path: "/A.pdf", Lines: []string{"noindex"}}, {Path: "/a.pdf"}}, Cloudflare, "/A.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
-		{"netlify colon inside a segment", []File{{Path: "/a:b.pdf", Lines: []string{"noindex"}}}, Netlify, "/a:b.pdf\n"},
-		{"default file with a star is fine", []File{{Path: "/a*.pdf"}, {Path: "/b.pdf", Lines: []string{"noindex"}}}, Cloudflare, "/b.pdf\n"},
-		{"duplicate, same lines", []File{{Path: "/b.pdf", Lines: []string{"noindex"}}, {Path: "/b.pdf", Lines: []string{"noindex"}}}, Netlify, "/b.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
-		{"lines are trimmed (found by FuzzBlock)", []File{{Path: "/t.pdf", Lines: []string{" noindex "}}}, Netlify, "/t.pdf\n  X-Robots-Tag: noindex\n#"},
-		{"encoding", []File{{Path: "/a b/é?#%.pdf", Lines: []string{"noindex"}}}, Netlify, "/a%20b/%C3%A9%3F%23%25.pdf\n"},
-		{"valued directives are not agents", []File{{Path: "/v.pdf", Lines: []string{"max-snippet:0, unavailable_after: 2027-01-31T00:00:00Z", "googlebot: noindex"}}}, Cloudflare, "  X-Robots-Tag: googlebot: noindex\n"},
+		{"netlify same lines differ in case: one rule", []File{{Path: "/A.pdf", Lines: ls(g("noindex"))}, {Path: "/a.pdf", Lines: ls(g("noindex"))}}, Netlify, "/A.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
+		{"cloudflare is case-sensitive", []File{{Path: "/A.pdf", Lines: ls(g("noindex"))}, {Path: "/a.pdf"}}, Cloudflare, "/A.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
+		{"netlify colon inside a segment", []File{{Path: "/a:b.pdf", Lines: ls(g("noindex"))}}, Netlify, "/a:b.pdf\n"},
+		{"default file with a star is fine", []File{{Path: "/a*.pdf"}, {Path: "/b.pdf", Lines: ls(g("noindex"))}}, Cloudflare, "/b.pdf\n"},
+		{"duplicate, same lines", []File{{Path: "/b.pdf", Lines: ls(g("noindex"))}, {Path: "/b.pdf", Lines: ls(g("noindex"))}}, Netlify, "/b.pdf\n  X-Robots-Tag: noindex\n# robotsmith: end"},
+		{"lines are trimmed (found by FuzzBlock)", []File{{Path: "/t.pdf", Lines: ls(g(" noindex "))}}, Netlify, "/t.pdf\n  X-Robots-Tag: noindex\n#"},
+		{"encoding", []File{{Path: "/a b/é?#%.pdf", Lines: ls(g("noindex"))}}, Netlify, "/a%20b/%C3%A9%3F%23%25.pdf\n"},
+		{"valued directives are not agents", []File{{Path: "/v.pdf", Lines: ls(g("max-snippet:0, unavailable_after: 2027-01-31T00:00:00Z"), ag("googlebot", "noindex"))}}, Cloudflare, "  X-Robots-Tag: googlebot: noindex\n"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -284,7 +289,7 @@ func TestFoldOnlyWhenNeeded(t *testing.T) {
 		t.Run(fmt.Sprint(n), func(t *testing.T) {
 			var files []File
 			for i := 0; i < n; i++ {
-				files = append(files, File{Path: fmt.Sprintf("/d/%03d.png", i), Lines: []string{"noindex"}})
+				files = append(files, File{Path: fmt.Sprintf("/d/%03d.png", i), Lines: ls(g("noindex"))})
 			}
 			out, err := Block(files, Options{Format: Cloudflare})
 			if err != nil {
@@ -345,7 +350,15 @@ func FuzzBlock(f *testing.F) {
 			opt.Format = Cloudflare
 		}
 		var files []File
-		ls := strings.Split(lines, "|")
+		// Each "|"-separated piece is a line; "agent: content" makes an agent's line.
+		var hl []rules.HeaderLine
+		for _, piece := range strings.Split(lines, "|") {
+			agent, content, ok := strings.Cut(piece, ": ")
+			if !ok {
+				agent, content = "", piece
+			}
+			hl = append(hl, rules.HeaderLine{Agent: agent, Content: content})
+		}
 		for i, p := range strings.Split(paths, "\n") {
 			for c := 0; c < int(copies%150)+1; c++ {
 				q := p
@@ -354,7 +367,7 @@ func FuzzBlock(f *testing.F) {
 				}
 				fl := File{Path: q}
 				if (i+c)%3 != 0 {
-					fl.Lines = ls
+					fl.Lines = hl
 				}
 				files = append(files, fl)
 			}
@@ -367,10 +380,53 @@ func FuzzBlock(f *testing.F) {
 	})
 }
 
-func trimAll(ls []string) []string {
+// g is a generic X-Robots-Tag line, ag an agent's line and ls a file's lines: the structured form
+// that rules gives and Block takes.
+func g(content string) rules.HeaderLine { return rules.HeaderLine{Content: content} }
+func ag(agent, content string) rules.HeaderLine {
+	return rules.HeaderLine{Agent: agent, Content: content}
+}
+func ls(lines ...rules.HeaderLine) []rules.HeaderLine {
+	return lines
+}
+
+// written is lines as the block writes them, blanks trimmed.
+func written(lines []rules.HeaderLine) []string {
 	var out []string
-	for _, l := range ls {
-		out = append(out, strings.TrimSpace(l))
+	for _, l := range lines {
+		out = append(out, rules.HeaderLine{Agent: strings.TrimSpace(l.Agent), Content: strings.TrimSpace(l.Content)}.String())
 	}
 	return out
+}
+
+// bigSite is a site of n pages in 20 sections, with a PDF and an image in every tenth page's bundle:
+// the pages and images keep the default (no lines), the PDFs share one decision, as a rule
+// `/**/*.pdf: noindex` gives them. Files share their lines slice, as the pipeline hands them over.
+func bigSite(n int) []File {
+	noindex := ls(g("noindex, follow"))
+	files := make([]File, 0, n+n/5)
+	for i := range n {
+		dir := fmt.Sprintf("/section-%02d/page-%06d/", i%20, i)
+		files = append(files, File{Path: dir})
+		if i%10 == 0 {
+			files = append(files, File{Path: dir + "figure.png"}, File{Path: dir + "report.pdf", Lines: noindex})
+		}
+	}
+	return files
+}
+
+// BenchmarkBlock100000 is _headers for a 100,000-page site.
+// Run: go test -run '^$' -bench Block100000 -benchmem ./headers
+func BenchmarkBlock100000(b *testing.B) {
+	files := bigSite(100000)
+	for _, f := range []Format{Netlify, Cloudflare} {
+		b.Run(f.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := Block(files, Options{Format: f}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(files)), "ns/file")
+		})
+	}
 }

@@ -14,14 +14,15 @@
 // sends on preview deployments.
 //
 // The block sits between `# robotsmith: begin` and `# robotsmith: end`;
-// Merge replaces it in the user's own `_headers` and keeps every other byte,
+// Merge replaces it in the user's own `_headers` and keeps every other byte
+// (a begin marker without an end marker is an error, never a guess),
 // and Lint reports the user's rules that also set X-Robots-Tag for a file
 // that robotsmith covers.
 //
 // Usage (the pipeline resolves the files, this package writes the format):
 //
 //	files := []headers.File{
-//		{Path: "/files/report.pdf", Lines: []string{"noindex, nofollow", "googlebot: nosnippet"}},
+//		{Path: "/files/report.pdf", Lines: d.HeaderLines()}, // rules: generic line, then agents
 //		{Path: "/img/logo.png"}, // default decision: no rule, never folded over
 //	}
 //	old, _ := os.ReadFile("public/_headers") // may not exist
@@ -33,7 +34,11 @@
 //	for _, f := range headers.Lint(old, files, opt.Format) {
 //		log.Printf("_headers:%d: %s: %s", f.Line, f.Path, f.Msg)
 //	}
-//	err = os.WriteFile("public/_headers", headers.Merge(old, block), 0o644)
+//	merged, err := headers.Merge(old, block)
+//	if err != nil {
+//		return err // a begin marker without an end marker: *headers.MarkerError
+//	}
+//	err = os.WriteFile("public/_headers", merged, 0o644)
 //
 // Paths in File are URL paths as served and not percent-encoded (the file's
 // name: "/files/my report.pdf"); the block writes them percent-encoded the

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/rules"
 )
 
 func ExampleBlock() {
 	files := []headers.File{
-		{Path: "/files/report.pdf", Lines: []string{"noindex, nofollow", "googlebot: nosnippet"}},
+		{Path: "/files/report.pdf", Lines: []rules.HeaderLine{{Content: "noindex, nofollow"}, {Agent: "googlebot", Content: "nosnippet"}}},
 		{Path: "/img/logo.png"}, // the default decision: no rule
-		{Path: "/img/draft one.png", Lines: []string{"noindex"}},
+		{Path: "/img/draft one.png", Lines: []rules.HeaderLine{{Content: "noindex"}}},
 	}
 	block, err := headers.Block(files, headers.Options{Format: headers.Netlify})
 	if err != nil {
@@ -18,7 +19,12 @@ func ExampleBlock() {
 		return
 	}
 	existing := []byte("/*\n  X-Frame-Options: DENY\n")
-	fmt.Print(string(headers.Merge(existing, block)))
+	out, err := headers.Merge(existing, block)
+	if err != nil {
+		fmt.Println(err) // a begin marker with no end marker
+		return
+	}
+	fmt.Print(string(out))
 	// Output:
 	// /*
 	//   X-Frame-Options: DENY
@@ -35,7 +41,7 @@ func ExampleBlock() {
 
 func ExampleLint() {
 	existing := []byte("/files/*\n  X-Robots-Tag: noarchive\n")
-	files := []headers.File{{Path: "/files/report.pdf", Lines: []string{"noindex"}}}
+	files := []headers.File{{Path: "/files/report.pdf", Lines: []rules.HeaderLine{{Content: "noindex"}}}}
 	for _, f := range headers.Lint(existing, files, headers.Cloudflare) {
 		fmt.Println(f)
 	}

@@ -99,11 +99,18 @@ func countUserRules(existing []byte) int {
 
 // Merge returns existing with its robotsmith block replaced by block, or
 // with block appended after a blank line when it has none; existing may be
-// nil. Every byte outside the block is kept. A begin marker without an end
-// marker makes a block that runs to the end of the file; blocks after the
-// first are removed.
-func Merge(existing, block []byte) []byte {
+// nil. Every byte outside the block is kept; blocks after the first are
+// removed. A begin marker with no end marker after it is a *MarkerError and
+// nothing is merged: where robotsmith's block ends cannot be told from the
+// user's rules that follow it, and taking the block to run to the end of the
+// file would delete them.
+func Merge(existing, block []byte) ([]byte, error) {
 	p := parse(existing)
+	for _, b := range p.blocks {
+		if !b.closed {
+			return nil, &MarkerError{File: "_headers", Line: b.line}
+		}
+	}
 	if len(p.blocks) == 0 {
 		out := append([]byte(nil), existing...)
 		switch {
@@ -114,7 +121,7 @@ func Merge(existing, block []byte) []byte {
 		default:
 			out = append(out, '\n', '\n')
 		}
-		return append(out, block...)
+		return append(out, block...), nil
 	}
 	var out []byte
 	prev := 0
@@ -125,7 +132,7 @@ func Merge(existing, block []byte) []byte {
 		}
 		prev = b.end
 	}
-	return append(out, existing[prev:]...)
+	return append(out, existing[prev:]...), nil
 }
 
 // Finding is a lint finding about an existing `_headers`.
@@ -144,16 +151,12 @@ func (f Finding) String() string {
 
 // Lint reports user rules outside robotsmith's block that set (or, on
 // Cloudflare, remove) X-Robots-Tag for a file robotsmith covers (one with
-// Lines), one finding per rule naming the first such file, and a begin
-// marker without an end marker. Findings are in line order.
+// Lines), one finding per rule naming the first such file, and every
+// robotsmith block after the first. Findings are in line order. (A begin
+// marker without an end marker is Merge's error, not a finding.)
 func Lint(existing []byte, files []File, f Format) []Finding {
 	p := parse(existing)
 	var out []Finding
-	for _, b := range p.blocks {
-		if !b.closed {
-			out = append(out, Finding{Line: b.line, Msg: "\"" + BeginMarker + "\" has no \"" + EndMarker + "\": robotsmith will replace everything after it"})
-		}
-	}
 	if len(p.blocks) > 1 {
 		for _, b := range p.blocks[1:] {
 			out = append(out, Finding{Line: b.line, Msg: "a second robotsmith block: robotsmith keeps only the first"})

@@ -2,6 +2,8 @@ package headers
 
 import (
 	"bytes"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,19 +25,53 @@ func TestMerge(t *testing.T) {
 			"/x\n  X-A: b\n" + string(block) + "/y\n  X-C: d\n"},
 		{"indented markers, end at EOF without newline", "/x\n  X-A: b\n  " + BeginMarker + "\nold\n" + EndMarker,
 			"/x\n  X-A: b\n" + string(block)},
-		{"unterminated block runs to the end", "/x\n  X-A: b\n" + BeginMarker + "\nold\n/y\n", "/x\n  X-A: b\n" + string(block)},
 		{"second block removed", BeginMarker + "\n1\n" + EndMarker + "\nkeep\n" + BeginMarker + "\n2\n" + EndMarker + "\ntail",
 			string(block) + "keep\ntail"},
 		{"end marker before begin is user text", EndMarker + "\n/x\n  X-A: b\n", EndMarker + "\n/x\n  X-A: b\n\n" + string(block)},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			got := Merge([]byte(tc.existing), block)
+			got, err := Merge([]byte(tc.existing), block)
+			if err != nil {
+				t.Fatalf("Merge: %v", err)
+			}
 			if string(got) != tc.want {
 				t.Errorf("Merge:\ngot  %q\nwant %q", got, tc.want)
 			}
-			if again := Merge(got, block); !bytes.Equal(again, got) {
+			if again, err := Merge(got, block); err != nil || !bytes.Equal(again, got) {
 				t.Errorf("Merge is not idempotent:\nonce  %q\ntwice %q", got, again)
+			}
+		})
+	}
+}
+
+// TestMergeUnclosed: a begin marker with no end marker after it is an error
+// naming its line, and nothing is merged: taking the block to run to the end
+// of the file would delete the user's rules after it.
+func TestMergeUnclosed(t *testing.T) {
+	block := []byte(BeginMarker + "\n" + EndMarker + "\n")
+	tests := []struct {
+		desc     string
+		existing string
+		line     int
+	}{
+		{"begin, then the user's rules", "/x\n  X-A: b\n" + BeginMarker + "\nold\n/y\n  X-C: d\n", 3},
+		{"begin at the end of the file", "/x\n  X-A: b\n  " + BeginMarker, 3},
+		{"a closed block, then an open one", BeginMarker + "\n" + EndMarker + "\n/y\n  X-C: d\n" + BeginMarker + "\n/z\n", 5},
+		{"CRLF", "/x\r\n  X-A: b\r\n" + BeginMarker + "\r\n/y\r\n", 3},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			out, err := Merge([]byte(tc.existing), block)
+			var me *MarkerError
+			if !errors.As(err, &me) || !errors.Is(err, ErrUnclosed) {
+				t.Fatalf("got %q, %v; want a *MarkerError", out, err)
+			}
+			if me.Line != tc.line || out != nil {
+				t.Errorf("got line %d and %d bytes, want line %d and none", me.Line, len(out), tc.line)
+			}
+			if want := fmt.Sprintf("_headers:%d: ", tc.line); !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("got %q, want it to start with %q", err, want)
 			}
 		})
 	}
@@ -52,7 +88,10 @@ func TestMergeGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := Merge(in, block)
+			got, err := Merge(in, block)
+			if err != nil {
+				t.Fatal(err)
+			}
 			golden(t, name+".golden", got)
 			// Every byte outside the block is kept, in order.
 			p := parse(in)
@@ -107,10 +146,10 @@ func TestParse(t *testing.T) {
 
 func TestLint(t *testing.T) {
 	files := []File{
-		{Path: "/files/a.pdf", Lines: []string{"noindex"}},
-		{Path: "/files/b.pdf", Lines: []string{"noindex"}},
+		{Path: "/files/a.pdf", Lines: ls(g("noindex"))},
+		{Path: "/files/b.pdf", Lines: ls(g("noindex"))},
 		{Path: "/files/c.pdf"},
-		{Path: "/img/x.png", Lines: []string{"noimageindex"}},
+		{Path: "/img/x.png", Lines: ls(g("noimageindex"))},
 	}
 	tests := []struct {
 		desc     string
@@ -131,8 +170,8 @@ func TestLint(t *testing.T) {
 			[]Finding{{Line: 2, Path: "/img/x.png", Msg: "removes"}}},
 		{"netlify /img/* matches /img", "/img/*\n  X-Robots-Tag: noarchive\n", Netlify,
 			[]Finding{{Line: 2, Path: "/img/x.png", Msg: "also sets X-Robots-Tag"}}},
-		{"unterminated block", "/a\n  X-A: b\n" + BeginMarker + "\n", Netlify,
-			[]Finding{{Line: 3, Msg: "has no"}}},
+		{"second block", BeginMarker + "\n" + EndMarker + "\n/a\n  X-A: b\n" + BeginMarker + "\n" + EndMarker + "\n", Netlify,
+			[]Finding{{Line: 5, Msg: "keeps only the first"}}},
 		{"rules inside the block are robotsmith's", BeginMarker + "\n/files/*\n  X-Robots-Tag: noarchive\n" + EndMarker + "\n", Cloudflare, nil},
 	}
 	for _, tc := range tests {
@@ -234,8 +273,21 @@ func FuzzMerge(f *testing.F) {
 		}
 		_ = countUserRules(in)
 		_ = Lint(in, smallSite(), Cloudflare)
-		out := Merge(in, block)
-		if again := Merge(out, block); !bytes.Equal(again, out) {
+		out, err := Merge(in, block)
+		unclosed := false
+		for _, b := range p.blocks {
+			unclosed = unclosed || !b.closed
+		}
+		if unclosed {
+			if !errors.Is(err, ErrUnclosed) {
+				t.Fatalf("a begin marker without an end: got %v, want ErrUnclosed", err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if again, err := Merge(out, block); err != nil || !bytes.Equal(again, out) {
 			t.Fatalf("not idempotent:\nonce  %q\ntwice %q", out, again)
 		}
 		if n := len(parse(out).blocks); n != 1 {

@@ -12,8 +12,7 @@ type folder struct {
 	path  string
 	count int  // files under it
 	mixed bool // its files do not all have the same lines
-	key   string
-	lines []string
+	set   int32
 }
 
 // folders returns every folder that holds a file, keyed by path.
@@ -27,11 +26,11 @@ func folders(entries []entry) map[string]*folder {
 			p := e.path[:i+1]
 			fo := m[p]
 			if fo == nil {
-				m[p] = &folder{path: p, count: 1, key: e.key, lines: e.lines}
+				m[p] = &folder{path: p, count: 1, set: e.set}
 				continue
 			}
 			fo.count++
-			if fo.key != e.key {
+			if fo.set != e.set {
 				fo.mixed = true
 			}
 		}
@@ -47,8 +46,7 @@ type group struct {
 	folder, suffix string
 	count          int
 	mixed          bool
-	key            string
-	lines          []string
+	set            int32
 }
 
 func (g *group) rulePath() string { return g.folder + "*" + g.suffix }
@@ -66,32 +64,54 @@ func ext(p string) string {
 	return ""
 }
 
-// groups returns every candidate group of entries.
-func groups(entries []entry) []*group {
-	m := map[[2]string]*group{}
-	add := func(folder, suffix string, e entry) {
-		k := [2]string{folder, suffix}
-		g := m[k]
-		if g == nil {
-			m[k] = &group{folder: folder, suffix: suffix, count: 1, key: e.key, lines: e.lines}
-			return
+// groupKey names a candidate fold.
+type groupKey struct{ folder, suffix string }
+
+// prefixes calls fn with every group that covers p: each folder above it, alone and with p's
+// extension.
+func prefixes(p string, fn func(groupKey)) {
+	x := ext(p)
+	for i := 0; i < len(p); i++ {
+		if p[i] != '/' {
+			continue
 		}
-		g.count++
-		if g.key != e.key {
-			g.mixed = true
+		fn(groupKey{p[:i+1], ""})
+		if x != "" && len(p) >= i+1+len(x) {
+			fn(groupKey{p[:i+1], x})
 		}
 	}
+}
+
+// groups returns the candidate groups of entries: those that hold a file with lines, since a fold
+// of default files is never a candidate. A default file under a group makes it mixed.
+func groups(entries []entry) []*group {
+	m := map[groupKey]*group{}
 	for _, e := range entries {
-		x := ext(e.path)
-		for i := 0; i < len(e.path); i++ {
-			if e.path[i] != '/' {
-				continue
-			}
-			add(e.path[:i+1], "", e)
-			if x != "" && len(e.path) >= i+1+len(x) {
-				add(e.path[:i+1], x, e)
-			}
+		if e.set == 0 {
+			continue
 		}
+		prefixes(e.path, func(k groupKey) {
+			g := m[k]
+			if g == nil {
+				m[k] = &group{folder: k.folder, suffix: k.suffix, count: 1, set: e.set}
+				return
+			}
+			g.count++
+			if g.set != e.set {
+				g.mixed = true
+			}
+		})
+	}
+	for _, e := range entries {
+		if e.set != 0 {
+			continue
+		}
+		prefixes(e.path, func(k groupKey) {
+			if g := m[k]; g != nil {
+				g.count++
+				g.mixed = true
+			}
+		})
 	}
 	out := make([]*group, 0, len(m))
 	for _, g := range m {
@@ -107,19 +127,19 @@ func groups(entries []entry) []*group {
 // no two chosen rules match the same file (so each file keeps exactly one
 // robotsmith rule). Folds are chosen greedily, most files first, the more
 // specific rule first among equals.
-func foldRules(entries []entry, budget, user int) ([]rule, error) {
+func foldRules(entries []entry, ds decisions, budget, user int) ([]rule, error) {
 	need := 0
 	for _, e := range entries {
-		if e.key != "" {
+		if e.set != 0 {
 			need++
 		}
 	}
 	if need <= budget {
-		return assemble(entries, nil), nil
+		return assemble(entries, ds, nil), nil
 	}
 	var cands []*group
 	for _, g := range groups(entries) {
-		if !g.mixed && g.key != "" && g.count >= 2 && pathProblem(g.folder+g.suffix, Cloudflare) == "" {
+		if !g.mixed && g.set != 0 && g.count >= 2 && pathProblem(g.folder+g.suffix, Cloudflare) == "" {
 			cands = append(cands, g)
 		}
 	}
@@ -160,28 +180,28 @@ func foldRules(entries []entry, budget, user int) ([]rule, error) {
 		chosen = append(chosen, c)
 		total -= c.count - 1
 	}
-	rules := assemble(entries, chosen)
-	if len(rules) > budget {
-		return nil, &LimitError{Needed: len(rules) + 1 + user, Limit: MaxRules, User: user, Folders: suggest(rules, folders(entries), budget)}
+	rs := assemble(entries, ds, chosen)
+	if len(rs) > budget {
+		return nil, &LimitError{Needed: len(rs) + 1 + user, Limit: MaxRules, User: user, Folders: suggest(rs, folders(entries), budget)}
 	}
-	return rules, nil
+	return rs, nil
 }
 
 // assemble returns a rule for each chosen folder and for each file with
 // lines outside them, sorted by path.
-func assemble(entries []entry, chosen []*group) []rule {
-	var rules []rule
+func assemble(entries []entry, ds decisions, chosen []*group) []rule {
+	var rs []rule
 	for _, c := range chosen {
-		rules = append(rules, rule{path: c.rulePath(), lines: c.lines})
+		rs = append(rs, rule{path: c.rulePath(), lines: ds.lines[c.set]})
 	}
 	for _, e := range entries {
-		if e.key == "" || underAny(e.path, chosen) {
+		if e.set == 0 || underAny(e.path, chosen) {
 			continue
 		}
-		rules = append(rules, rule{path: e.path, lines: e.lines})
+		rs = append(rs, rule{path: e.path, lines: ds.lines[e.set]})
 	}
-	sort.Slice(rules, func(i, j int) bool { return rules[i].path < rules[j].path })
-	return rules
+	sort.Slice(rs, func(i, j int) bool { return rs[i].path < rs[j].path })
+	return rs
 }
 
 func underAny(p string, chosen []*group) bool {
@@ -199,7 +219,7 @@ func underAny(p string, chosen []*group) bool {
 // that is where rules pile up, while a folder that already holds folds of
 // different decisions is better left as it is. Among those, most rules
 // first; nested folders are not both picked.
-func suggest(rules []rule, fs map[string]*folder, budget int) []FolderCost {
+func suggest(rs []rule, fs map[string]*folder, budget int) []FolderCost {
 	type cand struct {
 		FolderCost
 		folds bool
@@ -210,7 +230,7 @@ func suggest(rules []rule, fs map[string]*folder, budget int) []FolderCost {
 			continue
 		}
 		c := cand{FolderCost: FolderCost{Folder: p}}
-		for _, r := range rules {
+		for _, r := range rs {
 			if strings.HasPrefix(r.path, p) {
 				c.Rules++
 				c.folds = c.folds || strings.Contains(r.path, "*")
@@ -231,7 +251,7 @@ func suggest(rules []rule, fs map[string]*folder, budget int) []FolderCost {
 		return a.Folder < b.Folder
 	})
 	var out []FolderCost
-	total := len(rules)
+	total := len(rs)
 	for _, c := range cands {
 		if total <= budget {
 			break

@@ -16,13 +16,14 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/hosttest"
+	"github.com/robotsmith/robotsmith/rules"
 )
 
 // siteFile is a file of the integration site.
 type siteFile struct {
 	disk  string // relative path on disk
 	url   string // URL path to request (as File.Path, not encoded)
-	lines []string
+	lines []rules.HeaderLine
 }
 
 // integrationSite is a small site with mixed decisions: PDFs and images in
@@ -31,32 +32,32 @@ type siteFile struct {
 // fold it under its rule limit while a neighbouring folder of mixed
 // decisions stays exact.
 func integrationSite() []siteFile {
-	g := []string{"googlebot: nosnippet"}
+	gb := ls(ag("googlebot", "nosnippet"))
 	fs := []siteFile{
 		{disk: "index.html", url: "/"},
-		{disk: "blog/a/index.html", url: "/blog/a/", lines: []string{"noindex, follow"}},
+		{disk: "blog/a/index.html", url: "/blog/a/", lines: ls(g("noindex, follow"))},
 		{disk: "blog/b/index.html", url: "/blog/b/"},
-		{disk: "blog/b/diagram.png", url: "/blog/b/diagram.png", lines: []string{"noimageindex"}},
-		{disk: "files/report.pdf", url: "/files/report.pdf", lines: append([]string{"noindex, nofollow"}, g...)},
+		{disk: "blog/b/diagram.png", url: "/blog/b/diagram.png", lines: ls(g("noimageindex"))},
+		{disk: "files/report.pdf", url: "/files/report.pdf", lines: append(ls(g("noindex, nofollow")), gb...)},
 		{disk: "files/public.pdf", url: "/files/public.pdf"},
-		{disk: "files/my report (v2).pdf", url: "/files/my report (v2).pdf", lines: []string{"noindex"}},
-		{disk: "files/agent-only.pdf", url: "/files/agent-only.pdf", lines: []string{"googlebot: noindex", "bingbot: noarchive, nosnippet"}},
-		{disk: "files/dated.pdf", url: "/files/dated.pdf", lines: []string{"unavailable_after: 2027-01-31T00:00:00Z", "googlebot: max-snippet:20"}},
+		{disk: "files/my report (v2).pdf", url: "/files/my report (v2).pdf", lines: ls(g("noindex"))},
+		{disk: "files/agent-only.pdf", url: "/files/agent-only.pdf", lines: ls(ag("googlebot", "noindex"), ag("bingbot", "noarchive, nosnippet"))},
+		{disk: "files/dated.pdf", url: "/files/dated.pdf", lines: ls(g("unavailable_after: 2027-01-31T00:00:00Z"), ag("googlebot", "max-snippet:20"))},
 	}
 	for i := 0; i < 90; i++ {
-		fs = append(fs, siteFile{disk: fmt.Sprintf("gallery/all/p%03d.png", i), url: fmt.Sprintf("/gallery/all/p%03d.png", i), lines: []string{"noindex"}})
+		fs = append(fs, siteFile{disk: fmt.Sprintf("gallery/all/p%03d.png", i), url: fmt.Sprintf("/gallery/all/p%03d.png", i), lines: ls(g("noindex"))})
 	}
 	// A folder whose page keeps the default: only /shots/*.png can fold.
 	fs = append(fs, siteFile{disk: "shots/index.html", url: "/shots/"})
 	for i := 0; i < 100; i++ {
-		fs = append(fs, siteFile{disk: fmt.Sprintf("shots/s%03d.png", i), url: fmt.Sprintf("/shots/s%03d.png", i), lines: []string{"noindex, noimageindex"}})
+		fs = append(fs, siteFile{disk: fmt.Sprintf("shots/s%03d.png", i), url: fmt.Sprintf("/shots/s%03d.png", i), lines: ls(g("noindex, noimageindex"))})
 	}
-	fs = append(fs, siteFile{disk: "shots/sub/deep.png", url: "/shots/sub/deep.png", lines: []string{"noindex, noimageindex"}},
+	fs = append(fs, siteFile{disk: "shots/sub/deep.png", url: "/shots/sub/deep.png", lines: ls(g("noindex, noimageindex"))},
 		siteFile{disk: "shots/sub/deep.jpg", url: "/shots/sub/deep.jpg"})
 	for i := 0; i < 12; i++ {
 		f := siteFile{disk: fmt.Sprintf("gallery/mix/m%02d.jpg", i), url: fmt.Sprintf("/gallery/mix/m%02d.jpg", i)}
 		if i%3 != 0 {
-			f.lines = []string{"noindex, noimageindex"}
+			f.lines = ls(g("noindex, noimageindex"))
 		}
 		fs = append(fs, f)
 	}
@@ -87,7 +88,11 @@ func writeSite(t *testing.T, dir string, site []siteFile, f Format) {
 	if err != nil {
 		t.Fatalf("Block: %v", err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "_headers"), Merge([]byte(userHeaders), block), 0o644); err != nil {
+	merged, err := Merge([]byte(userHeaders), block)
+	if err != nil {
+		t.Fatalf("Merge: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "_headers"), merged, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -143,9 +148,9 @@ func checkSite(t *testing.T, srv *hosttest.Server, host string, site []siteFile,
 			continue
 		}
 		got := resp.XRobotsTag()
-		wantLines := s.lines
+		wantLines := written(s.lines)
 		if preview {
-			wantLines = append([]string{"noindex"}, s.lines...)
+			wantLines = append([]string{"noindex"}, wantLines...)
 		}
 		want := strings.Join(wantLines, ", ")
 		if (got == "") != (want == "") || !Interpret(got).Equal(Interpret(want)) {

@@ -3,6 +3,8 @@ package headers
 import (
 	"strconv"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/rules"
 )
 
 // valued are the directives written as "name: value" (or "name:value"); any
@@ -107,22 +109,27 @@ func sameSet(a, b map[string]bool) bool {
 	return true
 }
 
-// checkLines reports what is wrong with one file's lines, or "".
-func checkLines(lines []string) string {
+// checkLines reports what is wrong with one file's lines, or "": every line
+// must be one header line with something in it, and the generic line (no
+// Agent) must come first, since a host joins the lines into one header in
+// which a bare directive after "googlebot: ..." would belong to googlebot.
+func checkLines(lines []rules.HeaderLine) string {
 	sawAgent := ""
 	for i, l := range lines {
-		if strings.ContainsAny(l, "\r\n\x00") {
-			return "X-Robots-Tag line " + strconv.Itoa(i+1) + " holds a line break"
+		n := strconv.Itoa(i + 1)
+		if strings.ContainsAny(l.Agent, "\r\n\x00") || strings.ContainsAny(l.Content, "\r\n\x00") {
+			return "X-Robots-Tag line " + n + " holds a line break"
 		}
-		if strings.TrimSpace(l) == "" {
-			return "X-Robots-Tag line " + strconv.Itoa(i+1) + " is empty"
+		if strings.TrimSpace(l.Content) == "" {
+			return "X-Robots-Tag line " + n + " is empty"
 		}
-		agent, _ := agentPrefix(strings.Split(l, ",")[0])
-		switch {
-		case agent != "":
-			sawAgent = agent
+		switch a := l.Agent; {
+		case a != "" && (!isToken(a) || valued[a]):
+			return "X-Robots-Tag line " + n + ": " + strconv.Quote(a) + " cannot name an agent (a host would not read it as one)"
+		case a != "":
+			sawAgent = a
 		case sawAgent != "":
-			return "X-Robots-Tag line " + strconv.Itoa(i+1) + " (" + strings.TrimSpace(l) + ") has no agent but follows the line for " +
+			return "X-Robots-Tag line " + n + " (" + strings.TrimSpace(l.Content) + ") has no agent but follows the line for " +
 				sawAgent + "; the host joins the lines, so it would apply to " + sawAgent + " only: put generic directives first"
 		}
 	}

@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -10,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/site"
 )
 
@@ -50,7 +48,8 @@ type Tag struct {
 }
 
 // Explain resolves each of paths (a URL path such as /blog/post/, or an output file) without
-// writing anything. Unknown paths are reported with ErrUnknownPath; the others are still explained.
+// writing anything, through the same step as build and check. Unknown paths are reported with
+// ErrUnknownPath; the others are still explained.
 func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, error) {
 	opt.Write, opt.RunCommand = false, false
 	j, err := prepare(ctx, opt)
@@ -60,6 +59,7 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	var (
 		out  []Explanation
 		errs []error
+		w    worker
 	)
 	for _, q := range paths {
 		f, ok := j.lookup(q)
@@ -67,7 +67,7 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 			errs = append(errs, fmt.Errorf("%s: %w %s", q, ErrUnknownPath, j.site.Output))
 			continue
 		}
-		e, err := j.explain(q, f)
+		e, err := j.explain(&w, q, f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -78,7 +78,7 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 }
 
 // lookup finds the output file for a URL path or a file path.
-func (j *job) lookup(q string) (file, bool) {
+func (j *job) lookup(q string) (record, bool) {
 	var candidates []string
 	if strings.HasPrefix(q, "/") {
 		rel := strings.TrimPrefix(q, "/")
@@ -100,46 +100,41 @@ func (j *job) lookup(q string) (file, bool) {
 			continue
 		}
 		if fi, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(c))); err == nil && !fi.IsDir() {
-			return newFile(c), true
+			return newRecord("/" + c), true
 		}
 	}
-	return file{}, false
+	return record{}, false
 }
 
-func (j *job) explain(q string, f file) (Explanation, error) {
-	e := Explanation{Query: q, URL: f.url, File: j.outName(f.rel)}
-	for _, n := range j.res.Matching(f.url) {
+func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
+	e := Explanation{Query: q, URL: f.url(), File: j.outName(f.rel())}
+	for _, n := range j.res.Matching(f.url()) {
 		e.Rules = append(e.Rules, j.cfg.RuleList[n-1].Source.String())
 	}
-	if p := j.sourcePage(f); p != nil {
-		e.Source = p.Source
-	} else if o := j.pages.Owner(f.rel); o.Role == site.RoleAlias {
-		e.AliasOf = o.Page.Source
+	o := j.step(w, &f, true)
+	if o.err == nil {
+		o.err = j.sources[o.src].err()
 	}
-	var pg rewrite.Page
-	if f.html {
-		src, err := os.ReadFile(filepath.Join(j.site.Output, filepath.FromSlash(f.rel)))
-		if err != nil {
-			return e, err
-		}
-		if pg, err = rewrite.Scan(bytes.NewReader(src), j.agents); err != nil {
-			return e, err
-		}
+	if o.err != nil {
+		return e, o.err
 	}
-	d, _, err := j.res.Decide(j.item(f, pg))
-	if err != nil {
-		return e, err
+	if o.src != nil {
+		e.Source = o.src.Source
+	} else if a := j.pages.Owner(f.rel()); a.Role == site.RoleAlias {
+		e.AliasOf = a.Page.Source
 	}
+	d := o.decision
 	e.Class = d.Class.String()
-	r := result{f: f, decision: d}
-	if !f.html {
+	switch {
+	case !f.html():
 		e.Class = "file"
-	} else if !pg.HTML {
+	case f.skipped():
 		e.Class = "not an HTML document (left alone)"
-		r.skipped = true
 	}
 	// The lines build writes to _headers: pages too with `headers: {html: true}`.
-	e.Header = j.headerLines(&r)
+	for _, l := range j.headerLines(&f) {
+		e.Header = append(e.Header, l.String())
+	}
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
 		for _, v := range a.Values {
@@ -147,8 +142,8 @@ func (j *job) explain(q string, f file) (Explanation, error) {
 		}
 		e.Agents = append(e.Agents, ea)
 	}
-	if f.html && pg.HTML {
-		for _, t := range d.Directives().Tags {
+	if f.html() && !f.skipped() {
+		for _, t := range f.verdict.Directives.Tags {
 			e.Tags = append(e.Tags, Tag{Name: t.Name, Content: t.Content})
 		}
 	}

@@ -214,9 +214,52 @@ func TestExplainUnknownPath(t *testing.T) {
 	}
 }
 
-func TestFinalName(t *testing.T) {
-	if got, want := finalName(filepath.Join("a", tempPrefix+"index.html.12345")), filepath.Join("a", "index.html"); got != want {
-		t.Errorf("finalName: got %q, want %q", got, want)
+// TestWritePhase: the write phase puts each temporary file in place by the list alone, whatever the
+// names look like (a final name that holds the temporary prefix, dots, no extension), and discard
+// leaves every final file as it was.
+func TestWritePhase(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"index.html", tempPrefix + "odd.name.html", "no-extension", "a.b.c.d"}
+	for _, commitIt := range []bool{true, false} {
+		var ps []pending
+		for _, n := range names {
+			final := filepath.Join(dir, n)
+			if err := os.WriteFile(final, []byte("old"), 0o640); err != nil {
+				t.Fatal(err)
+			}
+			p, err := writeTemp(final, []byte("new "+n), 0o640)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if p.final != final || filepath.Dir(p.temp) != dir {
+				t.Fatalf("writeTemp(%q): got %+v, want a temporary file beside it", final, p)
+			}
+			ps = append(ps, *p)
+		}
+		want := "old"
+		if commitIt {
+			if err := commit(ps, 2); err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			discard(ps)
+		}
+		for _, n := range names {
+			b, err := os.ReadFile(filepath.Join(dir, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if commitIt {
+				want = "new " + n
+			}
+			if string(b) != want {
+				t.Errorf("commit %v: %s holds %q, want %q", commitIt, n, b, want)
+			}
+		}
+		entries, _ := os.ReadDir(dir)
+		if len(entries) != len(names) {
+			t.Errorf("commit %v: %d files in the folder, want %d (temporary files left)", commitIt, len(entries), len(names))
+		}
 	}
 }
 
@@ -258,5 +301,72 @@ func TestHeadersLint(t *testing.T) {
 	got := readTree(t, dir)["_headers"]
 	if !strings.HasPrefix(got, user) || !strings.Contains(got, "# robotsmith: begin") {
 		t.Errorf("_headers: the user's rules must stay and the block follow:\n%s", got)
+	}
+}
+
+// TestFragmentHeaders: an .html file that is not an HTML document (a verification file, a
+// `layout: null` fragment) cannot carry a tag, so its decision goes to _headers, and only when it is
+// not what the defaults say (SPEC §6: "for every non-HTML file whose directives differ from the
+// default").
+func TestFragmentHeaders(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"index.html":                  page,
+		"google1234567890abcdef.html": "google-site-verification: google1234567890abcdef.html",
+		"private/fragment.html":       "<p>a fragment</p>\n",
+		"robotsmith.yaml":             "rules:\n  - path: /private/**\n    robots: noindex\n",
+	})
+	rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Skipped != 2 {
+		t.Errorf("skipped: got %d, want the 2 fragments", rep.Skipped)
+	}
+	got := readTree(t, dir)["_headers"]
+	if !strings.Contains(got, "/private/fragment.html\n  X-Robots-Tag: noindex, follow\n") {
+		t.Errorf("_headers lacks the noindex fragment:\n%s", got)
+	}
+	if strings.Contains(got, "google1234567890abcdef") {
+		t.Errorf("_headers has a rule for a fragment that keeps the default:\n%s", got)
+	}
+}
+
+// TestProcessSubset: a prepared job runs the step over any subset of the output's files, as watch
+// mode does for the files a generator rewrote; the others are left untouched, records and files.
+func TestProcessSubset(t *testing.T) {
+	dir := plainSite(t)
+	before := readTree(t, dir)
+	j, err := prepare(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := j.walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var subset []record
+	for _, f := range files {
+		if f.rel() == "tags/index.html" || f.rel() == "files/x.pdf" {
+			subset = append(subset, f)
+		}
+	}
+	b := j.process(context.Background(), subset)
+	if err := commit(b.writes, 1); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range subset {
+		if f.verdict == nil {
+			t.Errorf("%s: not decided", f.rel())
+		}
+	}
+	if len(b.writes) != 1 || b.writes[0].final != filepath.Join(dir, "tags", "index.html") {
+		t.Errorf("writes: got %+v, want tags/index.html alone", b.writes)
+	}
+	after := readTree(t, dir)
+	for name, body := range before {
+		if changed := after[name] != body; changed != (name == "tags/index.html") {
+			t.Errorf("%s: changed %v", name, changed)
+		}
 	}
 }

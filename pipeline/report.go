@@ -42,19 +42,20 @@ type Report struct {
 	Findings []string `json:"findings"` // lint findings: check exits 1 when there is any
 }
 
-func (rep *Report) count(r *result) {
-	if r.changed {
+func (rep *Report) count(f *record) {
+	if f.changed() {
 		rep.Changed++
-		rep.ChangedFiles = append(rep.ChangedFiles, r.f.rel)
+		rep.ChangedFiles = append(rep.ChangedFiles, f.rel())
 	}
 	switch {
-	case r.skipped:
+	case f.skipped():
 		rep.Skipped++
-	case !r.f.html:
+	case !f.html():
 		rep.Files++
+	case f.verdict == nil: // not processed: a read error, reported as such
 	default:
 		rep.Pages++
-		switch r.decision.Class {
+		switch f.verdict.Class {
 		case rules.Public:
 			rep.Public++
 		case rules.NonPublic:

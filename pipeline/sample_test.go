@@ -5,7 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"strings"
+	"reflect"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/testtool"
@@ -25,25 +25,25 @@ func sampleCopy(t *testing.T) string {
 	return dir
 }
 
-// TestSampleSiteInvariants checks STYLE 19's invariants over every page of the sample site: empty
-// directives give byte-identical output, and rewriting with the page's decided directives twice gives
-// what rewriting once gives.
+// TestSampleSiteInvariants checks STYLE 19's invariants over every page of the sample site, through
+// the step every command uses: empty directives give byte-identical output, and processing the
+// processed site again changes no file and decides every file as the first pass did.
 func TestSampleSiteInvariants(t *testing.T) {
 	dir := sampleCopy(t)
-	j, err := prepare(context.Background(), Options{Root: dir})
+	ctx := context.Background()
+	j, err := prepare(ctx, Options{Root: dir, Write: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := j.walk()
+	first, err := j.walk()
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages := 0
-	for _, f := range files {
-		if !f.html {
+	for _, f := range first {
+		if !f.html() {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(j.site.Output, filepath.FromSlash(f.rel)))
+		src, err := os.ReadFile(filepath.Join(j.site.Output, filepath.FromSlash(f.rel())))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -52,59 +52,56 @@ func TestSampleSiteInvariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(same.Bytes(), src) {
-			t.Errorf("%s: empty directives changed the page", f.rel)
+			t.Errorf("%s: empty directives changed the page", f.rel())
 		}
-		pg, err := rewrite.Scan(bytes.NewReader(src), j.agents)
-		if err != nil {
-			t.Fatal(err)
+	}
+	b := j.process(ctx, first)
+	if errs := b.errors(); len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	if err := commit(b.writes, j.workers()); err != nil {
+		t.Fatal(err)
+	}
+
+	j2, err := prepare(ctx, Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := j2.walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(second) != len(first) {
+		t.Fatalf("second pass: %d files, want %d", len(second), len(first))
+	}
+	j2.process(ctx, second)
+	pages := 0
+	for i := range second {
+		f, g := &first[i], &second[i]
+		if f.path != g.path {
+			t.Fatalf("second pass: file %d is %s, want %s", i, g.path, f.path)
 		}
-		if !pg.HTML {
+		if g.changed() {
+			t.Errorf("%s: the second pass changes it again", g.rel())
+		}
+		if !f.html() || f.skipped() {
 			continue
 		}
 		pages++
-		d, _, err := j.res.Decide(j.item(f, pg))
-		if err != nil {
-			t.Fatalf("%s: %v", f.rel, err)
+		if got, want := g.verdict.Directives, f.verdict.Directives; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: second decision %+v, first %+v", g.rel(), got, want)
 		}
-		var once, twice bytes.Buffer
-		if err := rewrite.Rewrite(&once, bytes.NewReader(src), d.Directives()); err != nil {
-			t.Fatal(err)
-		}
-		// The second run decides again from the rewritten page, as a second build does.
-		pg2, err := rewrite.Scan(bytes.NewReader(once.Bytes()), j.agents)
-		if err != nil {
-			t.Fatal(err)
-		}
-		d2, _, err := j.res.Decide(j.item(f, pg2))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got, want := d2.Directives(), d.Directives(); !sameDirectives(got, want) {
-			t.Errorf("%s: second decision %+v, first %+v", f.rel, got, want)
-		}
-		if err := rewrite.Rewrite(&twice, bytes.NewReader(once.Bytes()), d2.Directives()); err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(once.Bytes(), twice.Bytes()) {
-			t.Errorf("%s: rewriting twice differs from once", f.rel)
-		}
-		if d.Class == rules.Public && !strings.Contains(once.String(), `<meta name="googlebot"`) {
-			t.Errorf("%s: public page without a googlebot tag", f.rel)
+		if f.verdict.Class == rules.Public {
+			out, err := os.ReadFile(filepath.Join(j.site.Output, filepath.FromSlash(f.rel())))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Contains(out, []byte(`<meta name="googlebot"`)) {
+				t.Errorf("%s: public page without a googlebot tag", f.rel())
+			}
 		}
 	}
 	if pages < 40 {
 		t.Errorf("checked %d pages, want the sample site's 40 or more", pages)
 	}
-}
-
-func sameDirectives(a, b rules.Directives) bool {
-	if a.Clear != b.Clear || len(a.Tags) != len(b.Tags) {
-		return false
-	}
-	for i := range a.Tags {
-		if a.Tags[i] != b.Tags[i] {
-			return false
-		}
-	}
-	return true
 }

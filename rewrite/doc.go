@@ -19,7 +19,9 @@
 //	err = rewrite.Rewrite(&out, bytes.NewReader(src), d)   // 3. apply them
 //
 // [Process] does the three steps on a []byte in one call and tokenizes the
-// page's head once less.
+// page's head once less. [ProcessTo] is Process for a caller that processes
+// page after page: it writes into the caller's buffer, takes the robots-family
+// test as a function, and writes nothing for a page that does not change.
 //
 // # What counts as a robots tag
 //

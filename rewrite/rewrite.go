@@ -91,49 +91,74 @@ func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 // itself when nothing changes. The result equals Rewrite's for the same
 // Directives.
 func Process(src []byte, agents []string, decide func(Page) rules.Directives) (out []byte, changed bool, err error) {
-	defer catch(&err)
-	isScan := nameSet(agents, rules.Directives{})
-	res := scan(src, isScan)
-	if !res.html {
+	var buf bytes.Buffer
+	changed, err = ProcessTo(&buf, src, nameSet(agents, rules.Directives{}), decide)
+	switch {
+	case err != nil:
+		return nil, false, err
+	case !changed:
 		return src, false, nil
+	}
+	return buf.Bytes(), true, nil
+}
+
+// ProcessTo is Process for a caller that keeps its buffers from page to page:
+// isAgent tells a robots-family meta name (given lower-cased and trimmed)
+// instead of a list of extra agents, and the new page is written to dst
+// (reset first) only when it differs from src; changed reports that. A page
+// is scanned once when every agent and tag name of the Directives is one
+// that isAgent reports, as it is when both come from the same resolver.
+func ProcessTo(dst *bytes.Buffer, src []byte, isAgent func(string) bool, decide func(Page) rules.Directives) (changed bool, err error) {
+	defer catch(&err)
+	dst.Reset()
+	res := scan(src, isAgent)
+	if !res.html {
+		return false, nil
 	}
 	d := decide(pageOf(src, res))
 	if !d.Touches() {
-		return src, false, nil
+		return false, nil
 	}
-	isRewrite := nameSet(nil, d)
-	if !sameNames(agents, isScan, isRewrite, d) {
-		res = scan(src, isRewrite)
+	if extra := missingNames(isAgent, d); extra != nil {
+		res = scan(src, func(name string) bool { return isAgent(name) || extra[name] })
 	}
 	edits := plan(src, res, d)
-	if len(edits) == 0 {
-		return src, false, nil
+	if unchanged(src, edits) {
+		return false, nil
 	}
-	var buf bytes.Buffer
-	buf.Grow(len(src) + 512)
-	if err := write(&buf, src, edits); err != nil {
-		return nil, false, err
+	dst.Grow(len(src) + 512)
+	if err := write(dst, src, edits); err != nil {
+		return false, err
 	}
-	out = buf.Bytes()
-	return out, !bytes.Equal(out, src), nil
+	return true, nil
 }
 
-// sameNames reports whether isScan and isRewrite (made from agents and d by
-// nameSet) agree on every name either of them adds to rules.IsAgent, so that
-// a scan with one is a scan with the other.
-func sameNames(agents []string, isScan, isRewrite func(string) bool, d rules.Directives) bool {
-	for _, a := range agents {
-		if !isRewrite(norm(a)) {
-			return false
+// missingNames returns the agent and tag names of d that isAgent does not
+// report, or nil when there are none.
+func missingNames(isAgent func(string) bool, d rules.Directives) map[string]bool {
+	var extra map[string]bool
+	add := func(name string) {
+		if n := norm(name); n != "" && !isAgent(n) {
+			if extra == nil {
+				extra = map[string]bool{}
+			}
+			extra[n] = true
 		}
 	}
 	for _, a := range d.Agents {
-		if !isScan(norm(a)) {
-			return false
-		}
+		add(a)
 	}
 	for _, t := range d.Tags {
-		if !isScan(norm(t.Name)) {
+		add(t.Name)
+	}
+	return extra
+}
+
+// unchanged reports whether applying edits to src gives src again: every
+// edit writes back the bytes it replaces.
+func unchanged(src []byte, edits []edit) bool {
+	for _, e := range edits {
+		if e.end-e.start != len(e.text) || string(src[e.start:e.end]) != e.text {
 			return false
 		}
 	}
@@ -293,7 +318,22 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		edits = append(edits, edit{span{start, g.end}, ""})
 	}
 	if !placed {
-		edits = append(edits, insertion(src, res, d, keep, tagEnd, nl))
+		ins := insertion(src, res, d, keep, tagEnd, nl)
+		if i := covering(src, edits, ins.start); i >= 0 {
+			// The block would go on a line that a removal takes away (an unpaired
+			// marker that the head ends with): it takes that line's place, with the
+			// line's indent, where the next run finds it as a block of ours and
+			// writes it back the same. Inserted after the removal, its first line
+			// lost the indent the others kept, and the next run changed it again.
+			r := edits[i]
+			indent := leadingBlanks(src[r.start:])
+			edits[i].text = indent + blockText(d.Tags, keep, tagEnd, nl, indent)
+			if src[r.end-1] == '\n' {
+				edits[i].text += nl
+			}
+		} else {
+			edits = append(edits, ins)
+		}
 	}
 	sort.SliceStable(edits, func(i, j int) bool {
 		if edits[i].start != edits[j].start {
@@ -302,6 +342,18 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		return edits[i].end < edits[j].end // an insertion before a removal at the same place
 	})
 	return edits
+}
+
+// covering returns the index of the removal among edits that p falls in, or
+// -1: p is inside its span, or at its end when the span does not end a line
+// (then p is on the line the removal takes away).
+func covering(src []byte, edits []edit, p int) int {
+	for i, e := range edits {
+		if e.text == "" && e.start < p && (p < e.end || p == e.end && src[e.end-1] != '\n') {
+			return i
+		}
+	}
+	return -1
 }
 
 // insertion places the block where no old tag or block stood: after

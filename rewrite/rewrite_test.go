@@ -175,6 +175,20 @@ func checkInvariants(t *testing.T, src []byte, d rules.Directives) {
 	if !bytes.Equal(proc, once) {
 		t.Fatalf("Process differs from Rewrite for %q\nProcess: %q\nRewrite: %q", src, proc, once)
 	}
+	// ProcessTo, with a buffer that holds another page's bytes: the same page, written only when it
+	// changes.
+	dst := bytes.NewBufferString("another page")
+	changed, err := ProcessTo(dst, src, nameSet(strip.Agents, rules.Directives{}), func(Page) rules.Directives { return d })
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := src
+	if changed {
+		got = dst.Bytes()
+	}
+	if !bytes.Equal(got, once) || changed == bytes.Equal(once, src) {
+		t.Fatalf("ProcessTo differs from Rewrite for %q\nProcessTo (changed %v): %q\nRewrite: %q", src, changed, got, once)
+	}
 }
 
 // TestInvariants: over every testdata page and several Directives, rewriting

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 )
@@ -38,14 +40,6 @@ const (
 	phaseHead          // in the head
 	phaseAfter         // after the head
 )
-
-// headTags are the start tags that HTML keeps in the head (WHATWG "in head"
-// insertion mode); any other start tag implies the body.
-var headTags = map[string]bool{
-	"base": true, "basefont": true, "bgsound": true, "link": true, "meta": true,
-	"title": true, "noscript": true, "noframes": true, "style": true,
-	"script": true, "template": true,
-}
 
 // rawTextTags are the elements whose content the x/net/html tokenizer
 // returns as one text token.
@@ -167,7 +161,8 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 	if s.template > 0 {
 		// Inert content: only track nesting.
 		if tt == html.StartTagToken || tt == html.EndTagToken {
-			if name, _ := z.TagName(); string(name) == "template" {
+			var buf nameBuf
+			if string(tagName(z, tt, &buf)) == "template" {
 				if tt == html.StartTagToken {
 					s.template++
 				} else {
@@ -196,25 +191,25 @@ func (s *scanner) token(z *html.Tokenizer, tt html.TokenType, sp span) {
 	case html.StartTagToken, html.SelfClosingTagToken:
 		s.startTag(z, tt, sp)
 	case html.EndTagToken:
-		name, _ := z.TagName()
-		n := string(name)
+		var buf nameBuf
+		name := tagName(z, tt, &buf)
 		if len(s.foreign) > 0 {
 			// Close the innermost open element of that name, if any.
 			for i := len(s.foreign) - 1; i >= 0; i-- {
-				if s.foreign[i] == n {
+				if s.foreign[i] == string(name) {
 					s.foreign = s.foreign[:i]
 					break
 				}
 			}
 		}
-		if n == "noscript" && s.noscript > 0 {
+		if string(name) == "noscript" && s.noscript > 0 {
 			s.noscript--
 			return
 		}
 		if s.noscript > 0 || s.phase == phaseAfter {
 			return
 		}
-		switch n {
+		switch string(name) {
 		case "head", "body", "html", "br":
 			s.beginHead(sp.start)
 			s.endHead(sp.start)
@@ -301,20 +296,20 @@ func style(selfClosing bool) int {
 }
 
 func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
-	nameB, hasAttr := z.TagName()
-	name := string(nameB)
+	var buf nameBuf
+	name := tagName(z, tt, &buf)
 	if s.foreignTag(z, tt, name) {
 		return
 	}
-	if name == "meta" {
-		s.meta(z, tt, hasAttr, sp)
+	if string(name) == "meta" {
+		s.meta(z, tt, sp)
 		return
 	}
 	// The tokenizer reads these elements' content as text (SPEC raw text and
 	// RCDATA elements); <noscript> is made an exception below.
-	s.rawText = rawTextTags[name]
+	s.rawText = rawTextTags[string(name)]
 	outer := s.noscript == 0 && s.phase != phaseAfter // directly in the prologue or head
-	switch name {
+	switch string(name) {
 	case "template":
 		if tt == html.StartTagToken {
 			s.template++
@@ -330,20 +325,22 @@ func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 	if !outer {
 		return
 	}
-	switch {
-	case name == "html":
+	switch string(name) {
+	case "html":
 		s.res.html = true
-	case name == "head":
+	case "head":
 		s.res.html = true
 		s.phase = phaseHead
-	case name == "body":
+	case "body":
 		s.res.html = true
 		s.beginHead(sp.start)
 		s.endHead(sp.start)
-	case headTags[name]:
+	case "base", "basefont", "bgsound", "link", "meta", "title", "noscript", "noframes", "style", "script", "template":
+		// The start tags that HTML keeps in the head (WHATWG "in head" insertion mode); any
+		// other start tag implies the body.
 		s.phase = phaseHead
 		s.beginHead(sp.start)
-		if voidTags[name] && s.res.voidStyle == 0 && !s.isOpen {
+		if voidTags[string(name)] && s.res.voidStyle == 0 && !s.isOpen {
 			s.res.voidStyle = style(tt == html.SelfClosingTagToken)
 		}
 	default:
@@ -352,45 +349,49 @@ func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 	}
 }
 
-func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, hasAttr bool, sp span) {
+func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span) {
 	inHead := s.phase != phaseAfter
 	if inHead && s.noscript == 0 {
 		s.phase = phaseHead
 		s.beginHead(sp.start)
 	}
-	var name, content, equiv string
+	// Values stay bytes until the tag is known to be a robots tag.
+	var name, content, equiv []byte
 	var haveName, haveContent, haveEquiv, charset bool
-	for hasAttr {
+	for more := true; more; {
 		var k, v []byte
-		k, v, hasAttr = z.TagAttr()
+		k, v, more = z.TagAttr()
 		// The first occurrence of an attribute wins, as in the HTML parser.
 		switch string(k) {
 		case "name":
 			if !haveName {
-				name, haveName = strings.ToLower(strings.TrimSpace(string(v))), true
+				name, haveName = bytes.TrimSpace(v), true
 			}
 		case "content":
 			if !haveContent {
-				content, haveContent = string(v), true
+				content, haveContent = v, true
 			}
 		case "http-equiv":
 			if !haveEquiv {
-				equiv, haveEquiv = strings.ToLower(strings.TrimSpace(string(v))), true
+				equiv, haveEquiv = bytes.TrimSpace(v), true
 			}
 		case "charset":
 			charset = true
 		}
 	}
 	selfClosing := tt == html.SelfClosingTagToken
-	if haveName && s.isName(name) {
-		s.robotsHit = true
-		h := hit{name: name, content: content, span: sp, head: inHead && s.noscript == 0, selfClosing: selfClosing}
-		if s.isOpen {
-			s.pending = append(s.pending, h)
-		} else {
-			s.res.tags = append(s.res.tags, h)
+	var buf [64]byte
+	if haveName {
+		if n := string(lower(buf[:0], name)); s.isName(n) {
+			s.robotsHit = true
+			h := hit{name: n, content: string(content), span: sp, head: inHead && s.noscript == 0, selfClosing: selfClosing}
+			if s.isOpen {
+				s.pending = append(s.pending, h)
+			} else {
+				s.res.tags = append(s.res.tags, h)
+			}
+			return
 		}
-		return
 	}
 	if !inHead || s.noscript > 0 {
 		return
@@ -398,12 +399,65 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, hasAttr bool, sp sp
 	if s.res.voidStyle == 0 && !s.isOpen {
 		s.res.voidStyle = style(selfClosing)
 	}
-	if equiv == "refresh" {
+	equiv = lower(buf[:0], equiv)
+	if string(equiv) == "refresh" {
 		s.res.redirect = true
 	}
-	if s.res.charsetEnd < 0 && (charset || equiv == "content-type" && strings.Contains(strings.ToLower(content), "charset")) {
+	if s.res.charsetEnd < 0 && (charset || string(equiv) == "content-type" && bytes.Contains(bytes.ToLower(content), []byte("charset"))) {
 		s.res.charsetEnd = sp.end
 	}
+}
+
+// nameBuf holds a tag name read by tagName.
+type nameBuf [32]byte
+
+// tagName is the current tag's name as z.TagName gives it (ASCII letters lower-cased), read from
+// the tag's raw text into buf: TagName copies the name, and the scan reads every tag's. A name
+// that does not fit buf, or holds a NUL (which TagName reads as U+FFFD), is left to TagName.
+func tagName(z *html.Tokenizer, tt html.TokenType, buf *nameBuf) []byte {
+	raw := z.Raw()
+	i := 1 // after "<"
+	if tt == html.EndTagToken {
+		i = 2 // after "</"
+	}
+	n := 0
+	for ; i < len(raw); i++ {
+		c := raw[i]
+		switch c {
+		case ' ', '\n', '\r', '\t', '\f', '/', '>':
+			return buf[:n]
+		case 0:
+			name, _ := z.TagName()
+			return name
+		}
+		if n == len(buf) {
+			name, _ := z.TagName()
+			return name
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[n] = c
+		n++
+	}
+	return buf[:n]
+}
+
+// lower appends b lower-cased as strings.ToLower does to dst: meta names and http-equiv values are
+// compared so, and a short one needs no allocation when dst is on the stack.
+func lower(dst, b []byte) []byte {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return bytes.ToLower(b)
+		}
+	}
+	for _, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // commentText is the raw text of a closed "<!--" comment between its delimiters.
@@ -436,20 +490,20 @@ var breakoutTags = map[string]bool{
 // except within an HTML integration point (<foreignObject>, <desc>, <title>
 // in SVG; <mi>, <mo>, <mn>, <ms>, <mtext> in MathML), whose content is HTML.
 // This is a small stack, not a tree: enough to tell raw text from markup.
-func (s *scanner) foreignTag(z *html.Tokenizer, tt html.TokenType, name string) bool {
+func (s *scanner) foreignTag(z *html.Tokenizer, tt html.TokenType, name []byte) bool {
 	if len(s.foreign) > 0 && !s.inIntegrationPoint() {
-		if breakoutTags[name] {
+		if breakoutTags[string(name)] {
 			s.foreign = nil // an HTML tag again, handled as such
 			return false
 		}
 		z.NextIsNotRawText()
 		if tt == html.StartTagToken {
-			s.foreign = append(s.foreign, name)
+			s.foreign = append(s.foreign, string(name))
 		}
 		return true
 	}
-	if (name == "svg" || name == "math") && tt == html.StartTagToken {
-		s.foreign = append(s.foreign, name)
+	if (string(name) == "svg" || string(name) == "math") && tt == html.StartTagToken {
+		s.foreign = append(s.foreign, string(name))
 	}
 	return false
 }
@@ -536,28 +590,28 @@ const candidateWindow = 4096
 
 // lastCandidate is the cheap byte search over the rest of a page: it returns
 // the offset in rest of the last "<meta" (any case) whose tag might name a
-// robots agent, or of the last "robotsmith" marker text, or -1 if there is
-// neither and the rest need not be tokenized. Context (comments, scripts) is
-// ignored here: a candidate only means "tokenize up to here".
+// robots agent, or of the last comment that might be one of robotsmith's
+// markers, or -1 if there is neither and the rest need not be tokenized.
+// Context (comments, scripts) is ignored here: a candidate only means
+// "tokenize up to here".
 func lastCandidate(rest []byte, isName func(string) bool) int {
 	last := -1
-	// A forward search: bytes.LastIndex is a byte-at-a-time Rabin-Karp.
-	for i := 0; ; {
-		j := bytes.Index(rest[i:], []byte(markOpen))
-		if j < 0 {
-			break
-		}
-		last = i + j
-		i = last + 1
-	}
-	for i := 0; ; {
-		j := bytes.IndexByte(rest[i:], '<')
+	// One pass over the '<'s (a page has one every few dozen bytes): the test after each is
+	// written out, not a call.
+	for i := 0; i+5 <= len(rest); {
+		j := bytes.IndexByte(rest[i:len(rest)-4], '<')
 		if j < 0 {
 			break
 		}
 		p := i + j
 		i = p + 1
-		if len(rest)-p < 5 || !bytes.EqualFold(rest[p+1:p+5], []byte("meta")) {
+		if rest[p+1] == '!' {
+			if markerComment(rest[p:]) {
+				last = p
+			}
+			continue
+		}
+		if rest[p+1]|0x20 != 'm' || rest[p+2]|0x20 != 'e' || rest[p+3]|0x20 != 't' || rest[p+4]|0x20 != 'a' {
 			continue
 		}
 		if p > last && metaMightMatch(rest[p:], isName) {
@@ -565,6 +619,24 @@ func lastCandidate(rest []byte, isName func(string) bool) int {
 		}
 	}
 	return last
+}
+
+// markerComment reports whether b starts a comment that may be one of robotsmith's markers or
+// records: "<!--", white space as strings.TrimSpace reads it, then "robotsmith" or "/robotsmith"
+// (what scanner.comment looks for in a comment's text).
+func markerComment(b []byte) bool {
+	b, ok := bytes.CutPrefix(b, []byte("<!--"))
+	if !ok {
+		return false
+	}
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if !unicode.IsSpace(r) {
+			break
+		}
+		b = b[size:]
+	}
+	return bytes.HasPrefix(b, []byte(markOpen)) || bytes.HasPrefix(b, []byte(markClose))
 }
 
 // metaMightMatch tokenizes the one tag at the start of b (bounded by

@@ -135,21 +135,36 @@ func (d Decision) Directives() Directives {
 	return out
 }
 
+// HeaderLine is one X-Robots-Tag value of a file, as structured data: headers writes it and never
+// has to read an agent back out of a string.
+type HeaderLine struct {
+	Agent   string // "" for the line every crawler reads; else the agent the line is for ("googlebot")
+	Content string // the directives, joined with ", ": "noindex, nofollow"
+}
+
+// String is the line as a host sends it: "noindex, nofollow", or "googlebot: nosnippet".
+func (l HeaderLine) String() string {
+	if l.Agent == "" {
+		return l.Content
+	}
+	return l.Agent + ": " + l.Content
+}
+
 // HeaderLines are the X-Robots-Tag values for a file (SPEC §6): the generic line first
 // ("noindex, nofollow"), then one line per agent ("googlebot: nosnippet") holding only what that agent
 // adds beyond the generic line and beyond the built-in/config defaults. Empty agent lines are omitted.
 // Error pages and redirect stubs get no lines.
-func (d Decision) HeaderLines() []string {
+func (d Decision) HeaderLines() []HeaderLine {
 	if d.Class == ErrorPage || d.Class == Redirect || len(d.Agents) == 0 {
 		return nil
 	}
-	var lines []string
+	var lines []HeaderLine
 	generic := d.Agents[0].Values
 	if d.Agents[0].Name == "robots" {
 		generic = d.generic().values()
 	}
 	if c := joinValues(generic); c != "" {
-		lines = append(lines, c)
+		lines = append(lines, HeaderLine{Content: c})
 	}
 	inGeneric := map[string]bool{}
 	for _, v := range generic {
@@ -165,7 +180,7 @@ func (d Decision) HeaderLines() []string {
 			}
 		}
 		if len(toks) > 0 {
-			lines = append(lines, a.Name+": "+strings.Join(toks, ", "))
+			lines = append(lines, HeaderLine{Agent: a.Name, Content: strings.Join(toks, ", ")})
 		}
 	}
 	return lines

@@ -17,7 +17,17 @@
 //		Inputs: []rules.Input{{Agent: "robots", Value: "nosnippet", Source: fm}},
 //	})
 //	tags := d.Directives()             // for rewrite
-//	lines := d.HeaderLines()           // for _headers
+//	lines := d.HeaderLines()           // for _headers, as data: {Agent: "googlebot", Content: "nosnippet"}
+//
+// A site decides thousands of files from far fewer sources, and most files
+// alike. Compile parses a source's inputs once (its problems are reported
+// then, once), and a Memo hands out one shared Verdict, a Decision's compact
+// form without sources, for every file whose inputs say the same thing:
+//
+//	page, warns, err := rules.Compile(frontMatterAndCascadeInputs) // once per source page
+//	m := r.Memo()                                                 // once per run
+//	v, warns, err := m.Verdict(rules.Item{Path: "/blog/post/page/2/", Compiled: []*rules.Compiled{page}})
+//	r.IsAgent("acme-indexer", page)                               // the names a scan of the page looks for
 //
 // # Values
 //

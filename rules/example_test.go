@@ -91,3 +91,20 @@ func ExampleParseValue() {
 	// [obsolete directive "noodp" is ignored by Google and Bing; dropped]
 	// <nil>
 }
+
+// A source compiled once decides every file it owns, and files decided alike share one Verdict.
+func ExampleMemo_Verdict() {
+	r, _ := rules.New(rules.Config{})
+	fm := rules.Source{Kind: rules.FromFrontMatter, File: "content/blog/_index.md", Line: 3, Key: "robots"}
+	list, _, err := rules.Compile([]rules.Input{{Agent: "robots", Value: "noindex", Source: fm}})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	m := r.Memo()
+	first, _, _ := m.Verdict(rules.Item{Path: "/blog/", Compiled: []*rules.Compiled{list}})
+	pager, _, _ := m.Verdict(rules.Item{Path: "/blog/page/2/", Compiled: []*rules.Compiled{list}})
+	fmt.Println(first.Class, first.Directives.Tags[0].Content, first == pager, m.Len())
+	// Output:
+	// noindex noindex, follow true 1
+}

@@ -228,14 +228,14 @@ func Match(glob, path string) (bool, error) {
 	return match(glob, path), nil
 }
 
-// match assumes a checked glob.
+// match assumes a checked glob (checkGlob validated it, so it is not validated again for every
+// path).
 func match(glob, path string) bool {
-	if ok, _ := doublestar.Match(glob, path); ok {
+	if doublestar.MatchUnvalidated(glob, path) {
 		return true
 	}
 	if len(path) > 1 && strings.HasSuffix(path, "/") {
-		ok, _ := doublestar.Match(glob, strings.TrimSuffix(path, "/"))
-		return ok
+		return doublestar.MatchUnvalidated(glob, strings.TrimSuffix(path, "/"))
 	}
 	return false
 }
@@ -262,60 +262,110 @@ func (cr compiledRule) matches(path string) bool {
 
 // Item is one page or file to decide.
 type Item struct {
-	Path     string  // URL path as served: "/blog/post/", "/files/x.pdf", "/404.html"
-	Inputs   []Input // cascade, front matter, existing page tags, environment (any order)
-	Redirect bool    // the page is a redirect stub (meta refresh)
-	Asset    bool    // a non-HTML file (error-page globs do not apply)
+	Path string // URL path as served: "/blog/post/", "/files/x.pdf", "/404.html"
+	// Compiled are the item's sources compiled once (Compile), read in order: its page's cascade
+	// and front matter, the environment. nil entries are skipped.
+	Compiled []*Compiled
+	// Inputs are parsed for this item alone: the robots tags already in the page (any order).
+	Inputs   []Input
+	Redirect bool // the page is a redirect stub (meta refresh)
+	Asset    bool // a non-HTML file (error-page globs do not apply)
 }
 
-// Decide resolves it: defaults, every matching rule in order, then it.Inputs.
-// Unknown/obsolete values -> warnings (dropped); malformed values -> error (an *Error or errors.Join of them)
-// naming the source. A malformed value spoils only itself: the Decision
-// returned with the error holds everything else.
+// Decide resolves it: defaults, every matching rule in order, then it.Compiled, then it.Inputs.
+// Unknown/obsolete values in it.Inputs -> warnings (dropped); malformed values -> error (an *Error or
+// errors.Join of them) naming the source. A malformed value spoils only itself: the Decision
+// returned with the error holds everything else. (it.Compiled reported its own when compiled.)
 func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			d, err = Decision{}, fmt.Errorf("rules: internal error deciding %s: %v", it.Path, p)
 		}
 	}()
-	b := builder{own: map[string]*agentSets{}}
-	for _, p := range r.defaults {
-		b.add(p)
-	}
-	for _, cr := range r.rules {
-		if cr.matches(it.Path) {
-			for _, p := range cr.values {
-				b.add(p)
-			}
-		}
-	}
-	var errs []error
-	extra := append([]string(nil), r.agents...)
-	for _, in := range it.Inputs {
-		p, ws, err := parseInput(in)
+	tags, warns, err := parseInputs(nil, it.Inputs)
+	return r.merge(it.Path, r.fixed(it), it.Compiled, tags), warns, err
+}
+
+// parseInputs parses in, appending to dst; a malformed input spoils only itself.
+func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
+	var (
+		warns []Warning
+		errs  []error
+	)
+	for _, i := range in {
+		p, ws, err := parseInput(i)
 		warns = append(warns, ws...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
+		dst = append(dst, p)
+	}
+	return dst, warns, errors.Join(errs...)
+}
+
+// fixedClass is a class that the item's kind decides before its directives do.
+type fixedClass byte
+
+const (
+	byDirectives fixedClass = iota // Public or NonPublic, as robots' index slot says
+	fixedRedirect
+	fixedErrorPage
+)
+
+func (r *Resolver) fixed(it Item) fixedClass {
+	switch {
+	case it.Redirect:
+		return fixedRedirect
+	case !it.Asset && r.isErrorPage(it.Path):
+		return fixedErrorPage
+	}
+	return byDirectives
+}
+
+// merge is the one merge of the package: defaults, the rules matching path in order, the compiled
+// sources, then tags.
+func (r *Resolver) merge(path string, fixed fixedClass, cs []*Compiled, tags []parsed) Decision {
+	b := builder{own: map[string]*agentSets{}}
+	for _, p := range r.defaults {
+		b.add(p)
+	}
+	for _, cr := range r.rules {
+		if cr.matches(path) {
+			for _, p := range cr.values {
+				b.add(p)
+			}
+		}
+	}
+	extra := append([]string(nil), r.agents...)
+	for _, c := range cs {
+		if c == nil {
+			continue
+		}
+		for _, p := range c.inputs {
+			b.add(p)
+		}
+		extra = append(extra, c.agents...)
+	}
+	for _, p := range tags {
 		if !knownAgent(p.agent) {
 			extra = append(extra, p.agent)
 		}
 		b.add(p)
 	}
-	d = b.decision(it.Path, r.style)
+	d := b.decision(path, r.style)
 	d.extra = uniqSorted(extra)
 	switch {
-	case it.Redirect:
+	case fixed == fixedRedirect:
 		d.Class = Redirect
-	case !it.Asset && r.isErrorPage(it.Path):
+	case fixed == fixedErrorPage:
 		d.Class = ErrorPage
 	case d.robots()[slotIndex].has && d.robots()[slotIndex].tok.v == 1:
 		d.Class = NonPublic
 	default:
 		d.Class = Public
 	}
-	return d, warns, errors.Join(errs...)
+	return d
 }
 
 func (r *Resolver) isErrorPage(path string) bool {

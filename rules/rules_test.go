@@ -67,7 +67,7 @@ type decideCase struct {
 	tags      []Tag             // if set (or clear), the exact Directives tags
 	clear     bool
 	dirAgents []string // if set, Directives.Agents
-	headers   []string // if set, HeaderLines
+	headers   []string // if set, HeaderLines as String gives them
 	isDefault *bool
 	srcs      map[string]string // "agent token" -> Source.String() of that value
 	warn      string            // substring of a warning; "" means no warning
@@ -386,7 +386,10 @@ func TestDecideTable(t *testing.T) {
 				t.Errorf("directives agents: got %v, want %v", dir.Agents, tc.dirAgents)
 			}
 			if tc.headers != nil {
-				got := d.HeaderLines()
+				var got []string
+				for _, l := range d.HeaderLines() {
+					got = append(got, l.String())
+				}
 				if len(got) != 0 || len(tc.headers) != 0 {
 					if !reflect.DeepEqual(got, tc.headers) {
 						t.Errorf("header lines: got %q, want %q", got, tc.headers)

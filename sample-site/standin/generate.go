@@ -421,11 +421,15 @@ func (b *builder) baseView(p *page) *view {
 }
 
 func (b *builder) markdown(p *page) (template.HTML, error) {
-	if len(bytes.TrimSpace(p.body)) == 0 {
+	body, err := b.s.body(p)
+	if err != nil {
+		return "", err
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
 		return "", nil
 	}
 	var buf bytes.Buffer
-	if err := b.md.Convert(p.body, &buf); err != nil {
+	if err := b.md.Convert(body, &buf); err != nil {
 		return "", &Error{File: p.file, Err: err}
 	}
 	return template.HTML(buf.String()), nil // #nosec: Hugo's unsafe = true

@@ -97,7 +97,6 @@ type page struct {
 	dir     string         // content folder of a branch page or bundle, slash-separated
 	logical string         // Hugo's logical path, e.g. /blog/my-post (for cascade targets)
 	params  map[string]any // front matter, keys lower-cased, cascade applied
-	body    []byte         // Markdown
 	content template.HTML  // rendered Markdown
 
 	title       string
@@ -246,8 +245,9 @@ func load(root string, now time.Time) (*site, error) {
 			s.addBranch(first, kindSection)
 		}
 	}
+	owners := s.dirOwners()
 	for dir, files := range resources {
-		if p := s.pageForDir(dir); p != nil {
+		if p := owners[dir]; p != nil {
 			p.resources = append(p.resources, files...)
 		}
 	}
@@ -272,15 +272,19 @@ func (s *site) addBranch(dir, kind string) {
 	s.pages = append(s.pages, p)
 }
 
-// pageForDir is the bundle or branch page that owns the non-content files of
-// folder dir, or nil.
-func (s *site) pageForDir(dir string) *page {
+// dirOwners maps each folder to the bundle or branch page that owns its non-content files: the
+// first such page of the folder.
+func (s *site) dirOwners() map[string]*page {
+	owners := map[string]*page{}
 	for _, p := range s.pages {
-		if p.dir == dir && (p.kind != kindPage || p.file != "" && baseNoExt(path.Base(p.file)) == "index") {
-			return p
+		if _, taken := owners[p.dir]; taken {
+			continue
+		}
+		if p.kind != kindPage || p.file != "" && baseNoExt(path.Base(p.file)) == "index" {
+			owners[p.dir] = p
 		}
 	}
-	return nil
+	return owners
 }
 
 func (s *site) readPage(f string) (*page, error) {
@@ -290,15 +294,31 @@ func (s *site) readPage(f string) (*page, error) {
 		return nil, err
 	}
 	var fm map[string]any
-	body, err := frontmatter.Parse(bytes.NewReader(data), &fm, fmFormats()...)
-	if err != nil {
+	if _, err := frontmatter.Parse(bytes.NewReader(data), &fm, fmFormats()...); err != nil {
 		return nil, &Error{File: rel, Err: fmt.Errorf("front matter: %w", err)}
 	}
 	params := make(map[string]any, len(fm))
 	for k, v := range fm {
 		params[strings.ToLower(k)] = v
 	}
-	return &page{file: rel, params: params, body: body}, nil
+	return &page{file: rel, params: params}, nil
+}
+
+// body reads p's Markdown when it is rendered: a site of 100,000 pages is never held in memory.
+func (s *site) body(p *page) ([]byte, error) {
+	if p.file == "" {
+		return nil, nil
+	}
+	data, err := os.ReadFile(filepath.Join(s.root, filepath.FromSlash(p.file)))
+	if err != nil {
+		return nil, err
+	}
+	var fm map[string]any
+	body, err := frontmatter.Parse(bytes.NewReader(data), &fm, fmFormats()...)
+	if err != nil {
+		return nil, &Error{File: p.file, Err: fmt.Errorf("front matter: %w", err)}
+	}
+	return body, nil
 }
 
 // ancestors returns the branch pages above p, nearest first, p itself

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -13,12 +14,16 @@ import (
 
 // syntheticSections are the top-level sections of a synthetic site.
 // "private" has a cascade making it noindex; "archive" has a cascade with a
-// target; "docs" has a nested section "docs/reference".
+// target; "docs" and "guides" have nested sections (docs/reference,
+// docs/reference/api, guides/<topic>).
 var syntheticSections = [...]string{
 	"blog", "docs", "news", "private", "archive", "guides", "recipes", "events",
 	"projects", "talks", "notes", "reviews", "releases", "press", "jobs",
 	"faq", "tutorials", "changelog", "community", "labs",
 }
+
+// guideTopics are the nested sections of "guides".
+var guideTopics = [...]string{"getting-started", "deploy", "hosting", "migrate", "themes"}
 
 var syntheticTags = [...]string{
 	"go", "hugo", "seo", "robots", "static sites", "performance", "security",
@@ -34,12 +39,16 @@ fast small large careful simple quiet public private news guide report diagram r
 
 // Synthetic writes a Hugo-layout site of about pages content pages into root
 // for tests and benchmarks: hugo.toml, a robotsmith.yaml with rules (and no
-// command), content/ spread over 20 sections (one nested section, cascades),
-// with YAML, TOML and JSON front matter in turn, robots keys on some pages,
-// tags and categories, aliases, slugs, drafts, and leaf bundles holding a
-// PDF and a PNG; and static/ with a PDF and a PNG. The same seed gives the
-// same site. root may exist, but must not hold a content folder yet.
-// Generate then builds it.
+// command), content/ spread over 20 sections (nested sections up to three
+// deep, cascades), with YAML, TOML and JSON front matter in turn, robots keys
+// on some pages and the theme's noindex (robotsNoIndex) on others, tags and
+// categories, aliases, slugs, drafts, and a leaf bundle holding a PDF and a
+// PNG in every twentieth page (so a tenth as many images and PDFs as pages);
+// and static/ with a PDF and a PNG. Page sizes are spread as real sites'
+// are: the Markdown of most pages is around 25 KB, and one page in 50 is a
+// long reference page of 200 to 600 KB. The same seed gives the same site.
+// root may exist, but must not hold a content folder yet. Generate then
+// builds it.
 func Synthetic(root string, pages int, seed int64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -75,19 +84,29 @@ func Synthetic(root string, pages int, seed int64) (err error) {
 		w.file("content/"+sec+"/_index.md", fm+"---\n\nThe "+sec+" section.\n")
 	}
 	w.file("content/docs/reference/_index.md", "+++\ntitle = \"Reference\"\n+++\n\nReference pages.\n")
+	w.file("content/docs/reference/api/_index.md", "+++\ntitle = \"API\"\n+++\n\nThe API, call by call.\n")
+	for _, topic := range guideTopics {
+		w.file("content/guides/"+topic+"/_index.md", fmt.Sprintf("---\ntitle: %q\n---\n\nGuides: %s.\n", titleCase(strings.ReplaceAll(topic, "-", " ")), topic))
+	}
 	w.file("content/_index.md", "---\ntitle: Synthetic site\n---\n\nA synthetic site for tests.\n")
 
 	rng := rand.New(rand.NewPCG(uint64(seed), 0x5eed))
 	base := time.Date(2024, 1, 1, 9, 0, 0, 0, time.UTC)
+	var body strings.Builder
 	for k := range pages {
 		sec := syntheticSections[k%len(syntheticSections)]
 		dir := "content/" + sec
-		if sec == "docs" && k%3 == 0 {
+		switch {
+		case sec == "docs" && k%9 == 0:
+			dir += "/reference/api"
+		case sec == "docs" && k%3 == 0:
 			dir += "/reference"
+		case sec == "guides":
+			dir += "/" + guideTopics[(k/len(syntheticSections))%len(guideTopics)]
 		}
 		name := fmt.Sprintf("page-%05d", k)
 		file := dir + "/" + name + ".md"
-		if k%23 == 7 { // a leaf bundle with a PDF and a PNG
+		if k%20 == 7 { // a leaf bundle with a PDF and a PNG
 			file = dir + "/" + name + "/index.md"
 			w.file(dir+"/"+name+"/report.pdf", string(pdf))
 			w.file(dir+"/"+name+"/figure.png", string(pngData))
@@ -116,6 +135,8 @@ func Synthetic(root string, pages int, seed int64) (err error) {
 			f = append(f, field{"unavailable_after", "2030-06-30"})
 		case k%29 == 9:
 			f = append(f, field{"expiryDate", "2099-12-31"})
+		case k%19 == 2: // the theme writes noindex, nofollow for it
+			f = append(f, field{"robotsNoIndex", true})
 		}
 		if k%9 == 4 {
 			f = append(f, field{"slug", fmt.Sprintf("Custom Slug %d", k)})
@@ -126,7 +147,10 @@ func Synthetic(root string, pages int, seed int64) (err error) {
 		if k%41 == 12 {
 			f = append(f, field{"draft", true})
 		}
-		w.file(file, f.format(k%3)+syntheticBody(rng, k))
+		body.Reset()
+		body.WriteString(f.format(k % 3))
+		syntheticBody(&body, rng, k, bodySize(rng))
+		w.file(file, body.String())
 	}
 	return w.err
 }
@@ -245,14 +269,35 @@ func words(rng *rand.Rand, n int) string {
 	return strings.Join(ws, " ")
 }
 
-func syntheticBody(rng *rand.Rand, k int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Intro to page %d: %s.\n\n## %s\n\n", k, words(rng, 20), titleCase(words(rng, 2)))
-	for range 2 + rng.IntN(3) {
-		b.WriteString(titleCase(words(rng, 30)) + ".\n\n")
+// bodySize draws a page's Markdown size in bytes: log-normal around 25 KB for most pages, as
+// real sites' articles are spread, and one page in 50 a long reference page of 200 to 600 KB.
+func bodySize(rng *rand.Rand) int {
+	if rng.IntN(50) == 0 {
+		return 200<<10 + rng.IntN(400<<10)
 	}
-	fmt.Fprintf(&b, "- %s\n- %s\n- [home](/)\n\n```go\nfmt.Println(%d)\n```\n", words(rng, 4), words(rng, 4), k)
-	return b.String()
+	return int(min(max(25e3*math.Exp(0.5*rng.NormFloat64()), 3e3), 150e3))
+}
+
+// syntheticBody writes about size bytes of Markdown: an intro, sections of paragraphs, a list and a
+// code block, and on a long page a reference table.
+func syntheticBody(b *strings.Builder, rng *rand.Rand, k, size int) {
+	start := b.Len()
+	fmt.Fprintf(b, "Intro to page %d: %s.\n\n", k, words(rng, 20))
+	for n := 0; b.Len()-start < size; n++ {
+		if n%4 == 0 {
+			fmt.Fprintf(b, "## %s\n\n", titleCase(words(rng, 2)))
+		}
+		if size > 100<<10 && n%8 == 7 {
+			b.WriteString("| name | value | notes |\n|---|---|---|\n")
+			for r := range 40 {
+				fmt.Fprintf(b, "| `%s-%d` | %d | %s |\n", syntheticWords[rng.IntN(len(syntheticWords))], r, rng.IntN(1000), words(rng, 6))
+			}
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(titleCase(words(rng, 30+rng.IntN(40))) + ".\n\n")
+	}
+	fmt.Fprintf(b, "- %s\n- %s\n- [home](/)\n\n```go\nfmt.Println(%d)\n```\n", words(rng, 4), words(rng, 4), k)
 }
 
 const syntheticConfig = `baseURL = "https://example.org/"

@@ -1,0 +1,72 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Bounds on what a configuration may make robotsmith do (SPEC §10: no input
+// may use memory or time out of proportion to its size). A real
+// configuration is a few kilobytes, four levels deep.
+const (
+	// MaxSize is the largest configuration file read.
+	MaxSize = 1 << 20
+	// maxDepth is the deepest nesting of maps and lists (and TOML's dotted
+	// keys and table headers) accepted.
+	maxDepth = 32
+	// maxErrors is how many problems one file reports before "and N more".
+	maxErrors = 20
+)
+
+// ErrTooDeep, ErrAliases: the configuration nests deeper than robotsmith
+// reads, or YAML aliases expand it to far more values than it writes.
+var (
+	ErrTooDeep  = fmt.Errorf("nested more than %d levels deep", maxDepth)
+	ErrAliases  = errors.New("YAML aliases expand to many times the values the file writes out")
+	errTooLarge = fmt.Errorf("more than %d KiB; a configuration is a few", MaxSize>>10)
+)
+
+// aliasBudget is how many values the tree of a YAML document of n bytes may
+// have. Without aliases it has fewer values than bytes; aliases may repeat a
+// part a few times, never multiply it (a "billion laughs" file of 300 bytes
+// expands to billions).
+func aliasBudget(n int) int { return 4*n + 1000 }
+
+// quote is %q of at most 40 bytes of s: an error quotes a short excerpt,
+// never a whole value someone pasted into the file.
+func quote(s string) string {
+	const max = 40
+	if len(s) <= max {
+		return strconv.Quote(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
+}
+
+// clip shortens a decoder's message, which may quote a key or value whole.
+func clip(err error) error {
+	const max = 200
+	msg := err.Error()
+	if len(msg) <= max {
+		return err
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(msg[cut]) {
+		cut--
+	}
+	return fmt.Errorf("%s...", msg[:cut])
+}
+
+// limitErrors keeps the first maxErrors problems and counts the rest.
+func limitErrors(file string, errs []error) []error {
+	if len(errs) <= maxErrors {
+		return errs
+	}
+	out := append([]error(nil), errs[:maxErrors]...)
+	return append(out, &Error{File: file, Err: fmt.Errorf("and %d more problems", len(errs)-maxErrors)})
+}

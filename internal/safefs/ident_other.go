@@ -1,0 +1,16 @@
+//go:build !unix
+
+package safefs
+
+import (
+	"io/fs"
+	"os"
+)
+
+// identOf: without inode numbers, the modification time and the size.
+func identOf(fi fs.FileInfo) ident {
+	return ident{mtime: fi.ModTime().UnixNano(), ino: uint64(fi.Size())}
+}
+
+// keepOwner: ownership is not a mode bit here; nothing to keep.
+func keepOwner(*os.File, fs.FileInfo) error { return nil }

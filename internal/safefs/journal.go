@@ -1,0 +1,247 @@
+package safefs
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// The journal is a text file in the folder's root, one record a line:
+//
+//	robotsmith journal 1
+//	tmp 0 "blog/index.html"                  before the temporary file 0 exists
+//	tmp 1 "_headers"
+//	plan 0 old 1835023 1767225600123456789 "blog/index.html"
+//	plan 1 new 1835024 1767225600234567890 "_headers"
+//	commit 2 9f3c2a41
+//
+// A tmp record is written before its temporary file is created, so a kill at
+// any moment leaves no temporary file the journal does not name. The plan
+// records, one per file (new: the file did not exist; then the inode and
+// modification time of the temporary file, which the final file has once
+// renamed), and the commit record (their count and the CRC-32 of every byte
+// before it) are written together and synced before the first rename. A
+// journal without a whole commit record is a build that renamed nothing.
+//
+// Names are slash paths relative to the root, quoted as Go strings, so a file
+// name with a newline or a quote cannot break a line. Temporary file n of a
+// name is ".robotsmith-<n>.tmp" in the name's folder, its original's second
+// link ".robotsmith-<n>.old".
+
+const (
+	journalHeader = "robotsmith journal 1"
+	// Prefix starts the name of every file robotsmith creates in the output:
+	// temporary files, originals' second links, the journal.
+	Prefix      = ".robotsmith-"
+	journalName = Prefix + "journal"
+	// doneName is the journal renamed once every file is in place: only the
+	// originals' second links are left to remove.
+	doneName = Prefix + "done"
+	// maxJournalLine bounds one record: a quoted path of PATH_MAX bytes, each
+	// byte escaped, and the numbers.
+	maxJournalLine = 4*4096 + 128
+)
+
+// ident tells one file from another (see identOf).
+type ident struct {
+	ino   uint64
+	mtime int64
+}
+
+// entry is one file of a transaction.
+type entry struct {
+	n      int
+	name   string // slash path relative to the root
+	new    bool   // no file had the name when it was read
+	temp   ident  // the temporary file, once closed
+	orig   ident  // the original as read (in memory only)
+	size   int64  // the original's size as read (in memory only)
+	closed bool
+}
+
+func (e *entry) tempBase() string { return fmt.Sprintf("%s%d.tmp", Prefix, e.n) }
+func (e *entry) oldBase() string  { return fmt.Sprintf("%s%d.old", Prefix, e.n) }
+func (e *entry) tempName() string { return sibling(e.name, e.tempBase()) }
+func (e *entry) oldName() string  { return sibling(e.name, e.oldBase()) }
+
+func sibling(name, base string) string {
+	if d := path.Dir(name); d != "." {
+		return d + "/" + base
+	}
+	return base
+}
+
+func tmpRecord(e *entry) string { return fmt.Sprintf("tmp %d %s\n", e.n, strconv.Quote(e.name)) }
+
+func planRecord(e *entry) string {
+	kind := "old"
+	if e.new {
+		kind = "new"
+	}
+	return fmt.Sprintf("plan %d %s %d %d %s\n", e.n, kind, e.temp.ino, e.temp.mtime, strconv.Quote(e.name))
+}
+
+func commitRecord(n int, sum uint32) string { return fmt.Sprintf("commit %d %08x\n", n, sum) }
+
+// journal is a journal as read back.
+type journal struct {
+	tmps      []*entry // from tmp records: n and name
+	plan      []*entry // from plan records, valid only when committed
+	committed bool
+}
+
+// JournalError is a journal robotsmith cannot read: it does nothing to the
+// folder rather than guess.
+type JournalError struct {
+	File string
+	Line int
+	Msg  string
+}
+
+func (e *JournalError) Error() string {
+	return fmt.Sprintf("%s:%d: %s (an interrupted robotsmith build's journal; move it away to go on)", e.File, e.Line, e.Msg)
+}
+
+// readJournal parses a journal. A last line without its line break (a write
+// cut short) is ignored; so are plan records without a valid commit record.
+func readJournal(r io.Reader, file string) (*journal, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	j := &journal{}
+	crc := crc32.NewIEEE()
+	bad := func(n int, format string, args ...any) error {
+		return &JournalError{File: file, Line: n, Msg: fmt.Sprintf(format, args...)}
+	}
+	seen := map[int]bool{}
+	for n := 1; ; n++ {
+		line, err := readLine(br)
+		if errors.Is(err, io.EOF) {
+			if n == 1 {
+				return nil, bad(1, "empty")
+			}
+			return j, nil // the tail (if any) was cut short
+		}
+		if err != nil {
+			return nil, bad(n, "%v", err)
+		}
+		if j.committed {
+			return nil, bad(n, "a record after the commit record")
+		}
+		text := strings.TrimSuffix(line, "\n")
+		if n == 1 {
+			if text != journalHeader {
+				return nil, bad(1, "not a robotsmith journal (it starts %q)", excerpt(text))
+			}
+			crc.Write([]byte(line))
+			continue
+		}
+		kind, rest, _ := strings.Cut(text, " ")
+		switch kind {
+		case "tmp":
+			f := strings.SplitN(rest, " ", 2)
+			e, err := recordEntry(f, 2)
+			if err != nil {
+				return nil, bad(n, "bad tmp record %q: %v", excerpt(text), err)
+			}
+			if seen[e.n] {
+				return nil, bad(n, "temporary file %d twice", e.n)
+			}
+			seen[e.n] = true
+			j.tmps = append(j.tmps, e)
+		case "plan":
+			f := strings.SplitN(rest, " ", 5)
+			e, err := recordEntry(f, 5)
+			if err == nil && f[1] != "new" && f[1] != "old" {
+				err = fmt.Errorf("%q is neither new nor old", excerpt(f[1]))
+			}
+			if err == nil {
+				e.new = f[1] == "new"
+				e.temp.ino, err = strconv.ParseUint(f[2], 10, 64)
+			}
+			if err == nil {
+				e.temp.mtime, err = strconv.ParseInt(f[3], 10, 64)
+			}
+			if err != nil {
+				return nil, bad(n, "bad plan record %q: %v", excerpt(text), err)
+			}
+			j.plan = append(j.plan, e)
+		case "commit":
+			var count int
+			var sum uint32
+			if _, err := fmt.Sscanf(rest, "%d %x", &count, &sum); err != nil {
+				return nil, bad(n, "bad commit record %q", excerpt(text))
+			}
+			if count != len(j.plan) || sum != crc.Sum32() {
+				return nil, bad(n, "the commit record does not match the plan (%d records, checksum %08x; it says %d, %08x)", len(j.plan), crc.Sum32(), count, sum)
+			}
+			j.committed = true
+		default:
+			return nil, bad(n, "unknown record %q", excerpt(text))
+		}
+		crc.Write([]byte(line))
+	}
+}
+
+// readLine reads one whole line, at most maxJournalLine bytes; a line cut
+// short by the end of the file is io.EOF.
+func readLine(br *bufio.Reader) (string, error) {
+	var b strings.Builder
+	for {
+		chunk, err := br.ReadSlice('\n')
+		b.Write(chunk)
+		if b.Len() > maxJournalLine {
+			return "", fmt.Errorf("a line longer than %d bytes", maxJournalLine)
+		}
+		switch {
+		case err == nil:
+			return b.String(), nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF):
+			return "", io.EOF
+		default:
+			return "", err
+		}
+	}
+}
+
+// recordEntry reads a record's fields: the number first, the quoted name
+// last, want fields in all.
+func recordEntry(f []string, want int) (*entry, error) {
+	if len(f) != want {
+		return nil, errors.New("too few fields")
+	}
+	n, err := strconv.Atoi(f[0])
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("bad number %q", excerpt(f[0]))
+	}
+	name, err := strconv.Unquote(f[want-1])
+	if err != nil {
+		return nil, fmt.Errorf("bad name %s", excerpt(f[want-1]))
+	}
+	if !localName(name) {
+		return nil, fmt.Errorf("%q is not a file inside the folder", excerpt(name))
+	}
+	return &entry{n: n, name: name}, nil
+}
+
+// localName reports whether name is a clean slash path of a file inside the
+// folder and not one of robotsmith's own names.
+func localName(name string) bool {
+	return name != "" && name != "." && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name)) &&
+		!strings.HasPrefix(path.Base(name), Prefix)
+}
+
+// excerpt quotes at most 60 bytes of s.
+func excerpt(s string) string {
+	const max = 60
+	if len(s) <= max {
+		return s
+	}
+	return s[:max] + "..."
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package safefs
+
+const raceEnabled = false

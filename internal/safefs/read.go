@@ -1,0 +1,206 @@
+package safefs
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// Errors a reader branches on (errors.Is).
+var (
+	// ErrNotRegular: a FIFO, socket, device or directory where a file's
+	// bytes were expected. It is never read: a FIFO would block for ever and
+	// /dev/zero never ends.
+	ErrNotRegular = errors.New("not a regular file")
+	// ErrSymlink: the last element of the name is a symbolic link, where the
+	// caller asked not to follow one.
+	ErrSymlink = errors.New("a symbolic link")
+	// ErrTooLarge: more bytes than the caller's limit; the error is a
+	// *SizeError.
+	ErrTooLarge = errors.New("file too large")
+	// ErrOutside: a symbolic link that leads out of the folder it is in.
+	ErrOutside = errors.New("a symbolic link that leads outside the folder")
+	// ErrChanged: a file changed (replaced, rewritten or deleted) by another
+	// process between robotsmith reading it and replacing it.
+	ErrChanged = errors.New("changed by another process during the build")
+)
+
+// SizeError is a file longer than a reader's limit.
+type SizeError struct {
+	Name  string
+	Size  int64 // as fstat gave it; the bytes read past the limit when fstat said less
+	Limit int64
+}
+
+func (e *SizeError) Error() string {
+	return fmt.Sprintf("%s: %s is more than %s, the most robotsmith reads of such a file", e.Name, byteSize(e.Size), byteSize(e.Limit))
+}
+
+// Unwrap returns ErrTooLarge.
+func (e *SizeError) Unwrap() error { return ErrTooLarge }
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KiB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// openFlags never block: opening a FIFO for reading without O_NONBLOCK waits
+// for a writer, for ever when there is none.
+const openFlags = os.O_RDONLY | syscall.O_NONBLOCK
+
+// Open opens name for reading when it is a regular file, following symbolic
+// links (it is for input robotsmith does not write, such as its
+// configuration). Anything else is an *fs.PathError wrapping ErrNotRegular,
+// checked on the opened file, so a name swapped after a check cannot slip
+// through.
+func Open(name string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(name, openFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := regular(f, name)
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// ReadFile reads the regular file name (following symbolic links), at most
+// limit bytes: a longer file is a *SizeError, found without reading more
+// than limit+1 bytes.
+func ReadFile(name string, limit int64) ([]byte, error) {
+	f, fi, err := Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return ReadAll(f, fi, limit)
+}
+
+// ReadAll reads f, which fi describes, to its end, at most limit bytes. A file
+// longer than limit is a *SizeError. The buffer is sized from fi once, and
+// grows only if the file grew since; it never holds more than limit+1 bytes.
+func ReadAll(f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
+	if fi.Size() > limit {
+		return nil, &SizeError{Name: f.Name(), Size: fi.Size(), Limit: limit}
+	}
+	r := io.LimitedReader{R: f, N: limit + 1}
+	buf := make([]byte, 0, fi.Size()+1) // +1: room for the read that sees EOF
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if int64(len(buf)) > limit {
+		return nil, &SizeError{Name: f.Name(), Size: int64(len(buf)), Limit: limit}
+	}
+	return buf, nil
+}
+
+// OpenIn opens name, relative to root, for reading when it is a regular file
+// and its last element is not a symbolic link (ErrSymlink: the caller decides
+// what a link means, see ResolveLink). It is for the output folder, where a
+// link must never be read as if it were the file it points to.
+func OpenIn(root *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	lfi, err := root.Lstat(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	switch {
+	case lfi.Mode()&fs.ModeSymlink != 0:
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrSymlink}
+	case !lfi.Mode().IsRegular():
+		return nil, nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
+	f, err := root.OpenFile(name, openFlags, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	fi, err := regular(f, name)
+	if err == nil && !os.SameFile(fi, lfi) {
+		// Swapped for something else (a link the open followed) between the
+		// Lstat and the open.
+		err = &fs.PathError{Op: "open", Path: name, Err: ErrChanged}
+	}
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	return f, fi, nil
+}
+
+// regular checks the opened file, not its name. (O_NONBLOCK changes nothing
+// for a regular file's reads.)
+func regular(f *os.File, name string) (fs.FileInfo, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+	}
+	return fi, nil
+}
+
+func kind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a folder"
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
+	}
+	return "not a regular file"
+}
+
+// ResolveLink follows the symbolic link name (relative to dir, slash or OS
+// separators) to the end of its chain and returns the target's path relative
+// to dir, with slashes, when it is inside dir. A target outside dir (also
+// through a link in a folder on the way) is ErrOutside; a loop or a missing
+// target is the error filepath.EvalSymlinks gives.
+//
+// A page or _headers that is a link into the output is left as a link: its
+// target is processed as itself, under its own name. One that leads outside
+// is skipped with a warning: robotsmith never writes there.
+func ResolveLink(dir, name string) (string, error) {
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	target, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(realDir, target)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", &fs.PathError{Op: "resolve", Path: name, Err: ErrOutside}
+	}
+	return filepath.ToSlash(rel), nil
+}

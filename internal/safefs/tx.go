@@ -1,0 +1,484 @@
+package safefs
+
+import (
+	"bufio"
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"hash"
+	"hash/crc32"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"sync"
+)
+
+// ErrDone: Create, Commit or Abort after the transaction ended.
+var ErrDone = errors.New("safefs: the transaction has ended")
+
+// Tx replaces many files of one folder as one change. Create and File.Write
+// may be called from many goroutines; Commit and Abort once, after every File
+// is closed.
+type Tx struct {
+	// Recovered is what Begin found of an interrupted transaction and undid
+	// or finished.
+	Recovered Recovery
+	// Warnings are problems after the commit point that did not stop it: a
+	// leftover that the next run removes.
+	Warnings []string
+
+	dir  string
+	root *os.Root
+	lock *os.File // the folder, locked
+
+	mu      sync.Mutex
+	journal *os.File // nil until the first Create
+	sum     hash.Hash32
+	entries []*entry
+	names   map[string]bool
+	open    int // Files not closed yet
+	ended   bool
+
+	// hook, when set, is called before each step of Commit (tests: "plan",
+	// "link", "rename", "done", "cleanup" with the file's index), and an error
+	// it returns fails the step as the file system's own error would.
+	hook func(step string, i int) error
+}
+
+// Begin starts a transaction on the folder dir. It locks the folder against
+// other robotsmith runs (waiting while one holds it, until ctx ends) and
+// first finishes or undoes any transaction a killed run left there (see
+// Recover); Tx.Recovered says what it did.
+func Begin(ctx context.Context, dir string) (*Tx, error) {
+	lock, err := lockDir(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		lock.Close()
+		return nil, err
+	}
+	tx := &Tx{dir: dir, root: root, lock: lock, names: map[string]bool{}}
+	if tx.Recovered, err = recoverIn(root, lock, dir); err != nil {
+		tx.release()
+		return nil, err
+	}
+	return tx, nil
+}
+
+// Recover finishes or undoes the transaction that a killed run left in dir, if
+// any, under the folder's lock, and removes every temporary file it made.
+// Every command runs it before it reads the folder.
+func Recover(ctx context.Context, dir string) (Recovery, error) {
+	lock, err := lockDir(ctx, dir)
+	if err != nil {
+		return Recovery{}, err
+	}
+	defer lock.Close()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return Recovery{}, err
+	}
+	defer root.Close()
+	return recoverIn(root, lock, dir)
+}
+
+// File is the new content of one file, written to a temporary file beside it.
+type File struct {
+	tx   *Tx
+	e    *entry
+	f    *os.File
+	orig fs.FileInfo
+}
+
+// Create starts the new content of name (a slash path relative to the
+// folder). orig is the file as robotsmith read it (the opened file's Stat):
+// the new file gets its mode, setuid, setgid and sticky bits included, and
+// its owner and group where the process may set them, and Commit fails with
+// ErrChanged if another process replaced, rewrote or deleted it meanwhile.
+// orig nil makes a new file, which must still not exist at Commit.
+func (tx *Tx) Create(name string, orig fs.FileInfo) (*File, error) {
+	name = filepath.ToSlash(name)
+	if !localName(name) {
+		return nil, fmt.Errorf("safefs: %q is not a file name inside the folder", name)
+	}
+	tx.mu.Lock()
+	if tx.ended {
+		tx.mu.Unlock()
+		return nil, ErrDone
+	}
+	if tx.names[name] {
+		tx.mu.Unlock()
+		return nil, fmt.Errorf("safefs: %s created twice", name)
+	}
+	e := &entry{n: len(tx.entries), name: name, new: orig == nil}
+	if orig != nil {
+		e.orig, e.size = identOf(orig), orig.Size()
+	}
+	if err := tx.record(tmpRecord(e)); err != nil {
+		tx.mu.Unlock()
+		return nil, err
+	}
+	tx.names[name] = true
+	tx.entries = append(tx.entries, e)
+	tx.open++
+	tx.mu.Unlock()
+
+	perm := fs.FileMode(0o600) // the original's mode is set at Close
+	if e.new {
+		perm = 0o666 // as any new file: the umask decides
+	}
+	f, err := tx.root.OpenFile(e.tempName(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+	if errors.Is(err, fs.ErrExist) {
+		// A file under our temporary name that no journal knew of (an older
+		// robotsmith's, or a copy of the output): ours to replace.
+		if tx.root.Remove(e.tempName()) == nil {
+			f, err = tx.root.OpenFile(e.tempName(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+		}
+	}
+	if err != nil {
+		tx.closed(e, false)
+		return nil, err
+	}
+	return &File{tx: tx, e: e, f: f, orig: orig}, nil
+}
+
+// WriteFile is Create, Write and Close.
+func (tx *Tx) WriteFile(name string, orig fs.FileInfo, data []byte) error {
+	f, err := tx.Create(name, orig)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// record appends a line to the journal, creating it first; tx.mu is held.
+func (tx *Tx) record(line string) error {
+	if tx.journal == nil {
+		f, err := tx.root.OpenFile(journalName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		tx.journal, tx.sum = f, crc32.NewIEEE()
+		if err := tx.write(journalHeader + "\n"); err != nil {
+			return err
+		}
+	}
+	return tx.write(line)
+}
+
+func (tx *Tx) write(s string) error {
+	tx.sum.Write([]byte(s))
+	_, err := tx.journal.WriteString(s)
+	return err
+}
+
+func (tx *Tx) closed(e *entry, ok bool) {
+	tx.mu.Lock()
+	e.closed = ok
+	tx.open--
+	tx.mu.Unlock()
+}
+
+// Write writes to the temporary file.
+func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
+
+// Name is the file's name, as given to Create.
+func (f *File) Name() string { return f.e.name }
+
+// Close finishes the temporary file: the original's owner, group and mode for
+// a replacement; a sync for a new file (see the package doc). A File that is
+// not closed without error fails Commit.
+func (f *File) Close() error {
+	var err error
+	if f.orig != nil {
+		err = keepOwner(f.f, f.orig)
+		if err == nil {
+			// After chown, which clears the setuid and setgid bits.
+			err = f.f.Chmod(f.orig.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky))
+		}
+	} else {
+		err = f.f.Sync()
+	}
+	var fi fs.FileInfo
+	if err == nil {
+		fi, err = f.f.Stat()
+	}
+	if cerr := f.f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		f.e.temp = identOf(fi)
+	}
+	f.tx.closed(f.e, err == nil)
+	return err
+}
+
+// Len is the number of files created so far.
+func (tx *Tx) Len() int {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	return len(tx.entries)
+}
+
+// Commit puts every created file in place, or none. A failure (a file another
+// process changed meanwhile, a folder deleted, a full disk) or ctx ending
+// (SIGINT, SIGTERM) undoes the files already replaced and returns the cause;
+// every temporary file is gone either way, and the folder is unlocked.
+func (tx *Tx) Commit(ctx context.Context) error {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.ended {
+		return ErrDone
+	}
+	tx.ended = true
+	defer tx.release()
+	if len(tx.entries) == 0 {
+		return nil
+	}
+	for _, e := range tx.entries {
+		if !e.closed || tx.open > 0 {
+			return tx.undo(fmt.Errorf("safefs: %s was not written whole", e.name))
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return tx.undo(err)
+	}
+	if err := tx.writePlan(); err != nil {
+		return tx.undo(err)
+	}
+	// In folder order, so that each folder is opened once (see folders).
+	slices.SortFunc(tx.entries, func(a, b *entry) int {
+		return cmp.Or(cmp.Compare(path.Dir(a.name), path.Dir(b.name)), cmp.Compare(a.name, b.name))
+	})
+	dirs := folders{root: tx.root}
+	defer dirs.close()
+	for i, e := range tx.entries {
+		if err := ctx.Err(); err != nil {
+			return tx.undo(err)
+		}
+		d, err := dirs.in(path.Dir(e.name))
+		if err == nil {
+			err = tx.apply(d, i, e)
+		}
+		if err != nil {
+			return tx.undo(err)
+		}
+	}
+	// The commit point: the journal becomes the done marker, by a rename, which
+	// the file system orders after the renames above. Past it, ctx ending
+	// changes nothing: the build is done.
+	if err := ctx.Err(); err != nil {
+		return tx.undo(err)
+	}
+	if err := tx.step("done", 0); err != nil {
+		return tx.undo(err)
+	}
+	if err := tx.journal.Close(); err != nil {
+		return tx.undo(err)
+	}
+	tx.journal = nil
+	if err := tx.root.Rename(journalName, doneName); err != nil {
+		return tx.undo(err)
+	}
+	for i, e := range tx.entries {
+		if e.new {
+			continue
+		}
+		err := tx.step("cleanup", i)
+		var d *os.Root
+		if err == nil {
+			d, err = dirs.in(path.Dir(e.name))
+		}
+		if err == nil {
+			err = removeIfThere(d, e.oldBase())
+		}
+		if err != nil {
+			tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
+		}
+	}
+	if err := tx.root.Remove(doneName); err != nil {
+		tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
+	}
+	return nil
+}
+
+// writePlan writes the plan and commit records and makes the journal durable
+// (its data, then its name in the folder) before the first rename.
+func (tx *Tx) writePlan() error {
+	w := bufio.NewWriterSize(tx.journal, 64<<10)
+	for _, e := range tx.entries {
+		r := planRecord(e)
+		tx.sum.Write([]byte(r))
+		w.WriteString(r)
+	}
+	w.WriteString(commitRecord(len(tx.entries), tx.sum.Sum32()))
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if err := tx.journal.Sync(); err != nil {
+		return err
+	}
+	if err := syncDir(tx.lock); err != nil {
+		return err
+	}
+	return tx.step("plan", 0)
+}
+
+// apply puts entry i in place; d is its folder. A replacement keeps the
+// original under a second name until the commit ends, so that it can be put
+// back: link, then rename over, so the name always holds a whole file. A new
+// file is linked to its name, which fails if another process created the
+// name meanwhile.
+func (tx *Tx) apply(d *os.Root, i int, e *entry) error {
+	base := path.Base(e.name)
+	if e.new {
+		if err := tx.step("link", i); err != nil {
+			return err
+		}
+		if err := d.Link(e.tempBase(), base); err != nil {
+			if errors.Is(err, fs.ErrExist) {
+				return &fs.PathError{Op: "create", Path: e.name, Err: ErrChanged}
+			}
+			return err
+		}
+		if err := tx.step("rename", i); err != nil {
+			return err
+		}
+		return d.Remove(e.tempBase())
+	}
+	if err := tx.step("link", i); err != nil {
+		return err
+	}
+	if err := d.Link(base, e.oldBase()); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return &fs.PathError{Op: "replace", Path: e.name, Err: ErrChanged}
+		}
+		return err
+	}
+	fi, err := d.Lstat(e.oldBase())
+	if err != nil {
+		return err
+	}
+	// The size too: a rewrite in the clock tick of the read keeps the time.
+	if !fi.Mode().IsRegular() || identOf(fi) != e.orig || fi.Size() != e.size {
+		return &fs.PathError{Op: "replace", Path: e.name, Err: ErrChanged}
+	}
+	if err := tx.step("rename", i); err != nil {
+		return err
+	}
+	return d.Rename(e.tempBase(), base)
+}
+
+// folders opens each folder once for a run of operations on its files, so
+// that each operation names a single path element: os.Root resolves every
+// element of a longer name with an open and a close of its own, which for
+// files three folders deep is most of a commit's system calls.
+type folders struct {
+	root *os.Root
+	dir  string
+	cur  *os.Root
+}
+
+func (f *folders) in(dir string) (*os.Root, error) {
+	if dir == "." {
+		return f.root, nil
+	}
+	if f.cur != nil && f.dir == dir {
+		return f.cur, nil
+	}
+	f.close()
+	r, err := f.root.OpenRoot(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			err = &fs.PathError{Op: "replace", Path: dir, Err: ErrChanged}
+		}
+		return nil, err
+	}
+	f.cur, f.dir = r, dir
+	return r, nil
+}
+
+func (f *folders) close() {
+	if f.cur != nil {
+		f.cur.Close()
+		f.cur = nil
+	}
+}
+
+func (tx *Tx) step(name string, i int) error {
+	if tx.hook == nil {
+		return nil
+	}
+	return tx.hook(name, i)
+}
+
+// undo puts back every file already replaced, removes every temporary file
+// and the journal, and returns cause (joined with anything that failed, in
+// which case the journal stays for the next run to finish the undo).
+func (tx *Tx) undo(cause error) error {
+	if tx.journal != nil {
+		tx.journal.Close()
+		tx.journal = nil
+	}
+	var errs []error
+	for i := len(tx.entries) - 1; i >= 0; i-- {
+		if _, err := undoEntry(tx.root, tx.entries[i]); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) == 0 {
+		if err := removeIfThere(tx.root, journalName); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if len(errs) > 0 {
+		return errors.Join(append([]error{cause, fmt.Errorf("safefs: undoing the build in %s failed; the next robotsmith run finishes it", tx.dir)}, errs...)...)
+	}
+	return cause
+}
+
+// Abort ends the transaction without changing any file: every temporary file
+// and the journal are removed, and the folder is unlocked.
+func (tx *Tx) Abort() error {
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.ended {
+		return nil
+	}
+	tx.ended = true
+	defer tx.release()
+	if len(tx.entries) == 0 && tx.journal == nil {
+		return nil
+	}
+	if err := tx.undo(nil); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (tx *Tx) release() {
+	if tx.journal != nil {
+		tx.journal.Close()
+		tx.journal = nil
+	}
+	tx.root.Close()
+	tx.lock.Close() // closing the folder's descriptor drops its lock
+}
+
+// removeIfThere removes name; a name already gone is no error.
+func removeIfThere(root *os.Root, name string) error {
+	err := root.Remove(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}

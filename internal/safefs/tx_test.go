@@ -1,0 +1,495 @@
+package safefs
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tree writes files (slash name -> content) under a new folder.
+func tree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// snapshot reads every file and link under dir: name -> content (a link's
+// target after "-> ").
+func snapshot(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	got := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case d.IsDir():
+			return nil
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			got[rel] = "-> " + target
+			return err
+		}
+		b, err := os.ReadFile(p)
+		got[rel] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return got
+}
+
+func diff(got, want map[string]string) string {
+	var out []string
+	for k, w := range want {
+		if g, ok := got[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: missing, want %q", k, w))
+		} else if g != w {
+			out = append(out, fmt.Sprintf("%s: got %q, want %q", k, g, w))
+		}
+	}
+	for k, g := range got {
+		if _, ok := want[k]; !ok {
+			out = append(out, fmt.Sprintf("%s: unexpected, %q", k, g))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// stage creates the new content of each file in tx, in name order, with the
+// original's FileInfo as a reader would pass it.
+func stage(t testing.TB, tx *Tx, dir string, files map[string]string) {
+	t.Helper()
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		content := files[name]
+		var orig fs.FileInfo
+		if fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+			orig = fi
+		}
+		if err := tx.WriteFile(name, orig, []byte(content)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCommitSmoke(t *testing.T) {
+	old := map[string]string{"index.html": "old index", "blog/a/index.html": "old a", "keep.txt": "keep"}
+	dir := tree(t, old)
+	tx, err := Begin(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stage(t, tx, dir, map[string]string{"index.html": "new index", "blog/a/index.html": "new a", "_headers": "new headers"})
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"index.html": "new index", "blog/a/index.html": "new a", "keep.txt": "keep", "_headers": "new headers"}
+	if d := diff(snapshot(t, dir), want); d != "" {
+		t.Error(d)
+	}
+	_ = errors.New
+}
+
+var (
+	oldSite = map[string]string{
+		"index.html":           "old index",
+		"blog/index.html":      "old blog",
+		"blog/a/index.html":    "old a",
+		"blog/b/index.html":    "old b",
+		"files/report.pdf":     "old pdf, not changed",
+		"docs/deep/x/y.html":   "old y",
+		"odd name\n\"q\".html": "old odd",
+	}
+	changes = map[string]string{
+		"index.html":           "new index",
+		"blog/index.html":      "new blog",
+		"blog/a/index.html":    "new a",
+		"blog/b/index.html":    "new b",
+		"docs/deep/x/y.html":   "new y",
+		"odd name\n\"q\".html": "new odd",
+		"_headers":             "new headers",
+	}
+)
+
+func merged(a, b map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		out[k] = v
+	}
+	return out
+}
+
+// order lists the names of changes in the order Create saw them.
+func begin(t testing.TB, dir string) *Tx {
+	t.Helper()
+	tx, err := Begin(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tx
+}
+
+func TestCommit(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	stage(t, tx, dir, changes)
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := diff(snapshot(t, dir), merged(oldSite, changes)); d != "" {
+		t.Error(d)
+	}
+	if len(tx.Warnings) > 0 {
+		t.Errorf("warnings: %v", tx.Warnings)
+	}
+	if err := tx.Commit(context.Background()); !errors.Is(err, ErrDone) {
+		t.Errorf("second Commit: got %v, want ErrDone", err)
+	}
+	if _, err := tx.Create("x.html", nil); !errors.Is(err, ErrDone) {
+		t.Errorf("Create after Commit: got %v, want ErrDone", err)
+	}
+}
+
+func TestCommitNothing(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if d := diff(snapshot(t, dir), oldSite); d != "" {
+		t.Error(d)
+	}
+}
+
+func TestAbort(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	stage(t, tx, dir, changes)
+	if err := tx.Abort(); err != nil {
+		t.Fatal(err)
+	}
+	if d := diff(snapshot(t, dir), oldSite); d != "" {
+		t.Error(d)
+	}
+	if err := tx.Abort(); err != nil {
+		t.Errorf("second Abort: %v", err)
+	}
+}
+
+// step is a point in Commit where a test fails or stops it.
+type step struct {
+	step string
+	i    int
+}
+
+// steps are Commit's steps for the n files of changes: before the commit
+// point, and with cleanup those after it too (file 0, _headers, is new: it
+// has no second link to remove).
+func steps(n int, cleanup bool) []step {
+	out := []step{{"plan", 0}, {"done", 0}}
+	for i := 0; i < n; i++ {
+		out = append(out, step{"link", i}, step{"rename", i})
+	}
+	for i := 1; cleanup && i < n; i++ {
+		out = append(out, step{"cleanup", i})
+	}
+	return out
+}
+
+// TestCommitFails: a failure at any step of any file before the commit point
+// leaves every file as it was and no file of robotsmith's behind.
+func TestCommitFails(t *testing.T) {
+	errDisk := errors.New("injected failure")
+	n := len(changes)
+	for _, p := range steps(n, false) {
+		t.Run(fmt.Sprintf("%s %d", p.step, p.i), func(t *testing.T) {
+			t.Parallel()
+			dir := tree(t, oldSite)
+			tx := begin(t, dir)
+			stage(t, tx, dir, changes)
+			tx.hook = func(step string, i int) error {
+				if step == p.step && i == p.i {
+					return errDisk
+				}
+				return nil
+			}
+			if err := tx.Commit(context.Background()); !errors.Is(err, errDisk) {
+				t.Fatalf("got %v, want %v", err, errDisk)
+			}
+			if d := diff(snapshot(t, dir), oldSite); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+// TestCommitCancel: ctx ending during the renames (SIGTERM) undoes them.
+func TestCommitCancel(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	stage(t, tx, dir, changes)
+	ctx, cancel := context.WithCancel(context.Background())
+	tx.hook = func(step string, i int) error {
+		if step == "rename" && i == 3 {
+			cancel()
+		}
+		return nil
+	}
+	if err := tx.Commit(ctx); !errors.Is(err, context.Canceled) {
+		t.Fatalf("got %v, want context.Canceled", err)
+	}
+	if d := diff(snapshot(t, dir), oldSite); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestFolderDeleted: a folder deleted mid-commit (by another process) fails the
+// commit, and the files already replaced are put back.
+func TestFolderDeleted(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	names := []string{"index.html", "blog/index.html", "docs/deep/x/y.html", "blog/a/index.html"}
+	for _, name := range names {
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.WriteFile(name, fi, []byte(changes[name])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx.hook = func(step string, i int) error {
+		if step == "link" && i == 2 {
+			return os.RemoveAll(filepath.Join(dir, "docs"))
+		}
+		return nil
+	}
+	err := tx.Commit(context.Background())
+	if !errors.Is(err, ErrChanged) {
+		t.Fatalf("got %v, want ErrChanged", err)
+	}
+	want := merged(oldSite, nil)
+	delete(want, "docs/deep/x/y.html")
+	if d := diff(snapshot(t, dir), want); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestChanged: a file another process rewrote, replaced or deleted after
+// robotsmith read it, or a new file's name taken meanwhile, fails the commit
+// and the other process's file stays as it left it.
+func TestChanged(t *testing.T) {
+	tests := []struct {
+		desc   string
+		name   string
+		change func(p string) error
+		want   string // the file afterwards; "" gone
+	}{
+		{"rewritten in place", "blog/a/index.html", func(p string) error {
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_TRUNC, 0)
+			if err != nil {
+				return err
+			}
+			f.WriteString("theirs")
+			return f.Close()
+		}, "theirs"},
+		{"replaced", "blog/a/index.html", func(p string) error {
+			if err := os.WriteFile(p+".x", []byte("theirs"), 0o644); err != nil {
+				return err
+			}
+			return os.Rename(p+".x", p)
+		}, "theirs"},
+		{"deleted", "blog/a/index.html", os.Remove, ""},
+		{"made a link", "blog/a/index.html", func(p string) error {
+			if err := os.Remove(p); err != nil {
+				return err
+			}
+			return os.Symlink("../b/index.html", p)
+		}, "-> ../b/index.html"},
+		{"new file created meanwhile", "_headers", func(p string) error { return os.WriteFile(p, []byte("theirs"), 0o644) }, "theirs"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := tree(t, oldSite)
+			tx := begin(t, dir)
+			stage(t, tx, dir, changes)
+			p := filepath.Join(dir, filepath.FromSlash(tc.name))
+			// A file written in the same clock tick as the original would keep
+			// its time; a real generator runs long after.
+			past := mustStat(t, p)
+			if err := tc.change(p); err != nil {
+				t.Fatal(err)
+			}
+			if past != nil {
+				bump(t, p, past)
+			}
+			if err := tx.Commit(context.Background()); !errors.Is(err, ErrChanged) {
+				t.Fatalf("got %v, want ErrChanged", err)
+			}
+			want := merged(oldSite, nil)
+			delete(want, tc.name)
+			if tc.want != "" {
+				want[tc.name] = tc.want
+			}
+			if d := diff(snapshot(t, dir), want); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
+func mustStat(t *testing.T, p string) fs.FileInfo {
+	fi, err := os.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
+
+// bump moves a regular file's time past the original's, as a later write would.
+func bump(t *testing.T, p string, orig fs.FileInfo) {
+	fi, err := os.Lstat(p)
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	later := orig.ModTime().Add(time.Second)
+	if err := os.Chtimes(p, later, later); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// crash runs Commit in its own goroutine and ends that goroutine at the
+// step, as a kill would end the process there: what was written stays,
+// nothing is undone. (Deferred closes run; a dead process's descriptors close
+// too.)
+func crash(t *testing.T, tx *Tx, step string, at int) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		defer close(done)
+		tx.hook = func(s string, i int) error {
+			if s == step && i == at {
+				runtime.Goexit()
+			}
+			return nil
+		}
+		done <- tx.Commit(context.Background())
+	}()
+	if err, ok := <-done; ok {
+		t.Fatalf("Commit returned %v; the crash point %s %d was never reached", err, step, at)
+	}
+}
+
+// TestRecover: whatever step a run dies at, the next run's Begin (or Recover)
+// leaves the folder exactly as before the build (or, past the commit point,
+// as after it), with none of robotsmith's files left.
+func TestRecover(t *testing.T) {
+	n := len(changes)
+	for _, p := range steps(n, true) {
+		for _, how := range []string{"Begin", "Recover"} {
+			t.Run(fmt.Sprintf("%s %d/%s", p.step, p.i, how), func(t *testing.T) {
+				t.Parallel()
+				dir := tree(t, oldSite)
+				tx := begin(t, dir)
+				stage(t, tx, dir, changes)
+				crash(t, tx, p.step, p.i)
+				want := oldSite
+				if p.step == "cleanup" {
+					want = merged(oldSite, changes)
+				}
+				var rec Recovery
+				if how == "Begin" {
+					tx2 := begin(t, dir)
+					rec = tx2.Recovered
+					if err := tx2.Commit(context.Background()); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					var err error
+					if rec, err = Recover(context.Background(), dir); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if !rec.Any() {
+					t.Errorf("Recovery %+v: found nothing to do", rec)
+				}
+				if d := diff(snapshot(t, dir), want); d != "" {
+					t.Errorf("after recovery (%v):\n%s", rec, d)
+				}
+				// And the build run again gives what an uninterrupted one gives.
+				tx3 := begin(t, dir)
+				stage(t, tx3, dir, changes)
+				if err := tx3.Commit(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				if d := diff(snapshot(t, dir), merged(oldSite, changes)); d != "" {
+					t.Errorf("after the rerun:\n%s", d)
+				}
+			})
+		}
+	}
+}
+
+// TestRecoverKeepsNewerFiles: a generator that ran between the killed build
+// and the next robotsmith (hugo && robotsmith build) keeps its output.
+func TestRecoverKeepsNewerFiles(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	stage(t, tx, dir, changes)
+	crash(t, tx, "rename", 4) // files 0-3 replaced
+	regenerated := map[string]string{}
+	for name := range changes {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		fi := mustStat(t, p)
+		// In place, as Hugo writes (O_TRUNC keeps the inode).
+		if err := os.WriteFile(p, []byte("regenerated "+name), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if fi != nil {
+			bump(t, p, fi)
+		}
+		regenerated[name] = "regenerated " + name
+	}
+	rec, err := Recover(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Undone != 0 {
+		t.Errorf("Recovery %+v: put back files the generator wrote since", rec)
+	}
+	if d := diff(snapshot(t, dir), merged(oldSite, regenerated)); d != "" {
+		t.Error(d)
+	}
+}

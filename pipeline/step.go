@@ -1,0 +1,242 @@
+package pipeline
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/robotsmith/robotsmith/rewrite"
+	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/site"
+)
+
+// worker is one of the goroutines that run the step, with the buffers it reuses from page to page:
+// a run holds a fixed number of them, so memory does not grow with the site's bytes.
+type worker struct {
+	in     []byte       // the page being processed
+	out    bytes.Buffer // the page rewritten, when it changes
+	inputs []rules.Input
+}
+
+// outcome is what the step found beyond the file's record: what explain shows, what a failed file
+// reports, and the temporary file a build wrote.
+type outcome struct {
+	src      *site.Page     // the source page the file takes its decision from, nil for none
+	decision rules.Decision // every value with its source (only when asked for: explain)
+	warnings []string
+	err      error
+	write    *pending // build: the temporary file holding the file's new content
+}
+
+// step is the one per-file step of every command: scan the page once, decide it, apply the
+// decision. It fills in f's record (verdict, mode, flags). For a page that changes, build writes
+// the new content to a temporary file beside it (outcome.write) and check only notes the change. A
+// non-HTML file is decided by its path and source page alone: it is never opened. With full, the
+// outcome also holds the decision with every value's source.
+func (j *job) step(w *worker, f *record, full bool) (o outcome) {
+	o.src = j.sourceOf(f)
+	cs := []*rules.Compiled{nil, j.env}
+	if s := j.sources[o.src]; s != nil {
+		cs[0] = s.inputs
+		s.used.Store(true)
+	}
+	if !f.html() {
+		it := rules.Item{Path: f.url(), Compiled: cs, Asset: true}
+		o.decide(j, f, it, full)
+		return o
+	}
+	name := j.outName(f.rel())
+	var err error
+	w.in, f.mode, err = readFile(name, w.in)
+	if err != nil {
+		o.err = err
+		return o
+	}
+	decided := false
+	changed, err := rewrite.ProcessTo(&w.out, w.in,
+		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
+		func(pg rewrite.Page) rules.Directives {
+			decided = true
+			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
+			if !o.decide(j, f, it, full) {
+				return rules.Directives{}
+			}
+			return f.verdict.Directives
+		})
+	switch {
+	case err != nil:
+		o.err = fmt.Errorf("%s: %w", name, err)
+		return o
+	case o.err != nil:
+		return o
+	case !decided:
+		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
+		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
+		f.flags |= isSkipped
+		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs, Asset: true}, full)
+		return o
+	case !changed:
+		return o
+	}
+	f.flags |= isChanged
+	if j.opt.Write {
+		o.write, o.err = writeTemp(name, w.out.Bytes(), f.mode)
+	}
+	return o
+}
+
+// decide records the verdict of it in f (and, with full, the whole decision in o), and reports whether
+// the file may be rewritten: not when one of its values is malformed.
+func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
+	v, ws, err := j.memo.Verdict(it)
+	for _, w := range ws {
+		o.warnings = append(o.warnings, w.String())
+	}
+	f.verdict, o.err = v, err
+	if full {
+		o.decision, _, _ = j.res.Decide(it)
+	}
+	return err == nil
+}
+
+// pageInputs are the robots tags the page already carries, as inputs (unless `existing: replace`).
+func (w *worker) pageInputs(j *job, file string, pg rewrite.Page) []rules.Input {
+	w.inputs = w.inputs[:0]
+	if j.cfg.ReplaceExisting() || len(pg.Tags) == 0 {
+		return nil
+	}
+	for _, t := range pg.Tags {
+		w.inputs = append(w.inputs, rules.Input{Agent: t.Name, Value: t.Content, Source: rules.Source{
+			Kind: rules.FromPage, File: file, Line: t.Line, Key: t.Name,
+		}})
+	}
+	return w.inputs
+}
+
+// readFile reads the file name into buf (grown as needed, for the next file too) and returns its
+// bytes and mode, with one open, one stat and as few reads as its size allows.
+func readFile(name string, buf []byte) ([]byte, fs.FileMode, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return buf[:0], 0, err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return buf[:0], 0, err
+	}
+	if size := int(fi.Size()) + 1; cap(buf) < size { // +1: room to read the end without growing
+		buf = make([]byte, 0, size+size/8)
+	}
+	buf = buf[:0]
+	for {
+		n, err := fh.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			return buf, fi.Mode(), nil
+		}
+		if err != nil {
+			return buf, 0, err
+		}
+		if len(buf) == cap(buf) { // the file grew while read
+			buf = slices.Grow(buf, len(buf))
+		}
+	}
+}
+
+// batch is what processing a set of files gathered besides their records, in file order.
+type batch struct {
+	mu     sync.Mutex
+	errs   []indexed[error]
+	warns  []indexed[string]
+	writes []pending // build: temporary files waiting to replace their files
+}
+
+type indexed[T any] struct {
+	i int
+	v T
+}
+
+func (b *batch) add(i int, o *outcome) {
+	if o.err == nil && len(o.warnings) == 0 && o.write == nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if o.err != nil {
+		b.errs = append(b.errs, indexed[error]{i, o.err})
+	}
+	for _, w := range o.warnings {
+		b.warns = append(b.warns, indexed[string]{i, w})
+	}
+	if o.write != nil {
+		b.writes = append(b.writes, *o.write)
+	}
+}
+
+func (b *batch) errors() []error    { return inFileOrder(b.errs) }
+func (b *batch) warnings() []string { return inFileOrder(b.warns) }
+
+func inFileOrder[T any](xs []indexed[T]) []T {
+	slices.SortStableFunc(xs, func(x, y indexed[T]) int { return cmp.Compare(x.i, y.i) })
+	out := make([]T, len(xs))
+	for i, x := range xs {
+		out[i] = x.v
+	}
+	return out
+}
+
+// workers is how many files are processed at once.
+func (j *job) workers() int {
+	if j.opt.Workers > 0 {
+		return j.opt.Workers
+	}
+	return runtime.GOMAXPROCS(0)
+}
+
+// process runs the step over files on a fixed number of workers. Any subset of a site's files can
+// be given: each file's record is filled in place. On cancellation the files not yet started are
+// left as they are.
+func (j *job) process(ctx context.Context, files []record) *batch {
+	b := &batch{}
+	workers := j.workers()
+	var (
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		done int
+		next = make(chan int, workers)
+	)
+	for range min(workers, max(len(files), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var w worker
+			for i := range next {
+				o := j.step(&w, &files[i], false)
+				b.add(i, &o)
+				if j.opt.Progress != nil {
+					mu.Lock()
+					done++
+					j.opt.Progress(done, len(files))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range files {
+		if ctx.Err() != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return b
+}

@@ -1,0 +1,215 @@
+package rules
+
+import (
+	"encoding/binary"
+	"slices"
+	"sync"
+)
+
+// Compiled is one source's inputs, parsed once: a page's cascade and front matter, or the
+// environment. Decide and Memo read it for every output file the source decides (a page, its pager
+// pages, its other output formats, its bundle files) without parsing it again, and its problems are
+// reported once, by Compile. A nil *Compiled has no inputs. It is never changed after Compile.
+type Compiled struct {
+	inputs []parsed
+	agents []string // the agent names it gives values to that knownAgent does not know, sorted
+	key    string   // its inputs as Memo compares them: agents, tokens and kinds, no places
+}
+
+// Compile parses a source's inputs. Unknown or obsolete values are warnings; malformed values are
+// errors (each an *Error naming its source, errors.Join-ed). A malformed value spoils only itself:
+// the Compiled returned with an error holds every other input.
+func Compile(in []Input) (*Compiled, []Warning, error) {
+	if len(in) == 0 {
+		return nil, nil, nil
+	}
+	c := &Compiled{}
+	inputs, warns, err := parseInputs(nil, in)
+	var key []byte
+	for _, p := range inputs {
+		key = p.appendKey(key)
+		if !knownAgent(p.agent) {
+			c.agents = append(c.agents, p.agent)
+		}
+	}
+	c.inputs, c.agents, c.key = inputs, uniqSorted(c.agents), string(key)
+	return c, warns, err
+}
+
+// Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),
+// sorted.
+func (c *Compiled) Agents() []string {
+	if c == nil {
+		return nil
+	}
+	return slices.Clone(c.agents)
+}
+
+// appendKey writes what of p decides a Verdict: its agent, the Kind of its source (only "default or
+// not" matters today, the whole Kind is cheaper to keep than to reason about), and its tokens. Every
+// part is length-prefixed or self-delimiting, so two different inputs never write the same bytes.
+func (p parsed) appendKey(b []byte) []byte {
+	b = binary.AppendUvarint(b, uint64(len(p.agent)))
+	b = append(b, p.agent...)
+	b = append(b, byte(p.src.Kind))
+	b = binary.AppendUvarint(b, uint64(len(p.toks)))
+	for _, t := range p.toks {
+		b = append(b, byte(t.slot))
+		b = binary.AppendVarint(b, t.v)
+	}
+	return b
+}
+
+// IsAgent reports whether a lower-case, trimmed meta name is robots-family for a page that the
+// compiled sources cs decide: a name IsAgent knows, an agent the configuration names, or one that cs
+// name. It is the one place a scan learns which tags to look for, so a page is scanned once and
+// everything the decision names was looked for.
+func (r *Resolver) IsAgent(name string, cs ...*Compiled) bool {
+	if name == "" {
+		return false
+	}
+	if knownAgent(name) {
+		return true
+	}
+	if _, ok := slices.BinarySearch(r.agents, name); ok {
+		return true
+	}
+	for _, c := range cs {
+		if c == nil {
+			continue
+		}
+		if _, ok := slices.BinarySearch(c.agents, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// Verdict is a Decision in the compact form kept for every file of a site: its class, what rewrite
+// does to the page, and the X-Robots-Tag lines a host sends for it; no sources. Equal inputs share
+// one Verdict: treat it as read-only.
+type Verdict struct {
+	Class      Class
+	Directives Directives
+	Lines      []HeaderLine
+}
+
+// Verdict is d in compact form.
+func (d Decision) Verdict() *Verdict {
+	return &Verdict{Class: d.Class, Directives: d.Directives(), Lines: d.HeaderLines()}
+}
+
+// Noindex reports whether agent (lower case; "robots" for every crawler) is told noindex: by the
+// robots tag, or by a tag of its own. Error pages and redirect stubs carry no tag and are not
+// noindex by this reading.
+func (v *Verdict) Noindex(agent string) bool {
+	for _, t := range v.Directives.Tags {
+		if t.Name == "robots" || t.Name == agent {
+			if hasToken(t.Content, "noindex") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasToken reports whether a resolved content ("noindex, follow") holds tok.
+func hasToken(content, tok string) bool {
+	for len(content) > 0 {
+		i := 0
+		for i < len(content) && content[i] != ',' {
+			i++
+		}
+		if content[:i] == tok {
+			return true
+		}
+		if i == len(content) {
+			break
+		}
+		content = content[i+1:]
+		for len(content) > 0 && content[0] == ' ' {
+			content = content[1:]
+		}
+	}
+	return false
+}
+
+// Memo decides like Resolver.Decide but keeps only the Verdict, once for every distinct set of
+// inputs: files whose paths match the same rules and whose sources and tags say the same thing share
+// one Verdict, computed once. What it keeps grows with the distinct decisions of a site, not with
+// its files. Safe for concurrent use.
+type Memo struct {
+	r  *Resolver
+	mu sync.RWMutex
+	m  map[string]*Verdict
+}
+
+// Memo returns an empty Memo for r.
+func (r *Resolver) Memo() *Memo { return &Memo{r: r, m: map[string]*Verdict{}} }
+
+// Verdict decides it. Warnings and errors are those of it.Inputs (the compiled sources reported
+// theirs when they were compiled), exactly as Decide gives them, and a malformed value spoils only
+// itself. The result equals Decide(it) followed by Decision.Verdict.
+func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
+	var (
+		local [8]parsed
+		buf   [256]byte
+	)
+	tags, warns, err := parseInputs(local[:0], it.Inputs)
+	fixed := m.r.fixed(it)
+	key := append(buf[:0], byte(fixed))
+	key = m.r.appendMatches(key, it.Path)
+	// The rule matches have one length for a resolver; the sources and the tags are counted and
+	// each source is length-prefixed, so that no two items write the same key.
+	key = binary.AppendUvarint(key, uint64(len(it.Compiled)))
+	for _, c := range it.Compiled {
+		if c == nil {
+			key = append(key, 0)
+			continue
+		}
+		key = binary.AppendUvarint(key, uint64(len(c.key)))
+		key = append(key, c.key...)
+	}
+	key = binary.AppendUvarint(key, uint64(len(tags)))
+	for _, p := range tags {
+		key = p.appendKey(key)
+	}
+	m.mu.RLock()
+	v := m.m[string(key)]
+	m.mu.RUnlock()
+	if v == nil {
+		v = m.r.merge(it.Path, fixed, it.Compiled, tags).Verdict()
+		m.mu.Lock()
+		if old := m.m[string(key)]; old != nil {
+			v = old
+		} else {
+			m.m[string(key)] = v
+		}
+		m.mu.Unlock()
+	}
+	return v, warns, err
+}
+
+// Len is how many distinct verdicts m holds.
+func (m *Memo) Len() int {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return len(m.m)
+}
+
+// appendMatches writes which rules match path, one bit each.
+func (r *Resolver) appendMatches(b []byte, path string) []byte {
+	var cur byte
+	for i, cr := range r.rules {
+		if cr.matches(path) {
+			cur |= 1 << (i % 8)
+		}
+		if i%8 == 7 {
+			b, cur = append(b, cur), 0
+		}
+	}
+	if len(r.rules)%8 != 0 {
+		b = append(b, cur)
+	}
+	return b
+}
