@@ -135,7 +135,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 		text := strings.TrimSuffix(line, "\n")
 		if n == 1 {
 			if text != journalHeader {
-				return nil, bad(1, "not a robotsmith journal (it starts %q)", excerpt(text))
+				return nil, bad(1, "not a robotsmith journal (it starts %s)", excerpt(text))
 			}
 			crc.Write([]byte(line))
 			continue
@@ -146,7 +146,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 			f := strings.SplitN(rest, " ", 2)
 			e, err := recordEntry(f, 2)
 			if err != nil {
-				return nil, bad(n, "bad tmp record %q: %v", excerpt(text), err)
+				return nil, bad(n, "bad tmp record: %v", err)
 			}
 			if seen[e.n] {
 				return nil, bad(n, "temporary file %d twice", e.n)
@@ -157,7 +157,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 			f := strings.SplitN(rest, " ", 5)
 			e, err := recordEntry(f, 5)
 			if err == nil && f[1] != "new" && f[1] != "old" {
-				err = fmt.Errorf("%q is neither new nor old", excerpt(f[1]))
+				err = fmt.Errorf("%s is neither new nor old", excerpt(f[1]))
 			}
 			if err == nil {
 				e.new = f[1] == "new"
@@ -167,21 +167,21 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 				e.temp.mtime, err = strconv.ParseInt(f[3], 10, 64)
 			}
 			if err != nil {
-				return nil, bad(n, "bad plan record %q: %v", excerpt(text), err)
+				return nil, bad(n, "bad plan record: %v", err)
 			}
 			j.plan = append(j.plan, e)
 		case "commit":
 			var count int
 			var sum uint32
 			if _, err := fmt.Sscanf(rest, "%d %x", &count, &sum); err != nil {
-				return nil, bad(n, "bad commit record %q", excerpt(text))
+				return nil, bad(n, "bad commit record %s", excerpt(text))
 			}
 			if count != len(j.plan) || sum != crc.Sum32() {
 				return nil, bad(n, "the commit record does not match the plan (%d records, checksum %08x; it says %d, %08x)", len(j.plan), crc.Sum32(), count, sum)
 			}
 			j.committed = true
 		default:
-			return nil, bad(n, "unknown record %q", excerpt(text))
+			return nil, bad(n, "unknown record %s", excerpt(text))
 		}
 		crc.Write([]byte(line))
 	}
@@ -218,14 +218,14 @@ func recordEntry(f []string, want int) (*entry, error) {
 	}
 	n, err := strconv.Atoi(f[0])
 	if err != nil || n < 0 {
-		return nil, fmt.Errorf("bad number %q", excerpt(f[0]))
+		return nil, fmt.Errorf("bad number %s", excerpt(f[0]))
 	}
 	name, err := strconv.Unquote(f[want-1])
 	if err != nil {
 		return nil, fmt.Errorf("bad name %s", excerpt(f[want-1]))
 	}
 	if !localName(name) {
-		return nil, fmt.Errorf("%q is not a file inside the folder", excerpt(name))
+		return nil, fmt.Errorf("%s is not a file inside the folder", excerpt(name))
 	}
 	return &entry{n: n, name: name}, nil
 }
@@ -237,11 +237,13 @@ func localName(name string) bool {
 		!strings.HasPrefix(path.Base(name), Prefix)
 }
 
-// excerpt quotes at most 60 bytes of s.
+// excerpt quotes at most 32 bytes of s.
 func excerpt(s string) string {
-	const max = 60
+	// Quoted in ASCII so that a damaged journal cannot put control bytes on
+	// the terminal; cut at 32 bytes so that one message stays a line.
+	const max = 32
 	if len(s) <= max {
-		return s
+		return strconv.QuoteToASCII(s)
 	}
-	return s[:max] + "..."
+	return strconv.QuoteToASCII(s[:max]) + "..."
 }
