@@ -158,7 +158,7 @@ func (j *job) classify(rel string, typ fs.FileMode) (recordFlags, string, bool) 
 	case typ.IsRegular():
 		return 0, "", true
 	case typ&fs.ModeSymlink == 0:
-		return 0, fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), kindOf(typ)), false
+		return 0, fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), safefs.Kind(typ)), false
 	}
 	target, err := safefs.ResolveLink(j.site.Output, rel)
 	if err != nil {
@@ -171,7 +171,7 @@ func (j *job) classify(rel string, typ fs.FileMode) (recordFlags, string, bool) 
 	case fi.IsDir():
 		return 0, fmt.Sprintf("%s: a symbolic link to the folder %s: not followed (its files are decided there)", j.outName(rel), target), false
 	case !fi.Mode().IsRegular():
-		return 0, fmt.Sprintf("%s: a symbolic link to %s, %s: skipped, never read", j.outName(rel), target, kindOf(fi.Mode())), false
+		return 0, fmt.Sprintf("%s: a symbolic link to %s, %s: skipped, never read", j.outName(rel), target, safefs.Kind(fi.Mode())), false
 	}
 	// A link to a file of the output: its target is processed as itself, and the link, kept a link,
 	// is decided by its own path as a file (X-Robots-Tag in _headers): the host serves the target's
@@ -194,21 +194,6 @@ func linkProblem(err error) string {
 		return "a symbolic link in a loop"
 	}
 	return fmt.Sprintf("a symbolic link robotsmith cannot follow (%v)", err)
-}
-
-// kindOf names a kind of file that is not a regular file, for a warning.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeCharDevice != 0:
-		return "a character device"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }
 
 // isConfig reports whether the output file rel, a regular file, is robotsmith's configuration: the

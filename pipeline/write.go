@@ -86,7 +86,7 @@ func (j *job) readSiteFile(rel string) (siteFile, error) {
 		// Not a file robotsmith may skip: the rules it needs cannot be written anywhere else.
 		return sf, &fs.PathError{Op: "read", Path: j.outName(rel), Err: syscall.EISDIR}
 	case !lfi.Mode().IsRegular():
-		sf.skip = fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), kindOf(lfi.Mode()))
+		sf.skip = fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), safefs.Kind(lfi.Mode()))
 		return sf, nil
 	}
 	sf.data, sf.info, err = j.readFile(sf.rel, nil)

@@ -167,12 +167,14 @@ func regular(f *os.File, name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return fi, nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names a kind of file that is not a regular file, for a message: "a
+// FIFO", "a socket", "a character device", "a folder".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
