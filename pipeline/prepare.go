@@ -231,10 +231,12 @@ func (j *job) compile() {
 // sourceOf is the one place that says which source page an output file takes its decision from:
 // the page that wrote it (whatever flags built it), the list page a pager page continues, the page
 // another output format of it (index.xml, index.md) belongs to, or the page a bundle resource
-// belongs to; nil for none, and for an alias stub, which is a redirect.
+// belongs to; nil for none, and for an alias stub, which is a redirect. A list page the generator
+// made without a source (and its pager pages and formats) has an owner, with its kind and
+// language, but no source page.
 func (j *job) sourceOf(f *record) *site.Page {
 	o := j.pages.Owner(f.rel())
-	if o.Role == site.RoleAlias {
+	if o.Role == site.RoleAlias || o.Page == nil || o.Page.Source == "" {
 		return nil
 	}
 	return o.Page
