@@ -37,6 +37,7 @@ import (
 //	                                  {i} in TEXT is the repetition's number, from 0
 //	files: PATTERN N "TEXT"           N files, {i} in PATTERN and TEXT their number
 //	fifo: PATH                        a FIFO
+//	socket: PATH                      a Unix socket
 //	symlink: PATH TARGET              a symbolic link
 //	hardlink: PATH EXISTING           a second name for a file
 //	sparse: PATH SIZE                 a file of SIZE zero bytes that takes no disk
@@ -101,6 +102,7 @@ type hostileCase struct {
 	appends   []appendOp
 	many      []appendOp // files: path is the pattern
 	fifos     []string
+	sockets   []string
 	symlinks  [][2]string
 	hardlinks [][2]string
 	sparse    map[string]int64
@@ -201,6 +203,8 @@ func readHostileCase(t *testing.T, file string) *hostileCase {
 			c.input += int64(count * (len(text) + 4))
 		case "fifo":
 			c.fifos = append(c.fifos, val)
+		case "socket":
+			c.sockets = append(c.sockets, val)
 		case "symlink":
 			if len(fields) != 2 {
 				bad(errors.New("want PATH TARGET"))
@@ -291,6 +295,17 @@ func (c *hostileCase) build(t *testing.T, dir string) {
 	for _, name := range c.fifos {
 		if err := syscall.Mkfifo(mkdir(name), 0o644); err != nil {
 			t.Skipf("mkfifo: %v", err)
+		}
+	}
+	for _, name := range c.sockets {
+		fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Skipf("socket: %v", err)
+		}
+		err = syscall.Bind(fd, &syscall.SockaddrUnix{Name: mkdir(name)})
+		syscall.Close(fd) // the socket's file stays
+		if err != nil {
+			t.Skipf("bind: %v", err)
 		}
 	}
 	for _, l := range c.symlinks {
