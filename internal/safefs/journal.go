@@ -234,7 +234,37 @@ func recordEntry(f []string, want int) (*entry, error) {
 // folder and not one of robotsmith's own names.
 func localName(name string) bool {
 	return name != "" && name != "." && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name)) &&
-		!strings.HasPrefix(path.Base(name), Prefix)
+		!Own(path.Base(name))
+}
+
+// Own reports whether the base name name is one that robotsmith makes in the
+// folder: ".robotsmith-journal", ".robotsmith-done", and ".robotsmith-<n>.tmp"
+// and ".robotsmith-<n>.old" (n a number in decimal, without leading zeros).
+// These names are robotsmith's, whoever wrote the file: a walk of the output
+// leaves them out, and a build removes any that no journal named (see
+// Tx.RemoveLeftover). Any other name, ".robotsmith-page.html" too, is the
+// site's.
+func Own(name string) bool {
+	rest, ok := strings.CutPrefix(name, Prefix)
+	if !ok {
+		return false
+	}
+	if rest == "journal" || rest == "done" {
+		return true
+	}
+	n, ok := strings.CutSuffix(rest, ".tmp")
+	if !ok {
+		n, ok = strings.CutSuffix(rest, ".old")
+	}
+	if !ok || n == "" || len(n) > 1 && n[0] == '0' {
+		return false
+	}
+	for _, c := range []byte(n) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
 }
 
 // excerpt quotes at most 32 bytes of s.
