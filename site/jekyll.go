@@ -45,6 +45,7 @@ type jekyllConfig struct {
 	collections    []*jekyllCollection
 	defaults       []jekyllDefault
 	baseurl        string
+	url            string // the site's scheme and host (`url`), "" when not set
 	loc            *time.Location
 	future         bool
 	unpublished    bool
@@ -113,6 +114,10 @@ func (s *Site) openJekyll() error {
 	}
 	s.jek = c
 	s.gen = jekyllGen{s}
+	if c.url != "" || c.baseurl != "" {
+		// site.url + site.baseurl, as Jekyll's absolute_url filter joins them.
+		s.BaseURL = strings.TrimSuffix(c.url, "/") + "/" + strings.Trim(c.baseurl, "/")
+	}
 	return nil
 }
 
@@ -205,6 +210,12 @@ func (r *jekyllConfigReader) key(k frontmatter.Key) {
 		c.collections = cols
 	case "defaults":
 		r.errs = append(r.errs, r.defaults(k)...)
+	case "url":
+		// Read for the base URL only: Jekyll itself never refuses a value here, and neither does
+		// robotsmith (a value that is not a string is no base URL).
+		if s, ok := v.Scalar(); ok {
+			c.url = s
+		}
 	}
 }
 
