@@ -57,6 +57,8 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers is how many files are processed at once; 0 means one per CPU.
 	Workers int
+	// Strict makes every warning a finding (check --strict): check then exits 1 on it.
+	Strict bool
 }
 
 // ErrCommand is returned (wrapped) when the configured generator command fails.
@@ -91,6 +93,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, w.err
 	}
 	files := w.files
+	j.files = files
 	b := j.process(ctx, files)
 
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
@@ -110,6 +113,17 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		} else if w != nil {
 			b.writes = append(b.writes, *w)
 		}
+	}
+	if len(errs) == 0 {
+		ws, err := j.indexability(rep)
+		b.writes = append(b.writes, ws...)
+		if err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if opt.Strict {
+		rep.Findings = append(rep.Findings, rep.Warnings...)
+		rep.Warnings = nil
 	}
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
@@ -181,6 +195,7 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 			rep.HeaderRules++
 		}
 	}
+	rep.Warnings = append(rep.Warnings, j.headerFindings(filepath.ToSlash(name), existing, files)...)
 	if rep.HeaderRules == 0 && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil, nil
 	}
