@@ -65,10 +65,14 @@ func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) ([
 		i := queue[0]
 		queue = queue[1:]
 		w, err := j.sitemap(m, fs, rep, mode, i, add)
-		if err != nil {
+		switch {
+		case errors.As(err, new(*frontmatter.Error)), errors.Is(err, safefs.ErrNotRegular), errors.Is(err, safefs.ErrTooLarge):
+			// The sitemap is the generator's or the site's, not robotsmith's: one it cannot read
+			// is left as it is, and said so.
+			rep.Warnings = append(rep.Warnings, err.Error()+" (left as it is)")
+		case err != nil:
 			return writes, err
-		}
-		if w != nil {
+		case w != nil:
 			writes = append(writes, *w)
 		}
 	}
