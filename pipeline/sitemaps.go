@@ -54,8 +54,10 @@ func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) ([
 	}
 	add(j.fileIndex("sitemap.xml"))
 	for _, l := range m.robots.file.Sitemaps {
-		if u, err := whatwg.Parse(l.Value); err == nil {
-			if p, ok := j.urls.sitePath(u, false); ok {
+		// A Sitemap: line of another host names no file of the site; without a base URL of its
+		// own, the host cannot be told, and the path decides.
+		if u, err := j.urls.base.Parse(l.Value); err == nil {
+			if p, ok := j.urls.sitePath(u, !j.urls.own); ok {
 				add(j.fileOf(p))
 			}
 		}
@@ -96,7 +98,7 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	m.sitemaps = append(m.sitemaps, rel)
 	out := &pruneOut{keep: mode == pruneSitemaps && j.opt.Write}
 	keep := func(ref sitemap.Ref) bool {
-		u, err := whatwg.Parse(ref.URL)
+		u, err := j.urls.base.Parse(ref.URL) // a <loc> is absolute; one that is not is read as a browser would
 		if err != nil {
 			return true // not a URL: nothing to say about it
 		}

@@ -25,6 +25,7 @@ type siteURLs struct {
 	// relative links are then known to be the site's.
 	base *whatwg.Url
 	path string // the base URL's path, "/" or "/docs/"
+	own  bool   // the site has a base URL of its own
 }
 
 // newSiteURLs reads the site's base URL (site.Site.BaseURL). One that is not an absolute http(s)
@@ -42,7 +43,7 @@ func newSiteURLs(baseURL string) siteURLs {
 	if err != nil || (b.Scheme() != "http" && b.Scheme() != "https") {
 		return u
 	}
-	u.base, u.path = b, b.Pathname()
+	u.base, u.path, u.own = b, b.Pathname(), b.Host() != ph.Host()
 	return u
 }
 
