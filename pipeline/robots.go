@@ -5,13 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/crawlers"
-	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/robotsblock"
@@ -30,15 +28,17 @@ const maxRobotsTxt = 64 << 20
 
 // robotsTxt is robots.txt at the output root as this run leaves it.
 type robotsTxt struct {
-	name   string      // the file
-	old    []byte      // as it is; nil when there is none
-	exists bool        // the file is there and was read
-	link   bool        // it is a symbolic link (read through, never written through)
-	mode   fs.FileMode // kept when the file is replaced
-	data   []byte      // as the run leaves it: robotsmith's block merged into old
-	file   *robotstxt.File
-	block  *robotsblock.Block // as rendered from the config; its Text is empty when it asks for nothing
-	first  int                // the line of data where the block's begin marker is; 0 when it has none (or beyond what is parsed)
+	name string      // the file, as messages name it
+	rel  string      // the file to write: robots.txt, or the file of the output a link of that name leads to
+	info fs.FileInfo // the file as read, for writeFile; nil when there is none
+	old  []byte      // as it is; nil when there is none
+	// skip, when not "", is why the file can be neither read nor written (a link out of the
+	// output, a FIFO): a warning, and an error when robotsmith's block has something to say.
+	skip  string
+	data  []byte // as the run leaves it: robotsmith's block merged into old
+	file  *robotstxt.File
+	block *robotsblock.Block // as rendered from the config; its Text is empty when it asks for nothing
+	first int                // the line of data where the block's begin marker is; 0 when it has none (or beyond what is parsed)
 }
 
 // readRobotsTxt reads robots.txt at the output root, merges robotsmith's block into it and parses
@@ -46,40 +46,31 @@ type robotsTxt struct {
 // with the config's robots_txt and ai (sitemaps without a base URL) and a block whose end marker
 // is missing are errors.
 func (j *job) readRobotsTxt() (*robotsTxt, error) {
-	r := &robotsTxt{name: filepath.Join(j.site.Output, "robots.txt"), mode: 0o644}
-	shown := filepath.ToSlash(r.name)
-	fi, err := os.Lstat(r.name)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-	case err != nil:
+	sf, err := j.readSiteFile("robots.txt")
+	if err != nil {
 		return nil, err
-	default:
-		r.link = fi.Mode()&fs.ModeSymlink != 0
-		r.old, err = safefs.ReadFile(r.name, maxRobotsTxt)
-		switch {
-		case errors.Is(err, safefs.ErrNotRegular), errors.Is(err, fs.ErrNotExist): // a FIFO, a device, a broken link
-			j.warnings = append(j.warnings, fmt.Sprintf("%s: not a regular file; left alone and not read", shown))
-			r.old, r.link = nil, true // never written: robotsTxtStep refuses a block for it
-		case err != nil:
-			return nil, err
-		default:
-			r.exists = true
-			if st, err := os.Stat(r.name); err == nil {
-				r.mode = st.Mode().Perm()
-			}
-		}
 	}
-	for _, s := range markers.Find(r.old) {
-		if !s.Closed {
-			return nil, fmt.Errorf("%s:%d: %q has no %q after it: robotsmith cannot tell where its block ends and your lines begin; add the end marker or remove the begin marker", shown, s.Line, markers.Begin, markers.End)
-		}
+	if len(sf.data) > maxRobotsTxt {
+		return nil, &safefs.SizeError{Name: j.outName(sf.rel), Size: int64(len(sf.data)), Limit: maxRobotsTxt}
 	}
-
-	in := j.cfg.RobotsInput(j.sitemapPaths(), j.site.BaseURL())
+	r := &robotsTxt{name: j.outName(sf.rel), rel: sf.rel, info: sf.info, old: sf.data, skip: sf.skip}
+	if r.skip != "" {
+		j.warnings = append(j.warnings, r.skip+"; left alone and not read")
+	}
+	// The file without robotsmith's block: an unclosed block is an error here, before anything
+	// is decided (*markers.Error names the line).
+	rest, err := markers.Merge(r.old, nil)
+	if me := (*markers.Error)(nil); errors.As(err, &me) {
+		me.File = r.name
+	}
+	if err != nil {
+		return nil, err
+	}
+	in := j.cfg.RobotsInput(j.sitemapPaths(), j.site.BaseURL)
 	if len(in.Sitemaps) > 0 {
 		// A Sitemap: line the rest of the file has already (a theme's, the generator's) is not
 		// written again.
-		for l := range robotstxt.Lines(markers.Merge(r.old, nil)) {
+		for l := range robotstxt.Lines(rest) {
 			if l.Kind == robotstxt.Sitemap {
 				in.Listed = append(in.Listed, l.Value)
 			}
@@ -89,7 +80,9 @@ func (j *job) readRobotsTxt() (*robotsTxt, error) {
 	if err != nil {
 		return nil, configErrors(j.cfg.File, err)
 	}
-	r.data = robotsblock.Merge(r.old, r.block)
+	if r.data, err = robotsblock.Merge(r.old, r.block); err != nil {
+		return nil, err // not reached: the block was found closed above
+	}
 	r.file = robotstxt.Parse(r.data)
 	for _, c := range r.file.Comments {
 		if strings.TrimSpace("#"+c.Comment) == markers.Begin {
@@ -125,7 +118,7 @@ func unjoin(err error) []error {
 // sitemap.xml at the output root, which Hugo and Jekyll write (as a sitemap index where a site has
 // several, so the one line reaches them all).
 func (j *job) sitemapPaths() []string {
-	if fi, err := os.Stat(filepath.Join(j.site.Output, "sitemap.xml")); err == nil && fi.Mode().IsRegular() {
+	if fi, err := j.root.Stat("sitemap.xml"); err == nil && fi.Mode().IsRegular() {
 		return []string{"/sitemap.xml"}
 	}
 	return nil
@@ -196,7 +189,7 @@ func (j *job) origin(br robotsblock.Rule) string {
 // `Disallow: /` for it.
 func (j *job) overruled() []string {
 	r := j.robots
-	shown := filepath.ToSlash(r.name)
+	shown := r.name
 	var out []string
 	// One finding for each line that cancels a rule for a crawler as Google's parser reads it:
 	// AI2Bot and Ai2Bot-Dolma are one crawler "AI" to it, and one theme line cancels both groups'
@@ -241,32 +234,28 @@ func (j *job) overruled() []string {
 // robotsTxtStep is robots.txt's part of a run, after every file is decided: it refuses a Disallow of
 // robotsmith's block that would hide a page's noindex (errors), reports the block's rules that the
 // rest of the file cancels (findings), and, when there is no error, writes the merged
-// file (build) or counts it as a change (check). ok is false when the run already failed: then
+// file (writeFile) and counts it as a change. ok is false when the run already failed: then
 // nothing is written or counted.
-func (j *job) robotsTxtStep(rep *Report, files []record, ok bool) (*pending, error) {
+func (j *job) robotsTxtStep(rep *Report, files []record, ok bool) error {
 	r := j.robots
 	if err := j.hiddenNoindex(files); err != nil {
-		return nil, err
+		return err
 	}
 	rep.Findings = append(rep.Findings, j.overruled()...)
-	if !ok || bytes.Equal(r.data, r.old) && (r.exists || len(r.data) == 0) {
-		return nil, nil
+	if !ok || bytes.Equal(r.data, r.old) && (r.info != nil || len(r.data) == 0) {
+		return nil
 	}
-	if r.link {
-		return nil, fmt.Errorf("%s: a symbolic link or not a regular file: robotsmith never writes through one, so it cannot write its block (robots_txt and ai in %s); make it a file", filepath.ToSlash(r.name), j.cfg.File)
+	if r.skip != "" {
+		return fmt.Errorf("%s, so robotsmith cannot write its block (robots_txt and ai in %s) there; make it a file", r.skip, j.cfg.File)
 	}
 	rep.Changed++
-	rep.ChangedFiles = append(rep.ChangedFiles, "robots.txt")
-	if !j.opt.Write {
-		return nil, nil
-	}
-	return writeTemp(r.name, r.data, r.mode)
+	rep.ChangedFiles = append(rep.ChangedFiles, r.rel)
+	return j.writeFile(r.rel, r.info, r.data)
 }
 
-// crawlPath is the URL path u (as served, not encoded) as a crawler requests it and robots.txt
-// rules are matched against it: percent-encoded as a browser encodes a path, with the hex digits
-// as Google compares them.
-func crawlPath(u string) string { return robotstxt.Escape(headers.EncodePath(u)) }
+// fileCrawlPath is the path a crawler asks robots.txt about for the output file served at the URL
+// path u (record.url: as served, not encoded), under the site's base URL.
+func (j *job) fileCrawlPath(u string) string { return crawlPath(j.urls.pageURL(u).Pathname()) }
 
 // hiddenNoindex is SPEC §9's refusal: a Disallow that robotsmith's block writes from
 // robots_txt.groups over a page or file that is noindex for a crawler the rule keeps out would hide
@@ -333,7 +322,7 @@ func (j *job) hiddenNoindex(files []record) error {
 				continue
 			}
 		}
-		p := crawlPath(f.url())
+		p := j.fileCrawlPath(f.url())
 		for _, w := range ws {
 			applies := all
 			for _, n := range names {
@@ -380,4 +369,68 @@ func (j *job) hiddenNoindex(files []record) error {
 			j.cfg.File, j.cfg.RobotsTxt.Groups[g].Line, g+1, h.rule.Path, h.agent, h.first.url(), j.outName(h.first.rel()), more))
 	}
 	return errors.Join(errs...)
+}
+
+// robots is robots.txt as parsed once for the run, with the crawlers asked about so far.
+type robots struct {
+	name string // as messages name it: public/robots.txt
+	file *robotstxt.File
+	// crawlers are the groups each agent obeys, by robotsmith's agent name ("robots" for a
+	// crawler no group names). Filled as agents are asked about, by one goroutine.
+	crawlers map[string]robotstxt.Crawler
+	named    []string // the product tokens robots.txt's groups name, lower case, each once
+}
+
+// model is robots.txt for the indexability model: the run's one parse of it (readRobotsTxt),
+// robotsmith's block merged.
+func (rt *robotsTxt) model() *robots {
+	r := &robots{name: rt.name, file: rt.file, crawlers: map[string]robotstxt.Crawler{}}
+	for _, g := range r.file.Groups {
+		for _, a := range g.Agents {
+			if t := strings.ToLower(a.Token); t != "" && !slices.Contains(r.named, t) {
+				r.named = append(r.named, t)
+			}
+		}
+	}
+	return r
+}
+
+// crawler is what the crawler robotsmith calls agent obeys: for "robots" (every crawler), the
+// groups of a crawler that no group names; Google's other crawlers (googlebot-news,
+// googlebot-image) fall back to Googlebot's group, as Google documents.
+func (r *robots) crawler(agent string) robotstxt.Crawler {
+	if c, ok := r.crawlers[agent]; ok {
+		return c
+	}
+	var c robotstxt.Crawler
+	switch {
+	case agent == "robots":
+		c = r.file.Crawler()
+	case strings.HasPrefix(agent, "googlebot-"):
+		c = r.file.Crawler(agent, "googlebot")
+	default:
+		c = r.file.Crawler(agent)
+	}
+	r.crawlers[agent] = c
+	return c
+}
+
+// crawlPath is the path a crawler asks robots.txt about for the absolute URL path p (the base
+// URL's path included, percent-encoded as a browser sends it): robots.txt compares octets.
+func crawlPath(p string) string { return robotstxt.Escape(p) }
+
+// disallowedForAll returns the rule that keeps every crawler from the path (crawlPath), or nil when
+// some crawler may fetch it: a crawler no group names, and each one a group names, must all be
+// kept out.
+func (r *robots) disallowedForAll(path string) *robotstxt.Rule {
+	d := r.crawler("robots").Decide(path)
+	if d.Allowed {
+		return nil
+	}
+	for _, name := range r.named {
+		if r.crawler(name).Decide(path).Allowed {
+			return nil
+		}
+	}
+	return d.Rule
 }

@@ -136,7 +136,8 @@ func TestRobotsTxtKeepsMode(t *testing.T) {
 
 // TestRobotsTxtErrors: what build refuses, with nothing written: a block whose end marker is
 // missing (where it ends cannot be told from the user's lines), sitemaps without a base URL, and
-// a block for a robots.txt that is a symbolic link.
+// a block for a robots.txt that is a symbolic link out of the output (a link to a file of the output
+// is kept a link and the file it leads to gets the block: TestRobotsTxtLink).
 func TestRobotsTxtErrors(t *testing.T) {
 	tests := []struct {
 		desc, cfg, robots string
@@ -150,12 +151,12 @@ func TestRobotsTxtErrors(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "robotsmith.yaml:8: robots_txt: sitemaps: sitemaps need the site's absolute base URL"},
-		{"a link", starGroup, "", func(t *testing.T, dir string) {
-			writeTree(t, dir, map[string]string{"public/theme-robots.txt": "User-agent: *\nAllow: /\n"})
-			if err := os.Symlink("theme-robots.txt", filepath.Join(dir, "public", "robots.txt")); err != nil {
+		{"a link out of the output", starGroup, "", func(t *testing.T, dir string) {
+			writeTree(t, dir, map[string]string{"theme-robots.txt": "User-agent: *\nAllow: /\n"})
+			if err := os.Symlink("../theme-robots.txt", filepath.Join(dir, "public", "robots.txt")); err != nil {
 				t.Fatal(err)
 			}
-		}, "public/robots.txt: a symbolic link or not a regular file: robotsmith never writes through one"},
+		}, "public/robots.txt: a symbolic link that leads outside the output"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -172,6 +173,31 @@ func TestRobotsTxtErrors(t *testing.T) {
 				t.Errorf("a failed build changed files")
 			}
 		})
+	}
+}
+
+// TestRobotsTxtLink: a robots.txt that is a link to another file of the output stays a link, and
+// the file it leads to gets robotsmith's block, as _headers does.
+func TestRobotsTxtLink(t *testing.T) {
+	dir := robotsSite(t, starGroup, "")
+	const theme = "User-agent: *\nAllow: /\n"
+	writeTree(t, dir, map[string]string{"public/theme-robots.txt": theme})
+	link := filepath.Join(dir, "public", "robots.txt")
+	if err := os.Remove(link); err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("theme-robots.txt", link); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(context.Background(), Options{Root: dir, Write: true}); err != nil {
+		t.Fatal(err)
+	}
+	if target, err := os.Readlink(link); err != nil || target != "theme-robots.txt" {
+		t.Fatalf("robots.txt: got link %q, %v; want it kept a link to theme-robots.txt", target, err)
+	}
+	got := readTree(t, dir)["public/theme-robots.txt"]
+	if !strings.HasPrefix(got, theme) || !strings.Contains(got, markers.Begin) {
+		t.Errorf("the link's target: got %q, want the theme's lines and robotsmith's block", got)
 	}
 }
 
