@@ -30,6 +30,7 @@ type worker struct {
 type outcome struct {
 	src      *site.Page     // the source page the file takes its decision from, nil for none
 	decision rules.Decision // every value with its source (only when asked for: explain)
+	matches  []rules.Matched
 	warnings []string
 	err      error
 	write    *pending // build: the temporary file holding the file's new content
@@ -41,15 +42,17 @@ type outcome struct {
 // non-HTML file is decided by its path and source page alone: it is never opened. With full, the
 // outcome also holds the decision with every value's source.
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
-	o.src = j.sourceOf(f)
+	src, kinds, lang := j.pageOf(f)
+	o.src = src
 	cs := []*rules.Compiled{nil, j.env}
 	if s := j.sources[o.src]; s != nil {
 		cs[0] = s.inputs
 		s.used.Store(true)
 	}
+	// What the file is decided as; a page adds the tags it carries.
+	file := rules.Item{Path: f.url(), Kinds: kinds, Lang: lang, Compiled: cs, Asset: true}
 	if !f.html() {
-		it := rules.Item{Path: f.url(), Compiled: cs, Asset: true}
-		o.decide(j, f, it, full)
+		o.decide(j, f, file, full)
 		return o
 	}
 	name := j.outName(f.rel())
@@ -64,7 +67,8 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
 		func(pg rewrite.Page) rules.Directives {
 			decided = true
-			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
+			it := file
+			it.Asset, it.Inputs, it.Redirect = false, w.pageInputs(j, name, pg), pg.Redirect
 			if !o.decide(j, f, it, full) {
 				return rules.Directives{}
 			}
@@ -80,7 +84,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
-		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs, Asset: true}, full)
+		o.decide(j, f, file, full)
 		return o
 	case !changed:
 		return o
@@ -102,6 +106,7 @@ func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
 	f.verdict, o.err = v, err
 	if full {
 		o.decision, _, _ = j.res.Decide(it)
+		o.matches = j.res.Matching(it)
 	}
 	return err == nil
 }
