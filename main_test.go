@@ -744,7 +744,7 @@ func TestJSONGolden(t *testing.T) {
 		before func()
 	}{
 		{"sample-site.build.json", []string{"build", "--json", "--no-command", dir}, 0, nil},
-		{"sample-site.explain.json", []string{"explain", "--json", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/no/such/page/"}, 1, nil},
+		{"sample-site.explain.json", []string{"explain", "--json", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/tags/robots/page/2/", "/no/such/page/"}, 1, nil},
 		{"sample-site.config-error.json", []string{"check", "--json", dir}, 1, func() {
 			f, err := os.OpenFile(filepath.Join(dir, "robotsmith.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {
