@@ -125,6 +125,7 @@ type options struct {
 	config, output  string
 	noCommand, json bool
 	quiet, verbose  bool
+	strict          bool
 }
 
 // command is one entry of the command table: adding a command is adding one.
@@ -164,11 +165,14 @@ robotsmith build public/                   # any folder of HTML`,
 			summary: "report what build would change and every finding, writing nothing",
 			about: `Does the work of build without writing anything, and without running the configured
 command (it would overwrite the output being checked): reports how many files build would
-change (-v lists them) and every finding.`,
+change (-v lists them) and every finding: a noindex page robots.txt hides from crawlers, a
+sitemap entry or a canonical or hreflang link for a URL that is noindex or has no file, and
+(warnings) mixed signals such as a noindex page canonical to another URL.`,
 			example: `robotsmith check                           # after hugo or jekyll build
+robotsmith check --strict                  # in CI: warnings fail too
 robotsmith check --json site/ > report.json`,
-			exit:  "0 clean; 1 something would change, a finding or an error; 2 usage error",
-			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); quietFlags(fs, o) },
+			exit:  "0 clean; 1 something would change, a finding or an error (with --strict, a warning too); 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); quietFlags(fs, o); strictFlag(fs, o) },
 			run:   runSite(false),
 		},
 		{
@@ -214,6 +218,10 @@ func siteFlags(fs *flag.FlagSet, o *options) {
 
 func noCommandFlag(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noCommand, "no-command", false, "do not run the configured command first")
+}
+
+func strictFlag(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.strict, "strict", false, "make every warning an error: check exits 1 on it")
 }
 
 func quietFlags(fs *flag.FlagSet, o *options) {
@@ -531,6 +539,7 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 			Env:        c.getenv,
 			Write:      write,
 			RunCommand: write && !o.noCommand,
+			Strict:     o.strict,
 		}
 		if len(args) == 1 {
 			opt.Root = args[0]

@@ -316,7 +316,7 @@ func TestHelp(t *testing.T) {
 func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
 		"build":   {"config", "json", "no-command", "output", "q", "v"},
-		"check":   {"config", "json", "output", "q", "v"},
+		"check":   {"config", "json", "output", "q", "strict", "v"},
 		"explain": {"config", "json", "output"},
 		"help":    nil,
 		"version": nil,
@@ -553,8 +553,9 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	generate(t, gen, dir)
 	before := snapshot(t, out)
 	r := runCmd(t, "check", dir)
-	if r.code != 1 || !strings.Contains(r.stdout, "would change 42 files\n") {
-		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 42 files\"", r.code, r.stdout, r.stderr)
+	// 42 pages and _headers, and sitemap.xml pruned of its noindex entries.
+	if r.code != 1 || !strings.Contains(r.stdout, "would change 43 files\n") {
+		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 43 files\"", r.code, r.stdout, r.stderr)
 	}
 	// Counts, not lists: the unpublished draft and the changed files are listed only with -v.
 	if strings.Contains(r.stdout, "work-in-progress") || strings.Contains(r.stdout, "blog/index.html") {

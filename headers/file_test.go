@@ -302,3 +302,36 @@ func FuzzMerge(f *testing.F) {
 		}
 	})
 }
+
+// TestUserRobotsTags: the X-Robots-Tag headers of the site's own rules, outside robotsmith's block,
+// with the host's own matching of their paths.
+func TestUserRobotsTags(t *testing.T) {
+	existing := []byte("/private/*\n  X-Robots-Tag: noindex\n  Cache-Control: no-store\n" +
+		BeginMarker + "\n/a.pdf\n  X-Robots-Tag: nofollow\n" + EndMarker + "\n" +
+		"/blog/:slug/\n  x-robots-tag: googlebot: nosnippet\n/x\n  ! X-Robots-Tag\n")
+	tests := []struct {
+		desc   string
+		format Format
+		path   string
+		want   []int // the lines of the headers that apply
+	}{
+		{"netlify splat", Netlify, "/private/a/", []int{2}},
+		{"netlify placeholder", Netlify, "/blog/hello/", []int{9}},
+		{"no rule", Netlify, "/a.pdf", nil},
+		{"cloudflare splat", Cloudflare, "/private/b", []int{2}},
+		{"cloudflare removal is no header", Cloudflare, "/x", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var got []int
+			for _, u := range UserRobotsTags(existing, tc.format) {
+				if u.Matches(tc.path) {
+					got = append(got, u.Line)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got lines %v, want %v", got, tc.want)
+			}
+		})
+	}
+}

@@ -59,6 +59,8 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers is how many files are processed at once; 0 means one per CPU.
 	Workers int
+	// Strict makes every warning a finding (check --strict): check then exits 1 on it.
+	Strict bool
 }
 
 // ErrCommand is returned (wrapped) when the configured generator command fails.
@@ -96,6 +98,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, w.err
 	}
 	files := w.files
+	j.files = files
 	b := j.process(ctx, files)
 
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
@@ -116,6 +119,15 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		if err := j.headers(rep, files); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if len(errs) == 0 {
+		if err := j.indexability(rep); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if opt.Strict {
+		rep.Findings = append(rep.Findings, rep.Warnings...)
+		rep.Warnings = nil
 	}
 	if len(errs) > 0 {
 		return rep, errors.Join(errs...)
@@ -194,10 +206,11 @@ func (j *job) headers(rep *Report, files []record) error {
 		return nil
 	}
 	existing := sf.data
+	name := j.outName(sf.rel)
+	rep.Warnings = append(rep.Warnings, j.headerFindings(name, existing, files)...)
 	if rep.HeaderRules == 0 && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil
 	}
-	name := j.outName(sf.rel)
 	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing})
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)

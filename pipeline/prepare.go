@@ -41,6 +41,12 @@ type job struct {
 	warnings []string // the configuration's and the site's warnings, each once
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
+
+	urls siteURLs // the site's base URL: pages' links and sitemaps' locs resolve under it
+	// files are the output's files, as the walk lists them (sorted by path), set once before the
+	// step runs: a link or a sitemap's <loc> names a file by its index here.
+	files   []record
+	linkTab *linkTable // every page's canonical and hreflang links (links.go)
 }
 
 // source is a source page's directives, compiled once, and their problems.
@@ -144,6 +150,8 @@ func open(ctx context.Context, opt Options) (*job, error) {
 		return nil, err
 	}
 	j.site = s
+	j.urls = newSiteURLs(s.BaseURL)
+	j.linkTab = newLinkTable()
 
 	// Before anything reads or writes the output, even the generator: finish or undo a build that
 	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
@@ -302,24 +310,31 @@ func firstOf(a, b string) string {
 	return b
 }
 
-// previewInputs is SPEC §3.5: with `previews: noindex`, a Netlify deploy preview or branch deploy
-// (CONTEXT other than production) or a Cloudflare Pages preview (CF_PAGES_BRANCH other than the
-// production branch) makes every page and file noindex.
+// previewInputs is SPEC §3.5: with `previews: noindex`, a preview build (previewKey) makes every
+// page and file noindex.
 func previewInputs(cfg *config.Config, env func(string) string) []rules.Input {
 	if cfg.Previews != "noindex" {
 		return nil
 	}
-	key := ""
-	if c := env("CONTEXT"); c != "" && c != "production" {
-		key = "CONTEXT=" + c
-	} else if env("CF_PAGES") == "1" {
-		prod := firstOf(cfg.ProductionBranch, "main")
-		if b := env("CF_PAGES_BRANCH"); b != "" && b != prod {
-			key = "CF_PAGES_BRANCH=" + b
-		}
-	}
+	key := previewKey(cfg, env)
 	if key == "" {
 		return nil
 	}
 	return []rules.Input{{Agent: "robots", Value: "noindex", Source: rules.Source{Kind: rules.FromEnvironment, Key: key}}}
+}
+
+// previewKey names what makes the build a preview, "" for none: a Netlify deploy preview or branch
+// deploy (CONTEXT other than production), a Cloudflare Pages preview (CF_PAGES_BRANCH other than
+// the production branch).
+func previewKey(cfg *config.Config, env func(string) string) string {
+	if c := env("CONTEXT"); c != "" && c != "production" {
+		return "CONTEXT=" + c
+	}
+	if env("CF_PAGES") == "1" {
+		prod := firstOf(cfg.ProductionBranch, "main")
+		if b := env("CF_PAGES_BRANCH"); b != "" && b != prod {
+			return "CF_PAGES_BRANCH=" + b
+		}
+	}
+	return ""
 }

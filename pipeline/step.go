@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/robotsmith/robotsmith/rewrite"
@@ -21,6 +22,7 @@ type worker struct {
 	in     []byte       // the page being processed
 	out    bytes.Buffer // the page rewritten, when it changes
 	inputs []rules.Input
+	links  []resolved // the page's canonical and hreflang links to URLs of the site
 }
 
 // outcome is what the step found beyond the file's record: what explain shows, and what a failed
@@ -31,6 +33,9 @@ type outcome struct {
 	matches  []rules.Matched
 	warnings []string
 	err      error
+	// page is, with full, the page's links and <base> as written (explain shows every link, those
+	// to other sites too); nil for a file that is not an HTML document.
+	page *rewrite.Page
 }
 
 // step is the one per-file step of every command: scan the page once, decide it, apply the
@@ -68,6 +73,14 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
 		func(pg rewrite.Page) rules.Directives {
 			decided = true
+			w.links = j.pageLinks(w.links[:0], f, pg)
+			f.tagLine = 0
+			if !j.cfg.ReplaceExisting() {
+				f.tagLine = noindexTagLine(pg.Tags)
+			}
+			if full {
+				o.page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
+			}
 			it := file
 			it.Asset, it.Inputs, it.Redirect = false, w.pageInputs(j, name, pg), pg.Redirect
 			if !o.decide(j, f, it, full) {
@@ -87,6 +100,11 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		f.flags |= isSkipped
 		o.decide(j, f, file, full)
 		return o
+	}
+	if len(w.links) > 0 {
+		f.links, f.nlinks = j.linkTab.add(w.links)
+	}
+	switch {
 	case !changed:
 		return o
 	}
@@ -108,6 +126,20 @@ func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
 		o.matches = j.res.Matching(it)
 	}
 	return err == nil
+}
+
+// noindexTagLine is the line of the first of a page's robots tags that says noindex (or none),
+// 0 when none does.
+func noindexTagLine(tags []rewrite.Found) int32 {
+	for _, t := range tags {
+		for v := range strings.SplitSeq(t.Content, ",") {
+			v = strings.ToLower(strings.TrimSpace(v))
+			if v == "noindex" || v == "none" {
+				return int32(t.Line)
+			}
+		}
+	}
+	return 0
 }
 
 // pageInputs are the robots tags the page already carries, as inputs (unless `existing: replace`).

@@ -326,6 +326,10 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	}
 	s.Content = s.abs(contentDir)
 	s.Output = s.abs(publishDir)
+	s.BaseURL = strOr(cfg["baseurl"], "")
+	if v := s.opt.Env("HUGO_BASEURL"); v != "" {
+		s.BaseURL = v
+	}
 
 	h.defaultLang = strings.ToLower(strOr(cfg["defaultcontentlanguage"], "en"))
 	h.defaultInSubdir = toBool(cfg["defaultcontentlanguageinsubdir"])

@@ -66,6 +66,10 @@ type Site struct {
 	Output    string // output folder (absolute, or relative to the working directory like Root)
 	// ConfigFiles are the generator configuration files that were read (watch mode follows them).
 	ConfigFiles []string
+	// BaseURL is the URL the site is published at, as its generator's configuration says: Hugo's
+	// baseURL (HUGO_BASEURL overrides it), Jekyll's url followed by its baseurl. Pages' links and
+	// sitemaps' <loc> are absolute URLs under it. "" when the configuration sets none.
+	BaseURL string
 
 	opt  Options
 	gen  generator
