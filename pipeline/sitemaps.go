@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 
 	whatwg "github.com/nlnwa/whatwg-url/url"
@@ -100,7 +101,8 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	}
 	id := uint16(len(m.sitemaps))
 	m.sitemaps = append(m.sitemaps, rel)
-	out := &pruneOut{keep: mode == pruneSitemaps && j.opt.Write}
+	out := &pruneOut{keep: mode == pruneSitemaps && j.tx != nil}
+	defer out.close()
 	keep := func(ref sitemap.Ref) bool {
 		u, err := j.urls.base.Parse(ref.URL) // a <loc> is absolute; one that is not is read as a browser would
 		if err != nil {
@@ -156,32 +158,93 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	if !out.keep {
 		return nil
 	}
-	// What Prune wrote before it left the first thing out is the sitemap's first out.n bytes: they
-	// were not kept, and are read again now (the bytes, not the XML).
-	data := make([]byte, out.n, out.n+int64(len(out.buf)))
-	if _, err := fh.ReadAt(data, 0); err != nil && err != io.EOF {
-		return j.fileError(rel, err)
-	}
-	return j.writeFile(rel, fi, append(data, out.buf...))
+	// The new sitemap is the old one's first out.n bytes, read again now (the bytes, not the XML),
+	// then what Prune wrote after it first left something out.
+	return j.createFile(rel, fi, func(w io.Writer) error {
+		if _, err := io.Copy(w, io.NewSectionReader(fh, 0, out.n)); err != nil {
+			return err
+		}
+		return out.rest.writeTo(w)
+	})
 }
 
 // pruneOut is where Prune writes a sitemap. Until the first entry is left out the output is the
 // input itself: only its length is counted, so a sitemap that does not change (every rebuild, every
-// check) costs no memory. What follows is kept (build) to be written.
+// check) costs neither memory nor a write. What follows is kept (build) to be written once Prune
+// has read the whole sitemap without error: a sitemap that turns out not to be well-formed after
+// its first pruned entry is left as it is, so nothing goes to the build's transaction before then.
 type pruneOut struct {
 	keep    bool  // build with `sitemap: prune`: the new sitemap is written
 	changed bool  // something was left out: what is written from now on is kept
 	n       int64 // bytes written before that: the input's first n bytes
-	buf     []byte
+	rest    spill
 }
 
 func (o *pruneOut) Write(p []byte) (int, error) {
 	if !o.changed {
 		o.n += int64(len(p))
-	} else if o.keep {
-		o.buf = append(o.buf, p...)
+		return len(p), nil
 	}
-	return len(p), nil
+	if !o.keep {
+		return len(p), nil
+	}
+	return o.rest.Write(p)
+}
+
+func (o *pruneOut) close() { o.rest.close() }
+
+// spillAt is how much of a pruned sitemap's new bytes a run holds in memory; past it they go to a
+// temporary file, so that pruning a sitemap of 50 MB takes no more memory than one of 50 KB.
+const spillAt = 1 << 20
+
+// spill holds bytes in memory up to spillAt, then in a temporary file of the system's temporary
+// folder (not the output's: it is never the site's, whatever becomes of the run). Written by hand:
+// the standard library has no such writer, and bytes.Buffer with a file behind it is all it takes.
+type spill struct {
+	mem []byte
+	f   *os.File
+}
+
+func (s *spill) Write(p []byte) (int, error) {
+	if s.f == nil && len(s.mem)+len(p) <= spillAt {
+		s.mem = append(s.mem, p...)
+		return len(p), nil
+	}
+	if s.f == nil {
+		f, err := os.CreateTemp("", "robotsmith-sitemap-*")
+		if err != nil {
+			return 0, err
+		}
+		s.f = f
+		if _, err := f.Write(s.mem); err != nil {
+			return 0, err
+		}
+		s.mem = nil
+	}
+	return s.f.Write(p)
+}
+
+// writeTo writes everything written so far to w.
+func (s *spill) writeTo(w io.Writer) error {
+	if s.f == nil {
+		_, err := w.Write(s.mem)
+		return err
+	}
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, s.f)
+	return err
+}
+
+// close removes the temporary file, if there is one.
+func (s *spill) close() {
+	if s.f != nil {
+		s.f.Close()
+		os.Remove(s.f.Name())
+		s.f = nil
+	}
+	s.mem = nil
 }
 
 // indexable reports whether a sitemap keeps a URL served by files[to] (to < 0: no file serves it):

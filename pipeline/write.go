@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"syscall"
 
@@ -11,7 +12,7 @@ import (
 )
 
 // How a run reads and writes the output folder. Every read of an output file goes through readFile
-// or readSiteFile, every write through writeFile, and a build's writes are put in place by commit,
+// or readSiteFile, every write through writeFile (or createFile), and a build's writes are put in place by commit,
 // all of them or none: internal/safefs does the work (its package doc has the design).
 
 // maxFile is the most robotsmith reads of any one file of the output (a page, _headers, a sitemap,
@@ -103,6 +104,26 @@ func (j *job) writeFile(rel string, orig fs.FileInfo, data []byte) error {
 		return nil
 	}
 	if err := j.tx.WriteFile(rel, orig, data); err != nil {
+		return j.fileError(rel, err)
+	}
+	return nil
+}
+
+// createFile is writeFile for content too large to hold in memory (a pruned sitemap): write
+// streams it into the temporary file. An error of write fails the build.
+func (j *job) createFile(rel string, orig fs.FileInfo, write func(io.Writer) error) error {
+	if j.tx == nil {
+		return nil
+	}
+	f, err := j.tx.Create(rel, orig)
+	if err != nil {
+		return j.fileError(rel, err)
+	}
+	err = write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return j.fileError(rel, err)
 	}
 	return nil
