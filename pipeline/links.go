@@ -123,11 +123,7 @@ func (j *job) fileOf(p string) int {
 // href>), and says whether the URL is the site's, and if so its path within the site and the
 // file that serves it (-1 for none). abs is nil for an href that does not resolve.
 func (j *job) resolveLink(page *whatwg.Url, base, href string) (abs *whatwg.Url, p string, to int, ours bool) {
-	abs, err := docBase(page, base).Parse(href)
-	if err != nil {
-		return nil, "", -1, false
-	}
-	p, ours = j.urls.sitePath(abs, false)
+	abs, p, ours = j.urls.resolve(page, base, href)
 	if !ours {
 		return abs, "", -1, false
 	}

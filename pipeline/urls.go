@@ -69,6 +69,18 @@ func docBase(page *whatwg.Url, base string) *whatwg.Url {
 	return page
 }
 
+// resolve resolves href as a browser would on the page at page whose <base href> is base (""
+// for none), and says whether the URL is the site's and its path within the site. abs is nil for
+// an href that does not resolve.
+func (u siteURLs) resolve(page *whatwg.Url, base, href string) (abs *whatwg.Url, p string, ours bool) {
+	abs, err := docBase(page, base).Parse(href)
+	if err != nil {
+		return nil, "", false
+	}
+	p, ours = u.sitePath(abs, false)
+	return abs, p, ours
+}
+
 // sitePath is the URL path within the site of an absolute URL: its path with the base URL's path
 // removed and percent-decoded, as the output's files are named ("/blog/café/"). ok is false for a
 // URL that is not the site's: another scheme than http(s), another host than the base URL's
