@@ -137,11 +137,19 @@ func (j *job) pageLinks(dst []resolved, f *record, pg rewrite.Page) []resolved {
 	if len(pg.Links) == 0 || pg.Redirect {
 		return dst
 	}
-	page := j.urls.pageURL(f.url())
+	var page *whatwg.Url // parsed for the first link quickPath does not answer
 	for _, l := range pg.Links {
-		_, p, to, ours := j.resolveLink(page, pg.Base, l.Href)
-		if !ours {
-			continue
+		p, ours := j.urls.quickPath(pg.Base, l.Href)
+		to := -1
+		if ours {
+			to = j.fileOf(p)
+		} else {
+			if page == nil {
+				page = j.urls.pageURL(f.url())
+			}
+			if _, p, to, ours = j.resolveLink(page, pg.Base, l.Href); !ours {
+				continue
+			}
 		}
 		r := resolved{link: link{to: int32(to), line: int32(l.Line), kind: canonicalLink}}
 		if l.Rel == "alternate" {

@@ -7,8 +7,7 @@ import (
 	"io"
 	"os"
 	"slices"
-
-	whatwg "github.com/nlnwa/whatwg-url/url"
+	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
@@ -104,13 +103,9 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	out := &pruneOut{keep: mode == pruneSitemaps && j.tx != nil}
 	defer out.close()
 	keep := func(ref sitemap.Ref) bool {
-		u, err := j.urls.base.Parse(ref.URL) // a <loc> is absolute; one that is not is read as a browser would
-		if err != nil {
-			return true // not a URL: nothing to say about it
-		}
-		p, ok := j.urls.sitePath(u, true)
+		p, crawl, ok := j.locPath(ref.URL)
 		if !ok {
-			return true
+			return true // not a URL of the site: nothing to say about it
 		}
 		to := j.fileOf(p)
 		if ref.Index {
@@ -125,7 +120,7 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 		}
 		if j.indexable(to) {
 			if !ref.Alternate {
-				j.sitemapDisallowed(m, fs, name, ref, u)
+				j.sitemapDisallowed(m, fs, name, ref, crawl)
 			}
 			return true
 		}
@@ -267,9 +262,26 @@ func (j *job) whyNotIndexable(to int) string {
 	return "is noindex (" + j.noindexSource(&j.files[to], "robots").String() + ")"
 }
 
-// sitemapDisallowed reports a sitemap entry that robots.txt keeps every crawler from (finding 2).
-func (j *job) sitemapDisallowed(m *model, fs *findings, name string, ref sitemap.Ref, u *whatwg.Url) {
-	r := m.robots.disallowedForAll(crawlPath(u.Pathname() + u.Search()))
+// locPath is the site's URL path of a sitemap's <loc> (matched by its path whatever its host) and
+// the path and query a crawler asks robots.txt about; ok is false for a URL that is not the
+// site's. A <loc> is absolute; one that is not is read as a browser would. Most are answered by
+// quickPath, without parsing: a sitemap lists every page of the site.
+func (j *job) locPath(loc string) (p, crawl string, ok bool) {
+	if q, ok := j.urls.quickPath("", loc); ok && !strings.ContainsAny(loc, "?#") {
+		return q, crawlPath(j.urls.path + q[1:]), true
+	}
+	u, err := j.urls.base.Parse(loc)
+	if err != nil {
+		return "", "", false
+	}
+	p, ok = j.urls.sitePath(u, true)
+	return p, crawlPath(u.Pathname() + u.Search()), ok
+}
+
+// sitemapDisallowed reports a sitemap entry that robots.txt keeps every crawler from (finding 2);
+// crawl is its path as locPath gives it.
+func (j *job) sitemapDisallowed(m *model, fs *findings, name string, ref sitemap.Ref, crawl string) {
+	r := m.robots.disallowedForAll(crawl)
 	if r == nil {
 		return
 	}
