@@ -191,6 +191,35 @@ func Escape(s string) string {
 	return b.String()
 }
 
+// EscapePattern returns the value to write in an Allow or Disallow line for the pattern p as a
+// config writes it (a URL path as served, "*" and a final "$" as wildcards, %XX escapes kept): in
+// the form Escape gives, so that the line means what it says when Parse reads it back, and with
+// the octets a line cannot hold as they are percent-encoded as well: space and other controls
+// (a crawler requests "/a b/" as "/a%20b/", and a raw space would never match), '#' (which would
+// start a comment) and a '%' that starts no escape ("/100%" is requested as "/100%25").
+// Escape(EscapePattern(p)) is EscapePattern(p).
+func EscapePattern(p string) string {
+	var b strings.Builder
+	b.Grow(len(p) + 8)
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
+			b.WriteByte('%')
+			b.WriteByte(upper(p[i+1]))
+			b.WriteByte(upper(p[i+2]))
+			i += 2
+		case c == '%', c == '#', c <= ' ', c >= 0x7f:
+			b.WriteByte('%')
+			b.WriteByte(upperHex[c>>4])
+			b.WriteByte(upperHex[c&0xF])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
 
 func isLowerHex(c byte) bool { return 'a' <= c && c <= 'f' }
