@@ -135,6 +135,8 @@ func TestIndexabilityHugo(t *testing.T) {
 		{"content/posts/private.md", 4, []string{"/posts/private/ is noindex", "public/robots.txt:2 (Disallow: /posts/private/)"}},
 		// 3: the German page's hreflang link to the English page that is noindex, and where that comes from.
 		{"public/de/posts/secret/index.html", 7, []string{"hreflang en link of /de/posts/secret/ points at /posts/secret/", "content/posts/secret.md:4"}},
+		// 2: the German sitemap lists a page robots.txt disallows for every crawler.
+		{"public/de/sitemap.xml", 44, []string{"sitemap lists https://example.org/de/posts/hello/, which robots.txt disallows for every crawler", "public/robots.txt:3: Disallow: /de/posts/hello/"}},
 	})
 
 	r := runCmd(t, "build", "--no-command", dir)
