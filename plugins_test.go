@@ -143,6 +143,7 @@ func TestNetlifyPluginVersionInNetns(t *testing.T) {
 			context: "production",
 			version: "v0.1.0",
 			binary:  "no-such-robotsmith",
+			says:    []string{"go: downloading github.com/robotsmith/robotsmith v0.1.0"},
 			want: map[string][]string{
 				"blog/index.html": {robotsmithBlock, `<meta name="robots" content="index, follow">`},
 				"tags/index.html": {`<meta name="robots" content="noindex, follow">`},
@@ -161,6 +162,7 @@ type netlifyCase struct {
 	version    string              // the plugin's version input, served by a local module proxy
 	config     string              // robotsmith.yaml moved there, and the plugin's config input
 	fails      []string            // the build fails, saying these
+	says       []string            // the build passes, saying these
 	want       map[string][]string // file in the publish folder -> what it must hold
 	not        map[string][]string
 }
@@ -232,6 +234,11 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 				}
 			} else if err != nil {
 				t.Fatalf("netlify build: %v\n%s", err, out)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("netlify build output lacks %q", want)
+				}
 			}
 			for file, wants := range tc.want {
 				got := readFile(t, filepath.Join(site, "public", file))
@@ -579,5 +586,46 @@ func TestREADMEInstall(t *testing.T) {
 	defer f.Close()
 	if f.Machine != elf.EM_X86_64 || f.Type != elf.ET_EXEC {
 		t.Errorf("the cross-compiled binary is %v %v, want a Linux amd64 executable", f.Machine, f.Type)
+	}
+}
+
+// TestREADMECloudflare runs README's Cloudflare Pages build command, as written, in a Hugo site
+// with robotsmith's source at robotsmith/ and `headers: {format: cloudflare}` in its robotsmith.yaml,
+// with the real Hugo: it builds robotsmith from source, runs Hugo, then robotsmith on public/.
+func TestREADMECloudflare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds robotsmith and runs Hugo; not with -short")
+	}
+	hugo := os.Getenv("HUGO")
+	if hugo == "" {
+		testtool.Missing(t, "HUGO is not set: .ci/run builds Hugo v0.165.0; export HUGO=$HOME/.cache/robotsmith/tools/bin/hugo")
+	}
+	readme := readFile(t, "README.md")
+	m := regexp.MustCompile("\\*\\*Cloudflare Pages\\*\\*[^`]*`([^`]+)`").FindStringSubmatch(readme)
+	if m == nil {
+		t.Fatal("README.md has no Cloudflare Pages build command")
+	}
+	command := m[1]
+	site := t.TempDir()
+	testtool.CopyTree(t, filepath.Join("site", "testdata", "hugo", "basic"), site)
+	testtool.CopyTree(t, ".", filepath.Join(site, "robotsmith"), ".git", "sample-site/public")
+	writeFile(t, site, "robotsmith.yaml", "headers: {format: cloudflare}\n")
+	// Hugo as the build image has it: `hugo` on PATH.
+	bin := t.TempDir()
+	if err := os.Symlink(hugo, filepath.Join(bin, "hugo")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = site
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GITHUB_ACTIONS=", "CF_PAGES=", "CONTEXT=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("README's Cloudflare build command %q: %v\n%s", command, err, out)
+	}
+	if got := readFile(t, filepath.Join(site, "public", "index.html")); !strings.Contains(got, robotsmithBlock) {
+		t.Errorf("public/index.html has no robotsmith tags after %q:\n%s", command, out)
+	}
+	if got := readFile(t, filepath.Join(site, "public", "_headers")); !strings.Contains(got, "# robotsmith: begin") {
+		t.Errorf("public/_headers has no robotsmith block:\n%s", got)
 	}
 }
