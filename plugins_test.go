@@ -350,6 +350,33 @@ func jekyllCmd(ctx context.Context, jekyll, site string, args ...string) *exec.C
 	return cmd
 }
 
+// startJekyll starts jekyll with args in site (serve, or build --watch), its output going to a file
+// that the log function returned reads as it grows; at the end of the test it stops jekyll, and
+// shows the output if the test failed.
+func startJekyll(ctx context.Context, t *testing.T, jekyll, site string, args ...string) (log func() string) {
+	t.Helper()
+	cmd := jekyllCmd(ctx, jekyll, site, args...)
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "jekyll.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log = func() string { return readFile(t, logFile.Name()) }
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("jekyll %s:\n%s", strings.Join(args, " "), log())
+		}
+		logFile.Close()
+	})
+	return log
+}
+
 // TestJekyllPlugin builds the fixture with Jekyll 4.3.1 and the plugin in _plugins/: `jekyll build`
 // runs robotsmith on _site (tags, _headers, robotsmith.yaml kept out of _site), quietly with
 // --quiet, and `jekyll build --watch` runs it again on a regeneration; a broken front matter
@@ -418,23 +445,7 @@ func TestJekyllPlugin(t *testing.T) {
 
 	t.Run("build --watch", func(t *testing.T) {
 		site := jekyllSite(t, bin)
-		cmd := jekyllCmd(ctx, jekyll, site, "build", "--watch", "--force_polling")
-		logFile, err := os.Create(filepath.Join(t.TempDir(), "watch.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer logFile.Close()
-		cmd.Stdout, cmd.Stderr = logFile, logFile
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			cmd.Wait()
-			if t.Failed() {
-				t.Logf("jekyll build --watch:\n%s", readFile(t, logFile.Name()))
-			}
-		}()
+		startJekyll(ctx, t, jekyll, site, "build", "--watch", "--force_polling")
 		index := filepath.Join(site, "_site", "index.html")
 		waitFor := func(what, want string) {
 			t.Helper()
@@ -477,25 +488,7 @@ func TestJekyllPlugin(t *testing.T) {
 		}
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		cmd := jekyllCmd(ctx, jekyll, site, "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--force_polling")
-		// Jekyll's output goes to a file, which the test reads as it grows.
-		logFile, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer logFile.Close()
-		log := func() string { return readFile(t, logFile.Name()) }
-		cmd.Stdout, cmd.Stderr = logFile, logFile
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			cmd.Wait()
-			if t.Failed() {
-				t.Logf("jekyll serve:\n%s", log())
-			}
-		}()
+		log := startJekyll(ctx, t, jekyll, site, "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--force_polling")
 		base := fmt.Sprintf("http://127.0.0.1:%d", port)
 		waitFor := func(what, path, want string) {
 			t.Helper()
