@@ -445,12 +445,17 @@ func TestJekyllPlugin(t *testing.T) {
 
 	t.Run("build --watch", func(t *testing.T) {
 		site := jekyllSite(t, bin)
-		startJekyll(ctx, t, jekyll, site, "build", "--watch", "--force_polling")
+		log := startJekyll(ctx, t, jekyll, site, "build", "--watch", "--force_polling")
 		index := filepath.Join(site, "_site", "index.html")
-		waitFor := func(what, want string) {
+		// poke, when set, is called every 3 s while waiting: the watcher takes its first look at the
+		// files some time after it says it is enabled, and an edit before that look is no change to it.
+		waitFor := func(what, want string, poke func()) {
 			t.Helper()
 			deadline := time.Now().Add(90 * time.Second)
-			for time.Now().Before(deadline) {
+			for i := 0; time.Now().Before(deadline); i++ {
+				if poke != nil && i%10 == 0 {
+					poke()
+				}
 				if b, err := os.ReadFile(index); err == nil && strings.Contains(string(b), want) {
 					return
 				}
@@ -458,9 +463,17 @@ func TestJekyllPlugin(t *testing.T) {
 			}
 			t.Fatalf("%s: _site/index.html never had %q", what, want)
 		}
-		waitFor("first build", `<meta name="robots" content="index, follow">`)
-		writeFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
-		waitFor("regeneration", `<meta name="robots" content="index, nofollow">`)
+		waitFor("first build", `<meta name="robots" content="index, follow">`, nil)
+		started := time.Now().Add(90 * time.Second)
+		for !strings.Contains(log(), "Auto-regeneration: enabled") {
+			if time.Now().After(started) {
+				t.Fatal("jekyll build --watch never started watching")
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		waitFor("regeneration", `<meta name="robots" content="index, nofollow">`, func() {
+			writeFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
+		})
 	})
 
 	t.Run("broken front matter", func(t *testing.T) {
