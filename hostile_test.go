@@ -53,11 +53,6 @@ import (
 // folder, leave none of robotsmith's temporary files, and change nothing on a
 // second run.
 
-// hostileSkips are cases that fail today because the fix belongs to another
-// part of robotsmith; each names the part and why. Set
-// ROBOTSMITH_HOSTILE_ALL=1 to run them anyway. (None today.)
-var hostileSkips = map[string]string{}
-
 const (
 	hostileChildEnv = "ROBOTSMITH_HOSTILE_CHILD" // the child's arguments, as JSON
 	childMemory     = 3 << 30                    // the child's address-space limit
@@ -461,18 +456,10 @@ func TestHostile(t *testing.T) {
 	if len(files) < 80 {
 		t.Fatalf("got %d hostile cases, want at least 80", len(files))
 	}
-	for name := range hostileSkips {
-		if _, err := os.Stat(filepath.Join("testdata", "hostile", name+".txtar")); err != nil {
-			t.Errorf("hostileSkips names %s, which is not a case", name)
-		}
-	}
 	for _, file := range files {
 		c := readHostileCase(t, file)
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			if reason, ok := hostileSkips[c.name]; ok && os.Getenv("ROBOTSMITH_HOSTILE_ALL") == "" {
-				t.Skip(reason)
-			}
 			dir := t.TempDir()
 			c.build(t, dir)
 			// In proportion: a generous constant, and per megabyte of input.
