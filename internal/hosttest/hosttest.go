@@ -163,7 +163,9 @@ func RunInNetns(t *testing.T, inner string, hosts ...Host) {
 	if flag == "" {
 		testtool.Missing(t, "cannot create a network namespace (unshare -n, util-linux); netlify dev would bind every interface")
 	}
-	timeout := 4 * time.Minute
+	// A bound on failure: the inner run starts host servers (minutes each on a loaded machine), and
+	// the outer test's own deadline still caps it.
+	timeout := 15 * time.Minute
 	if d, ok := t.Deadline(); ok && time.Until(d)-5*time.Second < timeout {
 		timeout = time.Until(d) - 5*time.Second
 	}
