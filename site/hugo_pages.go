@@ -83,9 +83,9 @@ type hugoMapping struct {
 	cascades  cascader
 
 	mu       sync.Mutex
-	problems []hugoProblem         // by file, in any order
+	problems []hugoProblem          // by file, in any order
 	terms    map[hugoTerm]termPlace // each term used, where first
-	bundles  []bundlePage          // the pages that may publish resources
+	bundles  []bundlePage           // the pages that may publish resources
 }
 
 // pageState says how far mapping a page went.
