@@ -148,7 +148,7 @@ func (g hugoGen) mapSite() (mapped, error) {
 	for _, p := range made {
 		hm.cascades.apply(p)
 	}
-	m := mapped{pages: make([]Page, 0, len(hm.files))}
+	var m mapped
 	var errs []error
 	for _, pr := range hm.sortedProblems() {
 		m.warnings = append(m.warnings, pr.warnings...)
@@ -162,12 +162,14 @@ func (g hugoGen) mapSite() (mapped, error) {
 			errs = append(errs, pr.pageErr)
 		}
 	}
+	// The pages mapped, in place: a site's pages are never held twice.
+	m.pages = hm.pages[:0]
 	for i := range hm.pages {
 		if hm.state[i] == pageRead|pagePlaced {
 			m.pages = append(m.pages, hm.pages[i])
 		}
 	}
-	hm.pages = nil
+	clear(hm.pages[len(m.pages):])
 	for _, p := range made {
 		if pg, ok := g.sourceless(p, hm.sections); ok {
 			m.sourceless = append(m.sourceless, pg)
@@ -445,7 +447,8 @@ func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarge
 		}
 		switch {
 		case f.name == "html":
-			pg.URL, pg.Output, pg.Pager = t.link, t.file, pager
+			pg.URL, pg.Output = linkAndFile(t.link, t.file)
+			pg.Pager = pager
 			main = t
 			continue
 		case pg.Output == "" && len(pg.Formats) == 0:
@@ -454,6 +457,17 @@ func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarge
 		pg.Formats = append(pg.Formats, Format{Name: f.name, File: t.file, Pager: pager})
 	}
 	return main
+}
+
+// linkAndFile returns a page's link and file, in one string where the link is the file's folder
+// ("/blog/a/" and "blog/a/index.html" in "/blog/a/index.html", the usual case): a site keeps one
+// string for both.
+func linkAndFile(link, file string) (string, string) {
+	if len(link) > 0 && link[0] == '/' && strings.HasPrefix(file, link[1:]) {
+		both := "/" + file
+		return both[:len(link)], both[1:]
+	}
+	return link, file
 }
 
 // publishesResources reports whether a page publishes its bundle's files: unless its (or a
