@@ -8,13 +8,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
 // Markers around robotsmith's block, and the Cloudflare limits.
 const (
-	BeginMarker = "# robotsmith: begin"
-	EndMarker   = "# robotsmith: end"
+	BeginMarker = markers.Begin
+	EndMarker   = markers.End
 	// PreviewRule matches Cloudflare Pages preview host names
 	// (<hash>.<project>.pages.dev) and not the production one
 	// (<project>.pages.dev); custom domains never match it.

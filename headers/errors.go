@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/internal/markers"
 )
 
 // Sentinel errors that callers may branch on with errors.Is.
@@ -23,23 +25,15 @@ var (
 	ErrTooManyRules = errors.New("too many _headers rules")
 	// ErrUnclosed: a "# robotsmith: begin" line with no "# robotsmith: end"
 	// after it; the error is a *MarkerError.
-	ErrUnclosed = errors.New(`"` + BeginMarker + `" has no "` + EndMarker + `" after it`)
+	ErrUnclosed = markers.ErrUnclosed
 )
 
 // MarkerError is a begin marker without an end marker: Merge cannot tell
 // where robotsmith's block ends and the user's rules begin, so it refuses
-// rather than replace everything after the marker.
-type MarkerError struct {
-	File string // the file as the caller names it ("public/_headers"); Merge sets "_headers"
-	Line int    // 1-based line of the begin marker
-}
-
-func (e *MarkerError) Error() string {
-	return fmt.Sprintf("%s:%d: %v; add %q after robotsmith's rules (or delete this line), so that the rules after it stay yours", e.File, e.Line, ErrUnclosed, EndMarker)
-}
-
-// Unwrap returns ErrUnclosed.
-func (e *MarkerError) Unwrap() error { return ErrUnclosed }
+// rather than replace everything after the marker. Its File is the file as
+// the caller names it ("public/_headers"); Merge sets "_headers". It is the
+// error robots.txt's block gives too (internal/markers).
+type MarkerError = markers.Error
 
 // PathError is a problem with one file's path or lines.
 type PathError struct {

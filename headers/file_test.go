@@ -98,8 +98,8 @@ func TestMergeGolden(t *testing.T) {
 			var outside []byte
 			prev := 0
 			for _, b := range p.blocks {
-				outside = append(outside, in[prev:b.start]...)
-				prev = b.end
+				outside = append(outside, in[prev:b.Start]...)
+				prev = b.End
 			}
 			outside = append(outside, in[prev:]...)
 			rest := bytes.Replace(got, block, nil, 1)
@@ -136,7 +136,7 @@ func TestParse(t *testing.T) {
 	if h := p.rules[0].headers[2]; !h.unset || h.name != "X-Robots-Tag" {
 		t.Errorf("unset header: got %+v", h)
 	}
-	if len(p.blocks) != 1 || !p.blocks[0].closed || p.blocks[0].line != 7 {
+	if len(p.blocks) != 1 || !p.blocks[0].Closed || p.blocks[0].Line != 7 {
 		t.Errorf("blocks: got %+v", p.blocks)
 	}
 	if got := countUserRules([]byte(in)); got != 2 {
@@ -267,7 +267,7 @@ func FuzzMerge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		p := parse(in)
 		for _, b := range p.blocks {
-			if b.start < 0 || b.end > len(in) || b.start > b.end {
+			if b.Start < 0 || b.End > len(in) || b.Start > b.End {
 				t.Fatalf("bad span %+v for %d bytes", b, len(in))
 			}
 		}
@@ -276,7 +276,7 @@ func FuzzMerge(f *testing.F) {
 		out, err := Merge(in, block)
 		unclosed := false
 		for _, b := range p.blocks {
-			unclosed = unclosed || !b.closed
+			unclosed = unclosed || !b.Closed
 		}
 		if unclosed {
 			if !errors.Is(err, ErrUnclosed) {
@@ -295,7 +295,7 @@ func FuzzMerge(f *testing.F) {
 		}
 		head := in
 		if len(p.blocks) > 0 {
-			head = in[:p.blocks[0].start]
+			head = in[:p.blocks[0].Start]
 		}
 		if !bytes.HasPrefix(out, head) {
 			t.Fatalf("bytes before the block changed")

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -56,13 +55,18 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	if err != nil {
 		return nil, err
 	}
+	defer j.close()
 	var (
 		out  []Explanation
 		errs []error
 		w    worker
 	)
 	for _, q := range paths {
-		f, ok := j.lookup(q)
+		f, ok, err := j.lookup(q)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		if !ok {
 			errs = append(errs, fmt.Errorf("%s: %w %s", q, ErrUnknownPath, j.site.Output))
 			continue
@@ -77,8 +81,9 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	return out, errors.Join(errs...)
 }
 
-// lookup finds the output file for a URL path or a file path.
-func (j *job) lookup(q string) (record, bool) {
+// lookup finds the output file for a URL path or a file path. A file the walk leaves out (a FIFO,
+// a link outside the output) is an error saying why.
+func (j *job) lookup(q string) (record, bool, error) {
 	var candidates []string
 	if strings.HasPrefix(q, "/") {
 		rel := strings.TrimPrefix(q, "/")
@@ -99,11 +104,19 @@ func (j *job) lookup(q string) (record, bool) {
 		if c == "" {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(c))); err == nil && !fi.IsDir() {
-			return newRecord("/" + c), true
+		fi, err := j.root.Lstat(c)
+		if err != nil || fi.IsDir() {
+			continue
 		}
+		fl, warning, ok := j.classify(c, fi.Mode().Type())
+		if !ok {
+			return record{}, false, errors.New(warning)
+		}
+		r := newRecord("/" + c)
+		r.flags |= fl
+		return r, true, nil
 	}
-	return record{}, false
+	return record{}, false, nil
 }
 
 func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
@@ -126,6 +139,8 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 	d := o.decision
 	e.Class = d.Class.String()
 	switch {
+	case f.link():
+		e.Class = "a link to another file of the output (left as a link; decided as a file)"
 	case !f.html():
 		e.Class = "file"
 	case f.skipped():

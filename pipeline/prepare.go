@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -27,6 +29,9 @@ type job struct {
 	env     *rules.Compiled // the preview environment's noindex, nil when not a preview
 	format  headers.Format
 	cfgInfo os.FileInfo // the configuration file, nil when there is none
+
+	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
+	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
 
 	pages *site.Map // every source page, indexed by the output files it owns
 	// sources are the compiled directives of the pages that have any, by page.
@@ -61,17 +66,23 @@ func (s *source) err() error {
 // prepare reads the configuration, runs the command, opens the site, reads and compiles every page
 // and the rules. Everything it returns as an error is an input problem; nothing has been written.
 // Malformed values in the sources do not stop it: they are kept with their source, so that a run
-// reports them with every other problem of the site.
+// reports them with every other problem of the site. The caller closes the job (job.close) once
+// done with it, whatever happened.
 func prepare(ctx context.Context, opt Options) (*job, error) {
 	j, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	return j, j.readSources()
+	if err := j.readSources(); err != nil {
+		j.close()
+		return nil, err
+	}
+	return j, nil
 }
 
-// open is prepare up to reading the sources: the configuration, the rules, the command, and the
-// site's layout, with its output folder checked.
+// open is prepare up to reading the sources: the configuration, the rules, the site's layout, the
+// recovery of an interrupted build, the command, and the output folder, opened (and for a build
+// locked, in a transaction). The caller closes the job.
 func open(ctx context.Context, opt Options) (*job, error) {
 	if opt.Root == "" {
 		opt.Root = "."
@@ -113,12 +124,6 @@ func open(ctx context.Context, opt Options) (*job, error) {
 	// The environment's input is ours, and well-formed.
 	j.env, _, _ = rules.Compile(previewInputs(cfg, opt.Env))
 
-	if opt.RunCommand && cfg.Command != "" {
-		if err := runCommand(ctx, opt.Root, cfg.Command, opt.CommandOutput); err != nil {
-			return nil, err
-		}
-	}
-
 	s, err := site.Open(opt.Root, site.Options{
 		Generator: cfg.Generator,
 		Content:   cfg.Content,
@@ -134,6 +139,25 @@ func open(ctx context.Context, opt Options) (*job, error) {
 		s.Output = opt.Output
 	}
 	j.site = s
+
+	// Before anything reads or writes the output, even the generator: finish or undo a build that
+	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
+	if fi, err := os.Stat(s.Output); err == nil && fi.IsDir() {
+		rec, err := safefs.Recover(ctx, s.Output)
+		if err != nil {
+			return nil, recoveryError(s.Output, err)
+		}
+		if w := j.recovered(rec); w != "" {
+			j.warnings = append(j.warnings, w)
+		}
+	}
+
+	if opt.RunCommand && cfg.Command != "" {
+		if err := runCommand(ctx, opt.Root, cfg.Command, opt.CommandOutput); err != nil {
+			return nil, err
+		}
+	}
+
 	if fi, err := os.Stat(s.Output); err != nil || !fi.IsDir() {
 		hint := ""
 		if cfg.Command != "" && !opt.RunCommand {
@@ -141,7 +165,31 @@ func open(ctx context.Context, opt Options) (*job, error) {
 		}
 		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
 	}
+	if j.root, err = os.OpenRoot(s.Output); err != nil {
+		return nil, err
+	}
+	if opt.Write {
+		tx, err := safefs.Begin(ctx, s.Output)
+		if err != nil {
+			j.close()
+			return nil, recoveryError(s.Output, err)
+		}
+		j.tx = tx
+		if w := j.recovered(tx.Recovered); w != "" {
+			j.warnings = append(j.warnings, w)
+		}
+	}
 	return j, nil
+}
+
+// recoveryError is an error from locking the output folder or recovering an interrupted build in
+// it, named as messages name it: a journal robotsmith cannot read names itself, with its line.
+func recoveryError(output string, err error) error {
+	var je *safefs.JournalError
+	if errors.As(err, &je) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return fmt.Errorf("%s: recovering an interrupted robotsmith build: %w", output, err)
 }
 
 // readSources maps every source page to its output files and compiles its directives.

@@ -251,8 +251,11 @@ func Render(in Input) (*Block, error) {
 
 // Merge returns the robots.txt existing (nil when the file is missing) with
 // robotsmith's block replaced by b, or appended when it has none; every
-// byte outside the block is kept. An empty b removes the block.
-func Merge(existing []byte, b *Block) []byte {
+// byte outside the block is kept. An empty b removes the block. A begin
+// marker without an end marker is an error (*markers.Error, the same as
+// _headers gives; the caller sets its File) and nothing is merged: the
+// user's lines after it are never taken for robotsmith's.
+func Merge(existing []byte, b *Block) ([]byte, error) {
 	return markers.Merge(existing, b.Text)
 }
 

@@ -75,9 +75,12 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			got := Merge(existing, b)
+			got, err := Merge(existing, b)
+			if err != nil {
+				t.Fatal(err)
+			}
 			golden(t, tc.name+".golden", got)
-			if again := Merge(got, b); !bytes.Equal(again, got) {
+			if again, err := Merge(got, b); err != nil || !bytes.Equal(again, got) {
 				t.Errorf("merging the same block again changed the file:\n%s", again)
 			}
 			checkGroupsEnd(t, b.Text)
@@ -205,7 +208,7 @@ func TestRenderEmpty(t *testing.T) {
 	if err != nil || len(b.Text) != 0 {
 		t.Errorf("meta alone: Render = %q, %v; want an empty block (meta writes no robots.txt line)", b.Text, err)
 	}
-	if got := Merge(nil, b); len(got) != 0 {
+	if got, err := Merge(nil, b); err != nil || len(got) != 0 {
 		t.Errorf("an empty block created a robots.txt: %q", got)
 	}
 }
@@ -296,8 +299,9 @@ func FuzzRender(f *testing.F) {
 		}
 		checkGroupsEnd(t, b.Text)
 		checkRules(t, b)
-		if n := len(markers.Find(Merge([]byte("User-agent: *\nDisallow: /x\n"), b))); n != 1 {
-			t.Fatalf("merged file has %d blocks", n)
+		out, err := Merge([]byte("User-agent: *\nDisallow: /x\n"), b)
+		if n := len(markers.Find(out)); err != nil || n != 1 {
+			t.Fatalf("merged file has %d blocks (%v)", n, err)
 		}
 	})
 }
