@@ -1,6 +1,7 @@
 package site
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -126,7 +127,14 @@ func (c cascader) from(p *hugoSrc, cs []hugoCascade, otherLang bool) {
 		if otherLang && !cc.langTargeted || !cc.matches(p, c.h.env) {
 			continue
 		}
-		p.inputs = append(p.inputs, cc.inputs...)
+		if len(p.inputs) == 0 {
+			// The cascade's own inputs, shared by every page it reaches (clipped: a page that
+			// takes more appends to a copy), so that a site's pages hold one slice per cascade
+			// and the pipeline compiles it once.
+			p.inputs = slices.Clip(cc.inputs)
+		} else {
+			p.inputs = append(p.inputs, cc.inputs...)
+		}
 		fill(p.meta, cc.values)
 	}
 }

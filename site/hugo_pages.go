@@ -417,7 +417,14 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp
 	s, h := g.s, g.s.hugo
 	pg = Page{Source: s.source(p.abs), Kind: p.kind, Lang: p.lang}
 	pg.NoOutput = h.noOutput(p, s.opt.Now)
-	pg.Inputs = append(append([]rules.Input(nil), p.inputs...), p.ownIn...)
+	switch {
+	case len(p.ownIn) == 0:
+		pg.Inputs = p.inputs // its cascades' slice, shared by the pages they alone reach
+	case len(p.inputs) == 0:
+		pg.Inputs = p.ownIn
+	default:
+		pg.Inputs = append(append(make([]rules.Input, 0, len(p.inputs)+len(p.ownIn)), p.inputs...), p.ownIn...)
+	}
 	d, err := h.descriptor(p, sections)
 	if err != nil {
 		return pg, tp, false, fmt.Errorf("%s: %w", pg.Source, err)

@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -284,6 +285,27 @@ func (w *jekyllWalk) srcRel(rel string) string {
 	return filepath.ToSlash(r)
 }
 
+// jekyllInputs are a page's robots inputs: the matching defaults' first, then its own. A page that
+// only one default gives inputs to shares that default's slice (clipped: nothing appends to it),
+// so that the pages one default reaches hold one slice, compiled once.
+func jekyllInputs(matched []jekyllDefault, own []rules.Input) []rules.Input {
+	var in []rules.Input
+	from := 0
+	for _, d := range matched {
+		if len(d.inputs) > 0 {
+			in, from = d.inputs, from+1
+		}
+	}
+	if from == 1 && len(own) == 0 {
+		return slices.Clip(in)
+	}
+	in = nil
+	for _, d := range matched {
+		in = append(in, d.inputs...)
+	}
+	return append(in, own...)
+}
+
 // read loads a file's front matter (once; head is the file up to its end, or err why it could not
 // be read) merged over its defaults, and its robots inputs: the matching defaults' first, then the
 // front matter's own.
@@ -299,14 +321,11 @@ func (w *jekyllWalk) read(head []byte, err error, srcRel, defaultsRel, typ strin
 	}
 	pr.warnings = append(pr.warnings, doc.Warnings...)
 	matched, data := w.c.jekyllMatched(w.globs, defaultsRel, typ)
-	for _, d := range matched {
-		in = append(in, d.inputs...)
-	}
 	own, err := doc.Robots()
 	if err != nil {
 		pr.errs = append(pr.errs, err)
 	}
-	in = append(in, own...)
+	in = jekyllInputs(matched, own)
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
 			if !k.Value.IsNull() {
