@@ -81,6 +81,9 @@ type hugoMapping struct {
 	branches  []*hugoSrc         // the same, in file order
 	sections  map[sectionKey]*hugoSrc
 	cascades  cascader
+	// taxonomies are the site's taxonomies' plural keys, sorted once: the order a page's terms are
+	// collected in.
+	taxonomies []string
 
 	mu       sync.Mutex
 	problems []hugoProblem          // by file, in any order
@@ -132,7 +135,7 @@ func (g hugoGen) mapSite() (mapped, error) {
 	if err != nil {
 		return mapped{}, err
 	}
-	hm := &hugoMapping{g: g, h: h, terms: map[hugoTerm]termPlace{}}
+	hm := &hugoMapping{g: g, h: h, terms: map[hugoTerm]termPlace{}, taxonomies: sortedKeys(h.taxonomies)}
 	hm.files, hm.resources = bundleFiles(files)
 	hm.pages = make([]Page, len(hm.files))
 	hm.state = make([]pageState, len(hm.files))
@@ -289,12 +292,10 @@ func (hm *hugoMapping) prepare(p *hugoSrc) {
 
 // place works out the page's Page, and notes the terms it uses and the resources it may publish.
 func (hm *hugoMapping) place(i int, p *hugoSrc) {
-	h := hm.h
 	pg, tp, written, err := hm.g.page(p, hm.sections)
-	taxonomies := sortedKeys(h.taxonomies)
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
-	for t, plural := range taxonomies {
+	for t, plural := range hm.taxonomies {
 		for v, term := range toStrings(p.meta[plural]) {
 			k, at := hugoTerm{p.lang, plural, term}, termPlace{i, t, v}
 			if was, ok := hm.terms[k]; term != "" && (!ok || at.before(was)) {
