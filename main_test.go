@@ -202,6 +202,9 @@ func TestRunArgs(t *testing.T) {
 		{"two sites", []string{"check", "a", "b"}, 2, "", `robotsmith check: one SITE at most, got ["a" "b"] (see robotsmith help check)`},
 		{"explain without path", []string{"explain"}, 2, "", `robotsmith explain: no PATH given: robotsmith explain /url/path/ (see robotsmith help explain)`},
 		{"version with an argument", []string{"version", "x"}, 2, "", `robotsmith version: takes no arguments, got ["x"] (see robotsmith help version)`},
+		{"explain --agent misspelt", []string{"explain", "--agent", "GPTbto", plain, "/"}, 2, "", `robotsmith explain: --agent "GPTbto" is not a crawler robotsmith knows; did you mean "GPTBot"? (see robotsmith help explain)`},
+		{"explain --agent not a token", []string{"explain", "--agent=GPT Bot", plain, "/"}, 2, "", `robotsmith explain: --agent "GPT Bot" is not a user-agent token (letters, digits, '.', '-' and '_') (see robotsmith help explain)`},
+		{"build --agent", []string{"build", "--agent", "GPTBot"}, 2, "", `robotsmith build: build takes no flag --agent (explain does) (see robotsmith help build)`},
 
 		// Exit status 0 and 1.
 		{"version", []string{"version"}, 0, "robotsmith ", ""},
@@ -216,6 +219,8 @@ func TestRunArgs(t *testing.T) {
 		{"check -q prints nothing", []string{"check", "-q", plain}, 1, "", ""},
 		{"explain a page", []string{"explain", plain, "/"}, 0, "class: public", ""},
 		{"explain an unknown path", []string{"explain", plain, "/", "/nope/"}, 1, "class: public", "/nope/: not in the output"},
+		{"explain --agent", []string{"explain", "--agent", "GPTBot,mybot", "--agent", "CCBot", plain, "/"}, 0,
+			"  crawler GPTBot: OpenAI; training\n", ""},
 		{"explain --json an unknown path", []string{"explain", "--json", plain, "/nope/"}, 1, `"ok": false`, "/nope/"},
 		{"build, flags after SITE", []string{"build", plain, "-q"}, 0, "", ""},
 		{"check after build: clean", []string{"check", plain, "-v"}, 0, "would change 0 files\n", ""},
@@ -316,8 +321,8 @@ func TestHelp(t *testing.T) {
 func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
 		"build":   {"config", "json", "no-command", "output", "q", "v"},
-		"check":   {"config", "json", "output", "q", "v"},
-		"explain": {"config", "json", "output"},
+		"check":   {"config", "json", "output", "q", "strict", "v"},
+		"explain": {"agent", "config", "json", "output"},
 		"help":    nil,
 		"version": nil,
 	}
@@ -553,8 +558,9 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	generate(t, gen, dir)
 	before := snapshot(t, out)
 	r := runCmd(t, "check", dir)
-	if r.code != 1 || !strings.Contains(r.stdout, "would change 42 files\n") {
-		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 42 files\"", r.code, r.stdout, r.stderr)
+	// 41 pages, _headers, robots.txt (robotsmith's block) and sitemap.xml (pruned of its noindex entries).
+	if r.code != 1 || !strings.Contains(r.stdout, "would change 44 files\n") {
+		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 44 files\"", r.code, r.stdout, r.stderr)
 	}
 	// Counts, not lists: the unpublished draft and the changed files are listed only with -v.
 	if strings.Contains(r.stdout, "work-in-progress") || strings.Contains(r.stdout, "blog/index.html") {
@@ -615,6 +621,11 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 		{"alias stub: none", "old-path/index.html", []string{`http-equiv="refresh"`}, []string{"<!-- robotsmith -->", `name="robots"`}},
 		{"verification file untouched", "google1234567890abcdef.html", []string{"google-site-verification"}, []string{"robotsmith"}},
 		{"_headers for the PDFs", "_headers", []string{"# robotsmith: begin", "/files/terms.pdf\n  X-Robots-Tag: noindex, nofollow"}, nil},
+		{"_headers: Content-Usage for every path", "_headers", []string{"/*\n  Content-Usage: train-ai=n, search=y\n"}, nil},
+		{"robots.txt: the theme's lines, then robotsmith's block", "robots.txt", []string{"User-agent: *\nAllow: /\n\nSitemap: https://example.org/sitemap.xml\n\n# robotsmith: begin\n",
+			"User-agent: *\nDisallow: /search/\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nContent-Usage: train-ai=n, search=y\n",
+			"User-agent: GPTBot\nDisallow: /\n", "# robotsmith: end\n"},
+			[]string{"User-agent: Googlebot\n", "User-agent: facebookexternalhit\n", "Sitemap: https://example.org/sitemap.xml\n# robotsmith: end"}},
 	}
 	for _, f := range forms {
 		got := read(f.file)
@@ -712,9 +723,50 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	sameSnapshot(t, "failed build (rule value)", fresh, snapshot(t, out))
 	os.WriteFile(cfgPath, cfg, 0o644)
 
+	// A misspelt restriction fails closed (SPEC §4): wherever it was written, the build exits 1
+	// with "did you mean" at the typo's line and writes nothing.
+	for _, tc := range []struct {
+		desc, file, old, new, want string
+	}{
+		{"a rule's value", "robotsmith.yaml", "  - kind: [taxonomy, term]\n    robots: noindex, follow", "  - kind: [taxonomy, term]\n    robots: noindx, follow", `did you mean "noindex"?`},
+		{"a rule's value with a Cyrillic lookalike", "robotsmith.yaml", "    robots: noindex\n", "    robots: no\u0456ndex\n", `did you mean "noindex"?`},
+		{"a rule's agent", "robotsmith.yaml", "googlebot: max-snippet:160", "googlebto: max-snippet:160", `did you mean "googlebot"?`},
+		{"a rule's path selector", "robotsmith.yaml", "  - path: /internal/**", "  - paht: /internal/**", `did you mean "path"?`},
+		{"a rule's kind selector", "robotsmith.yaml", "  - kind: [taxonomy, term]", "  - kinds: [taxonomy, term]", `did you mean "kind"?`},
+		{"a rule's kind", "robotsmith.yaml", "  - kind: [taxonomy, term]", "  - kind: [taxonmy, term]", `did you mean "taxonomy"?`},
+		{"a front matter key", "content/about.md", "title = \"About this site\"\n", "title = \"About this site\"\nnoindx = true\n", `did you mean "noindex"?`},
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(tc.file))
+		orig, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		typo := strings.Replace(string(orig), tc.old, tc.new, 1)
+		if typo == string(orig) {
+			t.Fatalf("%s: %s has no %q to misspell", tc.desc, tc.file, tc.old)
+		}
+		i := 0 // the typo's line is that of the first byte it changed
+		for typo[i] == orig[i] {
+			i++
+		}
+		line := strings.Count(typo[:i], "\n") + 1
+		if err := os.WriteFile(p, []byte(typo), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runCmd(t, "build", "--no-command", dir)
+		at := fmt.Sprintf("%s:%d:", tc.file, line)
+		if r.code != 1 || !strings.Contains(r.stderr, at) || !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "no file was written") {
+			t.Errorf("%s misspelt: exit %d, stderr %q; want 1, %q and %q", tc.desc, r.code, r.stderr, at, tc.want)
+		}
+		sameSnapshot(t, "failed build ("+tc.desc+" misspelt)", fresh, snapshot(t, out))
+		if err := os.WriteFile(p, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// explain names the source of every value, and an unknown path exits 1.
 	r = runCmd(t, "explain", dir, "/tags/", "/files/terms.pdf")
-	if r.code != 0 || !strings.Contains(r.stdout, "noindex") || !strings.Contains(r.stdout, "rule 1 at") {
+	if r.code != 0 || !strings.Contains(r.stdout, "noindex") || !regexp.MustCompile(`rule 1 at \S*robotsmith.yaml:\d+ \(kind: taxonomy\)`).MatchString(r.stdout) || !strings.Contains(r.stdout, "(path: /**/*.pdf)") {
 		t.Errorf("explain: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 	r = runCmd(t, "explain", dir, "/old-path/")
@@ -744,7 +796,7 @@ func TestJSONGolden(t *testing.T) {
 		before func()
 	}{
 		{"sample-site.build.json", []string{"build", "--json", "--no-command", dir}, 0, nil},
-		{"sample-site.explain.json", []string{"explain", "--json", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/no/such/page/"}, 1, nil},
+		{"sample-site.explain.json", []string{"explain", "--json", "--agent", "GPTBot,Googlebot", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/tags/robots/page/2/", "/no/such/page/"}, 1, nil},
 		{"sample-site.config-error.json", []string{"check", "--json", dir}, 1, func() {
 			f, err := os.OpenFile(filepath.Join(dir, "robotsmith.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {

@@ -60,13 +60,18 @@ type LimitError struct {
 	Needed  int          // rules the file would need: preview rule + the user's + robotsmith's after folding
 	Limit   int          // 100
 	User    int          // the user's own rules outside robotsmith's block
+	Usage   int          // 1 when robotsmith's Content-Usage rule for /* is written, else 0
 	Folders []FolderCost // folders to give one decision, enough to meet the limit where possible
 }
 
 func (e *LimitError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "_headers: cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %d of your own, %d for files)",
-		e.Limit, e.Needed, e.User, e.Needed-1-e.User)
+	usage := ""
+	if e.Usage > 0 {
+		usage = "1 Content-Usage rule, "
+	}
+	fmt.Fprintf(&b, "_headers: cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %s%d of your own, %d for files)",
+		e.Limit, e.Needed, usage, e.User, e.Needed-1-e.Usage-e.User)
 	if len(e.Folders) > 0 {
 		b.WriteString("; give these folders one decision with a rule in the config so each folds into one /folder/* rule:")
 		for i, f := range e.Folders {

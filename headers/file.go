@@ -136,7 +136,7 @@ func Lint(existing []byte, files []File, f Format) []Finding {
 	var covered []string
 	for _, fl := range files {
 		if len(fl.Lines) > 0 {
-			covered = append(covered, encodePath(fl.Path))
+			covered = append(covered, EncodePath(fl.Path))
 		}
 	}
 	sort.Strings(covered)
@@ -180,6 +180,51 @@ func Lint(existing []byte, files []File, f Format) []Finding {
 		out = append(out, Finding{Line: h.line, Path: hits[0], Msg: msg})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// LintContentUsage reports, for a site whose `_headers` robotsmith gives a Content-Usage rule for
+// every path (Options.ContentUsage), the user's rules outside its block that also set (or, on
+// Cloudflare, remove) Content-Usage, and, on Cloudflare, a rule of the user's for /* after
+// robotsmith's block, which would replace robotsmith's own /* rule (Cloudflare keeps one rule per
+// path). Findings are in line order.
+func LintContentUsage(existing []byte, f Format) []Finding {
+	p := parse(existing)
+	afterBlock := func(line int) bool { return len(p.blocks) > 0 && line > p.blocks[0].Line }
+	var out []Finding
+	for i := range p.rules {
+		r := &p.rules[i]
+		star := f == Cloudflare && r.path == "/*" && len(r.headers) > 0
+		var h *userHeader
+		for j := range r.headers {
+			if strings.EqualFold(r.headers[j].name, usageHeader) {
+				h = &r.headers[j]
+				break
+			}
+		}
+		switch {
+		case h == nil && star && afterBlock(r.line):
+			out = append(out, Finding{Line: r.line, Msg: "rule /* comes after robotsmith's block, and cloudflare keeps one rule per path: it replaces robotsmith's /* rule, so the Content-Usage robotsmith sends for every path is lost; move robotsmith's block below this rule"})
+		case h == nil:
+		default:
+			var effect string
+			switch {
+			case h.unset:
+				effect = "cloudflare removes the Content-Usage that robotsmith sets"
+			case star && afterBlock(r.line):
+				effect = "cloudflare keeps one rule per path, and this one, after robotsmith's block, replaces robotsmith's /* rule: its value is sent instead of robotsmith's"
+			case star:
+				effect = "cloudflare keeps one rule per path, and robotsmith's /* rule comes later and replaces this one: its value is not sent"
+			case f == Netlify && afterBlock(r.line):
+				effect = "this rule comes after robotsmith's block, so netlify sends its value instead of robotsmith's"
+			case f == Netlify:
+				effect = "robotsmith's block comes later, so netlify drops this rule's value"
+			default:
+				effect = "cloudflare joins both values into one Content-Usage"
+			}
+			out = append(out, Finding{Line: h.line, Msg: fmt.Sprintf("rule %s also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; %s", r.path, effect)})
+		}
+	}
 	return out
 }
 

@@ -31,6 +31,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -59,6 +60,11 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers is how many files are processed at once; 0 means one per CPU.
 	Workers int
+	// Agents are the crawler tokens (explain --agent: "GPTBot") for which Explain also shows what
+	// robots.txt lets each do and the AI preferences that apply.
+	Agents []string
+	// Strict makes every warning a finding (check --strict): check then exits 1 on it.
+	Strict bool
 }
 
 // ErrCommand is returned (wrapped) when the configured generator command fails.
@@ -96,6 +102,7 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, w.err
 	}
 	files := w.files
+	j.files = files
 	b := j.process(ctx, files)
 
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
@@ -116,6 +123,18 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		if err := j.headers(rep, files); err != nil {
 			errs = append(errs, err)
 		}
+	}
+	if err := j.robotsTxtStep(rep, files, len(errs) == 0); err != nil {
+		errs = append(errs, err)
+	}
+	if len(errs) == 0 {
+		if err := j.indexability(rep); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if opt.Strict {
+		rep.Findings = append(rep.Findings, rep.Warnings...)
+		rep.Warnings = nil
 	}
 	if len(errs) > 0 {
 		return rep, errors.Join(errs...)
@@ -194,16 +213,23 @@ func (j *job) headers(rep *Report, files []record) error {
 		return nil
 	}
 	existing := sf.data
-	if rep.HeaderRules == 0 && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
+	name := j.outName(sf.rel)
+	rep.Warnings = append(rep.Warnings, j.headerFindings(name, existing, files)...)
+	usage := j.cfg.AI.ContentUsage() // sent for every path (SPEC §9)
+	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil
 	}
-	name := j.outName(sf.rel)
-	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing})
+	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing, ContentUsage: usage})
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
 	for _, f := range headers.Lint(existing, hf, j.format) {
 		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", name, f.Line, f.Path, f.Msg))
+	}
+	if usage != "" {
+		for _, f := range headers.LintContentUsage(existing, j.format) {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), f.Line, f.Msg))
+		}
 	}
 	out, err := headers.Merge(existing, block)
 	if me := (*headers.MarkerError)(nil); errors.As(err, &me) {

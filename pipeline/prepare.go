@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -27,19 +28,28 @@ type job struct {
 	res     *rules.Resolver
 	memo    *rules.Memo
 	env     *rules.Compiled // the preview environment's noindex, nil when not a preview
+	aiMeta  *rules.Compiled // ai.meta's noai, noimageai for every page, nil without it
+	robots  *robotsTxt      // robots.txt as the run leaves it, parsed (robots.go)
 	format  headers.Format
 	cfgInfo os.FileInfo // the configuration file, nil when there is none
 
 	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
 	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
 
-	pages *site.Map // every source page, indexed by the output files it owns
+	pages *site.Map           // every source page, indexed by the output files it owns
+	kinds map[string][]string // site.KindsOf of every page kind of the site, worked out once
 	// sources are the compiled directives of the pages that have any, by page.
 	sources map[*site.Page]*source
 
 	warnings []string // the configuration's and the site's warnings, each once
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
+
+	urls siteURLs // the site's base URL: pages' links and sitemaps' locs resolve under it
+	// files are the output's files, as the walk lists them (sorted by path), set once before the
+	// step runs: a link or a sitemap's <loc> names a file by its index here.
+	files   []record
+	linkTab *linkTable // every page's canonical and hreflang links (links.go)
 }
 
 // source is a source page's directives, compiled once, and their problems.
@@ -123,6 +133,7 @@ func open(ctx context.Context, opt Options) (*job, error) {
 	j.defaultLines = d.HeaderLines()
 	// The environment's input is ours, and well-formed.
 	j.env, _, _ = rules.Compile(previewInputs(cfg, opt.Env))
+	j.aiMeta, _, _ = rules.Compile(aiMetaInputs(cfg))
 
 	s, err := site.Open(opt.Root, site.Options{
 		Generator: cfg.Generator,
@@ -138,7 +149,13 @@ func open(ctx context.Context, opt Options) (*job, error) {
 		// --output is relative to the working directory, like every path on the command line.
 		s.Output = opt.Output
 	}
+	// The kinds and languages rules may select depend on the generator and its configuration.
+	if err := cfg.CheckSite(config.Site{Generator: s.Generator, Kinds: s.Kinds(), Langs: s.Langs()}); err != nil {
+		return nil, err
+	}
 	j.site = s
+	j.urls = newSiteURLs(s.BaseURL)
+	j.linkTab = newLinkTable()
 
 	// Before anything reads or writes the output, even the generator: finish or undo a build that
 	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
@@ -179,6 +196,9 @@ func open(ctx context.Context, opt Options) (*job, error) {
 			j.warnings = append(j.warnings, w)
 		}
 	}
+	if j.robots, err = j.readRobotsTxt(); err != nil {
+		return nil, err
+	}
 	return j, nil
 }
 
@@ -199,6 +219,14 @@ func (j *job) readSources() error {
 		return err
 	}
 	j.pages = m
+	j.kinds = map[string][]string{}
+	for _, ps := range [][]site.Page{m.Pages, m.Sourceless} {
+		for i := range ps {
+			if _, ok := j.kinds[ps[i].Kind]; !ok {
+				j.kinds[ps[i].Kind] = j.site.KindsOf(ps[i].Kind)
+			}
+		}
+	}
 	for _, w := range m.Warnings {
 		j.warnings = append(j.warnings, w.Error())
 	}
@@ -239,18 +267,28 @@ func (j *job) compile() {
 	}
 }
 
-// sourceOf is the one place that says which source page an output file takes its decision from:
-// the page that wrote it (whatever flags built it), the list page a pager page continues, the page
-// another output format of it (index.xml, index.md) belongs to, or the page a bundle resource
-// belongs to; nil for none, and for an alias stub, which is a redirect. A list page the generator
-// made without a source (and its pager pages and formats) has an owner, with its kind and
-// language, but no source page.
-func (j *job) sourceOf(f *record) *site.Page {
+// pageOf is the one place that says which page an output file takes its decision from: the page
+// that wrote it (whatever flags built it), the list page a pager page continues, the page another
+// output format of it (index.xml, index.md) belongs to, or the page a bundle resource belongs to;
+// none for an alias stub, which is a redirect, or a file of no page. It gives the page's source
+// (nil when the generator made the page without one: a list, a 404 page) and the kinds and
+// language that rules select the file by: its page's (site.KindsOf), for every one of those roles
+// (a bundle resource, being a file, is `kind: file` as well).
+func (j *job) pageOf(f *record) (src *site.Page, kinds []string, lang string) {
 	o := j.pages.Owner(f.rel())
-	if o.Role == site.RoleAlias || o.Page == nil || o.Page.Source == "" {
-		return nil
+	if o.Role == site.RoleAlias || o.Page == nil {
+		return nil, nil, ""
 	}
-	return o.Page
+	if o.Page.Source != "" {
+		src = o.Page
+	}
+	return src, j.kinds[o.Page.Kind], o.Page.Lang
+}
+
+// sourceOf is the source page an output file takes its decision from (pageOf), nil for none.
+func (j *job) sourceOf(f *record) *site.Page {
+	src, _, _ := j.pageOf(f)
+	return src
 }
 
 // sourceProblems are the warnings and errors of the sources the run's files took their decisions
@@ -315,24 +353,42 @@ func firstOf(a, b string) string {
 	return b
 }
 
-// previewInputs is SPEC §3.5: with `previews: noindex`, a Netlify deploy preview or branch deploy
-// (CONTEXT other than production) or a Cloudflare Pages preview (CF_PAGES_BRANCH other than the
-// production branch) makes every page and file noindex.
+// aiMetaInputs are ai.meta's values (SPEC §9): noai, noimageai for every page, from the config
+// line that asks for them, so that explain names it.
+func aiMetaInputs(cfg *config.Config) []rules.Input {
+	vals := cfg.AI.MetaValues()
+	if len(vals) == 0 {
+		return nil
+	}
+	src := rules.Source{Kind: rules.FromRule, File: cfg.File, Line: cfg.AI.MetaLine, Key: "ai.meta"}
+	return []rules.Input{{Agent: "robots", Value: strings.Join(vals, ", "), Source: src}}
+}
+
+// previewInputs is SPEC §3.5: with `previews: noindex`, a preview build (previewKey) makes every
+// page and file noindex.
 func previewInputs(cfg *config.Config, env func(string) string) []rules.Input {
 	if cfg.Previews != "noindex" {
 		return nil
 	}
-	key := ""
-	if c := env("CONTEXT"); c != "" && c != "production" {
-		key = "CONTEXT=" + c
-	} else if env("CF_PAGES") == "1" {
-		prod := firstOf(cfg.ProductionBranch, "main")
-		if b := env("CF_PAGES_BRANCH"); b != "" && b != prod {
-			key = "CF_PAGES_BRANCH=" + b
-		}
-	}
+	key := previewKey(cfg, env)
 	if key == "" {
 		return nil
 	}
 	return []rules.Input{{Agent: "robots", Value: "noindex", Source: rules.Source{Kind: rules.FromEnvironment, Key: key}}}
+}
+
+// previewKey names what makes the build a preview, "" for none: a Netlify deploy preview or branch
+// deploy (CONTEXT other than production), a Cloudflare Pages preview (CF_PAGES_BRANCH other than
+// the production branch).
+func previewKey(cfg *config.Config, env func(string) string) string {
+	if c := env("CONTEXT"); c != "" && c != "production" {
+		return "CONTEXT=" + c
+	}
+	if env("CF_PAGES") == "1" {
+		prod := firstOf(cfg.ProductionBranch, "main")
+		if b := env("CF_PAGES_BRANCH"); b != "" && b != prod {
+			return "CF_PAGES_BRANCH=" + b
+		}
+	}
+	return ""
 }

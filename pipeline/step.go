@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/robotsmith/robotsmith/rewrite"
@@ -21,6 +22,7 @@ type worker struct {
 	in     []byte       // the page being processed
 	out    bytes.Buffer // the page rewritten, when it changes
 	inputs []rules.Input
+	links  []resolved // the page's canonical and hreflang links to URLs of the site
 }
 
 // outcome is what the step found beyond the file's record: what explain shows, and what a failed
@@ -28,8 +30,12 @@ type worker struct {
 type outcome struct {
 	src      *site.Page     // the source page the file takes its decision from, nil for none
 	decision rules.Decision // every value with its source (only when asked for: explain)
+	matches  []rules.Matched
 	warnings []string
 	err      error
+	// page is, with full, the page's links and <base> as written (explain shows every link, those
+	// to other sites too); nil for a file that is not an HTML document.
+	page *rewrite.Page
 }
 
 // step is the one per-file step of every command: scan the page once, decide it, apply the
@@ -39,15 +45,18 @@ type outcome struct {
 // source page alone: it is never opened. With full, the outcome also holds the decision with every
 // value's source.
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
-	o.src = j.sourceOf(f)
-	cs := []*rules.Compiled{nil, j.env}
+	src, kinds, lang := j.pageOf(f)
+	o.src = src
+	// The third source, ai.meta's noai, is for HTML pages alone: cs[:2] decides files.
+	cs := []*rules.Compiled{nil, j.env, j.aiMeta}
 	if s := j.sources[o.src]; s != nil {
 		cs[0] = s.inputs
 		s.used.Store(true)
 	}
+	// What the file is decided as; a page adds the tags it carries.
+	file := rules.Item{Path: f.url(), Kinds: kinds, Lang: lang, Compiled: cs[:2], Asset: true}
 	if !f.html() || f.link() {
-		it := rules.Item{Path: f.url(), Compiled: cs, Asset: true}
-		o.decide(j, f, it, full)
+		o.decide(j, f, file, full)
 		return o
 	}
 	name := j.outName(f.rel())
@@ -65,7 +74,16 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
 		func(pg rewrite.Page) rules.Directives {
 			decided = true
-			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
+			w.links = j.pageLinks(w.links[:0], f, pg)
+			f.tagLine = 0
+			if !j.cfg.ReplaceExisting() {
+				f.tagLine = noindexTagLine(pg.Tags)
+			}
+			if full {
+				o.page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
+			}
+			it := file
+			it.Compiled, it.Asset, it.Inputs, it.Redirect = cs, false, w.pageInputs(j, name, pg), pg.Redirect
 			if !o.decide(j, f, it, full) {
 				return rules.Directives{}
 			}
@@ -81,8 +99,13 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
-		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs, Asset: true}, full)
+		o.decide(j, f, file, full)
 		return o
+	}
+	if len(w.links) > 0 {
+		f.links, f.nlinks = j.linkTab.add(w.links)
+	}
+	switch {
 	case !changed:
 		return o
 	}
@@ -101,8 +124,23 @@ func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
 	f.verdict, o.err = v, err
 	if full {
 		o.decision, _, _ = j.res.Decide(it)
+		o.matches = j.res.Matching(it)
 	}
 	return err == nil
+}
+
+// noindexTagLine is the line of the first of a page's robots tags that says noindex (or none),
+// 0 when none does.
+func noindexTagLine(tags []rewrite.Found) int32 {
+	for _, t := range tags {
+		for v := range strings.SplitSeq(t.Content, ",") {
+			v = strings.ToLower(strings.TrimSpace(v))
+			if v == "noindex" || v == "none" {
+				return int32(t.Line)
+			}
+		}
+	}
+	return 0
 }
 
 // pageInputs are the robots tags the page already carries, as inputs (unless `existing: replace`).

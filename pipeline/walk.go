@@ -19,11 +19,17 @@ import (
 
 // record is what a run keeps of one output file: a few words, whatever the file's size. The
 // decision is shared with every file decided alike (rules.Memo), so a site of 100,000 pages keeps
-// 100,000 records and a handful of verdicts. Room for more of what the step learns in its one scan
-// (a page's canonical and hreflang targets) is here, beside the verdict.
+// 100,000 records and a handful of verdicts. What the step learns in its one scan of a page beside
+// the decision, its canonical and hreflang links, is a span of the run's link table (links.go).
+// With the run's robots.txt and sitemaps (model.go) this is the file's indexability record.
 type record struct {
 	path    string         // "/" + the slash path relative to the output folder: "/blog/a/index.html"
 	verdict *rules.Verdict // the file's decision; nil until the step ran, and for a page it could not read
+	links   uint32         // the page's first link in the run's link table
+	// tagLine is the line of the page's first robots tag that says noindex (as explain names its
+	// source), 0 for none: the page's side of a finding about its noindex.
+	tagLine int32
+	nlinks  uint16 // how many links the page has there
 	flags   recordFlags
 }
 

@@ -29,11 +29,11 @@ func (h *hugoConfig) madeLists(tops map[branchKey]bool, terms []hugoTerm, sectio
 		add(l.code, "home", "", "/", "")
 		add(l.code, "404", "", "/404", "404 Page not found")
 		for _, top := range sortedTops(tops, l.code) {
-			if _, ok := h.taxonomies[h.normPath(top)]; !ok {
+			if _, ok := h.taxonomiesOf(l.code)[h.normPath(top)]; !ok {
 				add(l.code, "section", top, "/"+h.normPath(top), h.sectionTitle(top))
 			}
 		}
-		for _, plural := range sortedKeys(h.taxonomies) {
+		for _, plural := range sortedKeys(h.taxonomiesOf(l.code)) {
 			add(l.code, "taxonomy", plural, "/"+plural, plural)
 		}
 		for _, t := range terms {

@@ -81,9 +81,9 @@ type hugoMapping struct {
 	branches  []*hugoSrc         // the same, in file order
 	sections  map[sectionKey]*hugoSrc
 	cascades  cascader
-	// taxonomies are the site's taxonomies' plural keys, sorted once: the order a page's terms are
-	// collected in.
-	taxonomies []string
+	// taxonomies are each language's taxonomies' plural keys, sorted once: the order a page's
+	// terms are collected in.
+	taxonomies map[string][]string
 
 	mu       sync.Mutex
 	problems []hugoProblem          // by file, in any order
@@ -135,7 +135,10 @@ func (g hugoGen) mapSite() (mapped, error) {
 	if err != nil {
 		return mapped{}, err
 	}
-	hm := &hugoMapping{g: g, h: h, terms: map[hugoTerm]termPlace{}, taxonomies: sortedKeys(h.taxonomies)}
+	hm := &hugoMapping{g: g, h: h, terms: map[hugoTerm]termPlace{}, taxonomies: map[string][]string{}}
+	for _, l := range h.langs {
+		hm.taxonomies[l.code] = sortedKeys(h.taxonomiesOf(l.code))
+	}
 	hm.files, hm.resources = bundleFiles(files)
 	hm.pages = make([]Page, len(hm.files))
 	hm.state = make([]pageState, len(hm.files))
@@ -293,9 +296,13 @@ func (hm *hugoMapping) prepare(p *hugoSrc) {
 // place works out the page's Page, and notes the terms it uses and the resources it may publish.
 func (hm *hugoMapping) place(i int, p *hugoSrc) {
 	pg, tp, written, err := hm.g.page(p, hm.sections)
+	plurals, ok := hm.taxonomies[p.lang]
+	if !ok {
+		plurals = sortedKeys(hm.h.taxonomiesOf(p.lang))
+	}
 	hm.mu.Lock()
 	defer hm.mu.Unlock()
-	for t, plural := range hm.taxonomies {
+	for t, plural := range plurals {
 		for v, term := range toStrings(p.meta[plural]) {
 			k, at := hugoTerm{p.lang, plural, term}, termPlace{i, t, v}
 			if was, ok := hm.terms[k]; term != "" && (!ok || at.before(was)) {
@@ -646,7 +653,7 @@ func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
 		// disableKinds does not change a kind: a configured taxonomy's _index files stay taxonomy
 		// and term pages, and noOutput drops the disabled ones (Hugo v0.165 writes tags/go/ with
 		// disableKinds = ["taxonomy"]).
-		if _, ok := h.taxonomies[segs[0]]; ok {
+		if _, ok := h.taxonomiesOf(f.lang)[segs[0]]; ok {
 			switch len(segs) {
 			case 1:
 				return "taxonomy", "/" + dir

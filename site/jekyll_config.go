@@ -42,6 +42,7 @@ type jekyllConfig struct {
 	collections    []*jekyllCollection
 	defaults       []jekyllDefault
 	baseurl        string
+	url            string // the site's scheme and host (`url`), "" when not set
 	loc            *time.Location
 	future         bool
 	unpublished    bool
@@ -97,6 +98,7 @@ func (s *Site) openJekyll() error {
 		for _, k := range doc.Root.Keys {
 			r.key(k)
 		}
+		c.warnings = append(c.warnings, doc.Warnings...) // the defaults' robots keys'
 	}
 	if err := errors.Join(r.errs...); err != nil {
 		return err
@@ -110,6 +112,10 @@ func (s *Site) openJekyll() error {
 	}
 	s.jek = c
 	s.gen = jekyllGen{s}
+	if c.url != "" || c.baseurl != "" {
+		// site.url + site.baseurl, as Jekyll's absolute_url filter joins them.
+		s.BaseURL = strings.TrimSuffix(c.url, "/") + "/" + strings.Trim(c.baseurl, "/")
+	}
 	return nil
 }
 
@@ -161,6 +167,12 @@ func (r *jekyllConfigReader) key(k frontmatter.Key) {
 		return
 	}
 	switch k.Name {
+	case "url":
+		// Read for the base URL only: Jekyll itself never refuses a value here, and neither does
+		// robotsmith (a value that is not a string is no base URL).
+		if s, ok := v.Scalar(); ok {
+			r.c.url = s
+		}
 	case "source", "destination", "collections_dir", "baseurl", "permalink", "paginate_path", "markdown_ext", "timezone":
 		s, ok := v.Scalar()
 		if !ok {

@@ -319,12 +319,12 @@ func (w *jekyllWalk) read(head []byte, err error, srcRel, defaultsRel, typ strin
 		pr.errs = append(pr.errs, err)
 		return nil, nil, 0, false
 	}
-	pr.warnings = append(pr.warnings, doc.Warnings...)
 	matched, data := w.c.jekyllMatched(w.globs, defaultsRel, typ)
 	own, err := doc.Robots()
 	if err != nil {
 		pr.errs = append(pr.errs, err)
 	}
+	pr.warnings = append(pr.warnings, doc.Warnings...) // Robots' too
 	in = jekyllInputs(matched, own)
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
