@@ -309,7 +309,10 @@ func (j *job) sourceProblems() (warnings []string, errs []error) {
 				warnings = append(warnings, w)
 			}
 		}
-		for _, err := range joined(s.problems.err) {
+		if s.problems.err == nil {
+			continue
+		}
+		for _, err := range unjoin(s.problems.err) {
 			if m := err.Error(); !said[m] {
 				said[m] = true
 				errs = append(errs, err)
@@ -317,17 +320,6 @@ func (j *job) sourceProblems() (warnings []string, errs []error) {
 		}
 	}
 	return warnings, errs
-}
-
-// joined are the errors errors.Join joined in err, or err alone.
-func joined(err error) []error {
-	if err == nil {
-		return nil
-	}
-	if j, ok := err.(interface{ Unwrap() []error }); ok {
-		return j.Unwrap()
-	}
-	return []error{err}
 }
 
 // runCommand runs the configured generator command in the site's root through the shell, as a
