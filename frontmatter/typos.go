@@ -44,13 +44,60 @@ func resemblesRobotsKey(name string) (string, bool) {
 	if slices.Contains(keys, n) || n == "index" || n == "follow" {
 		return "", false
 	}
-	squash := strings.NewReplacer("-", "", "_", "", " ", "")
+	squashed := squash(n)
+	near := false
 	for _, k := range keys {
-		if squash.Replace(k) == squash.Replace(n) {
+		if squash(k) == squashed {
 			return k, true
 		}
+		near = near || mayResemble(n, k, suggest.Edits(k))
+	}
+	if !near {
+		return "", false // every page's title, date and tags: no edit distance computed
 	}
 	return suggest.Resembles(n, keys)
+}
+
+// squash is s without hyphens, underscores and spaces (s itself when it has none).
+func squash(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '-' || r == '_' || r == ' ' {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// mayResemble reports whether n may be within edits of k, by a bound cheaper than the distance:
+// the letters one has more of than the other, counted with repeats, in whichever word has more
+// such letters. An edit changes that count by at most one, so it is never more than the distance;
+// false means n is certainly more than edits from k. A word that is not ASCII is left to the
+// distance.
+func mayResemble(n, k string, edits int) bool {
+	if !suggest.ASCII(n) || !suggest.ASCII(k) {
+		return true
+	}
+	var count [128]int
+	for i := 0; i < len(n); i++ {
+		count[n[i]]++
+	}
+	for i := 0; i < len(k); i++ {
+		count[k[i]]--
+	}
+	more, fewer := 0, 0
+	for i := 0; i < len(n); i++ {
+		if c := count[n[i]]; c > 0 {
+			more += c
+			count[n[i]] = 0
+		}
+	}
+	for i := 0; i < len(k); i++ {
+		if c := count[k[i]]; c < 0 {
+			fewer -= c
+			count[k[i]] = 0
+		}
+	}
+	return max(more, fewer) <= edits
 }
 
 // lookalike judges key k of a map robots keys are read from (the key is none of them) by the

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -85,4 +86,49 @@ func TestMisspeltKeys(t *testing.T) {
 			}
 		})
 	}
+}
+
+// mayResembleWords are keys a page's front matter has, robots keys misspelt and not.
+var mayResembleWords = []string{
+	"title", "date", "tags", "categories", "description", "draft", "slug", "aliases", "weight",
+	"robtos", "robot", "roboto", "noindx", "noidnex", "no_index", "nofolow", "nofollw", "unavailable-after",
+	"unavailabel_after", "index", "follow", "nοindex", "", "robotsrobots",
+}
+
+// TestMayResemble checks that the cheap bound never rules out a key within suggest's edits of a
+// robots key (it only spares computing the distance), and that it does rule out the keys every
+// page has.
+func TestMayResemble(t *testing.T) {
+	for _, n := range mayResembleWords {
+		for _, k := range robotsKeyNames() {
+			t.Run(n+"/"+k, func(t *testing.T) {
+				d, edits := suggest.Distance(n, k), suggest.Edits(k)
+				if got := mayResemble(n, k, edits); d <= edits && !got {
+					t.Errorf("mayResemble = false, but the distance is %d (at most %d)", d, edits)
+				}
+			})
+		}
+	}
+	for _, n := range []string{"title", "date", "tags", "categories", "description", "draft", "slug", "weight"} {
+		t.Run("common/"+n, func(t *testing.T) {
+			for _, k := range robotsKeyNames() {
+				if mayResemble(n, k, suggest.Edits(k)) {
+					t.Errorf("mayResemble(%q, %q) = true, want false: every page would pay for the distance", n, k)
+				}
+			}
+		})
+	}
+}
+
+func FuzzMayResemble(f *testing.F) {
+	for _, w := range mayResembleWords {
+		f.Add(w)
+	}
+	f.Fuzz(func(t *testing.T, n string) {
+		for _, k := range robotsKeyNames() {
+			if d, edits := suggest.Distance(n, k), suggest.Edits(k); d <= edits && !mayResemble(n, k, edits) {
+				t.Errorf("mayResemble(%q, %q) = false, but the distance is %d (at most %d)", n, k, d, edits)
+			}
+		}
+	})
 }

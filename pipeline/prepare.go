@@ -234,23 +234,34 @@ func (j *job) readSources() error {
 	return nil
 }
 
-// compile compiles the directives of every page that has any, once. Their warnings and errors are
-// reported (once each) by the run only for the pages an output file takes its decision from: a
-// draft that nothing was built for decides nothing.
+// compile compiles the directives of every page that has any, once: the pages that share one
+// slice of inputs (those one cascade or default alone reaches) share one compiled source. Their
+// warnings and errors are reported (once each) by the run only for the sources an output file
+// takes its decision from: a draft that nothing was built for decides nothing.
 func (j *job) compile() {
+	type sliceKey struct {
+		first *rules.Input
+		n     int
+	}
 	j.sources = map[*site.Page]*source{}
+	shared := map[sliceKey]*source{}
 	for i := range j.pages.Pages {
 		p := &j.pages.Pages[i]
 		if len(p.Inputs) == 0 {
 			continue
 		}
-		c, ws, err := rules.Compile(p.Inputs)
-		s := &source{inputs: c}
-		if err != nil || len(ws) > 0 {
-			s.problems = &problems{err: err}
-			for _, w := range ws {
-				s.problems.warnings = append(s.problems.warnings, w.String())
+		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
+		s := shared[k]
+		if s == nil {
+			c, ws, err := rules.Compile(p.Inputs)
+			s = &source{inputs: c}
+			if err != nil || len(ws) > 0 {
+				s.problems = &problems{err: err}
+				for _, w := range ws {
+					s.problems.warnings = append(s.problems.warnings, w.String())
+				}
 			}
+			shared[k] = s
 		}
 		j.sources[p] = s
 	}
@@ -281,13 +292,30 @@ func (j *job) sourceOf(f *record) *site.Page {
 }
 
 // sourceProblems are the warnings and errors of the sources the run's files took their decisions
-// from, in site order.
+// from, in site order, each once: a cascade's bad value is in the inputs of every page below it,
+// shared (one source) or beside the page's own values (a source of the page's own).
 func (j *job) sourceProblems() (warnings []string, errs []error) {
+	seen := map[*source]bool{}
+	said := map[string]bool{}
 	for i := range j.pages.Pages {
-		if s := j.sources[&j.pages.Pages[i]]; s != nil && s.problems != nil && s.used.Load() {
-			warnings = append(warnings, s.problems.warnings...)
-			if s.problems.err != nil {
-				errs = append(errs, s.problems.err)
+		s := j.sources[&j.pages.Pages[i]]
+		if s == nil || s.problems == nil || !s.used.Load() || seen[s] {
+			continue
+		}
+		seen[s] = true
+		for _, w := range s.problems.warnings {
+			if !said[w] {
+				said[w] = true
+				warnings = append(warnings, w)
+			}
+		}
+		if s.problems.err == nil {
+			continue
+		}
+		for _, err := range unjoin(s.problems.err) {
+			if m := err.Error(); !said[m] {
+				said[m] = true
+				errs = append(errs, err)
 			}
 		}
 	}

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -72,56 +73,69 @@ func globMatch(glob, s string) bool {
 // branchKey names a branch page: its language and its folder under the content tree.
 type branchKey struct{ lang, dir string }
 
-// applyCascades fills each page's fields and inputs from the cascades that reach it, nearest
-// first: the declaring branch page itself, then its ancestors, then the site config. Hugo fills a
-// field from the nearest cascade that sets it. A cascade applies to pages of its branch page's
-// language, unless its target names languages: then to pages of those languages, whichever
-// language's branch page declares it (checked against Hugo 0.165). The cascades are those the
-// branch pages of srcs declare; they are applied to targets (srcs themselves, or the list pages
-// Hugo makes without a content file).
-func (h *hugoConfig) applyCascades(srcs, targets []*hugoSrc) {
-	byBranch := map[branchKey]*hugoSrc{}
-	branches := map[string][]*hugoSrc{} // dir -> its _index pages in every language
-	for _, p := range srcs {
-		if p.base == "_index" {
-			byBranch[branchKey{p.lang, p.dir}] = p
-			branches[p.dir] = append(branches[p.dir], p)
-		}
-	}
-	for _, p := range targets {
-		p.meta = make(map[string]any, len(p.own))
-		for k, v := range p.own {
-			p.meta[k] = v
-		}
-		dir := p.dir
-		if p.bundle {
-			dir = parentDir(dir)
-		}
-		for {
-			if b := byBranch[branchKey{p.lang, dir}]; b != nil {
-				h.applyFrom(p, b.cascades, false)
-			}
-			for _, b := range branches[dir] {
-				if b.lang != p.lang {
-					h.applyFrom(p, b.cascades, true)
-				}
-			}
-			if dir == "" {
-				break
-			}
-			dir = parentDir(dir)
-		}
-		h.applyFrom(p, h.cascades, false)
-	}
+// cascader applies the cascades of a site's branch pages and configuration to pages. It is only
+// read once made, so pages are filled on many goroutines at once.
+type cascader struct {
+	h        *hugoConfig
+	byBranch map[branchKey]*hugoSrc
+	branches map[string][]*hugoSrc // dir -> its _index pages in every language
 }
 
-func (h *hugoConfig) applyFrom(p *hugoSrc, cs []hugoCascade, otherLang bool) {
-	for _, c := range cs {
-		if otherLang && !c.langTargeted || !c.matches(p, h.env) {
+// cascader indexes the cascades the branch pages declare.
+func (h *hugoConfig) cascader(branches []*hugoSrc) cascader {
+	c := cascader{h: h, byBranch: map[branchKey]*hugoSrc{}, branches: map[string][]*hugoSrc{}}
+	for _, p := range branches {
+		c.byBranch[branchKey{p.lang, p.dir}] = p
+		c.branches[p.dir] = append(c.branches[p.dir], p)
+	}
+	return c
+}
+
+// apply fills the page's fields and inputs from the cascades that reach it, nearest first: the
+// declaring branch page itself, then its ancestors, then the site config. Hugo fills a field from
+// the nearest cascade that sets it. A cascade applies to pages of its branch page's language,
+// unless its target names languages: then to pages of those languages, whichever language's
+// branch page declares it (checked against Hugo 0.165). The page is a content page, or a list page
+// Hugo makes without a content file.
+func (c cascader) apply(p *hugoSrc) {
+	if p.meta == nil {
+		p.meta = map[string]any{}
+	}
+	dir := p.dir
+	if p.bundle {
+		dir = parentDir(dir)
+	}
+	for {
+		if b := c.byBranch[branchKey{p.lang, dir}]; b != nil {
+			c.from(p, b.cascades, false)
+		}
+		for _, b := range c.branches[dir] {
+			if b.lang != p.lang {
+				c.from(p, b.cascades, true)
+			}
+		}
+		if dir == "" {
+			break
+		}
+		dir = parentDir(dir)
+	}
+	c.from(p, c.h.cascades, false)
+}
+
+func (c cascader) from(p *hugoSrc, cs []hugoCascade, otherLang bool) {
+	for _, cc := range cs {
+		if otherLang && !cc.langTargeted || !cc.matches(p, c.h.env) {
 			continue
 		}
-		p.inputs = append(p.inputs, c.inputs...)
-		fill(p.meta, c.values)
+		if len(p.inputs) == 0 {
+			// The cascade's own inputs, shared by every page it reaches (clipped: a page that
+			// takes more appends to a copy), so that a site's pages hold one slice per cascade
+			// and the pipeline compiles it once.
+			p.inputs = slices.Clip(cc.inputs)
+		} else {
+			p.inputs = append(p.inputs, cc.inputs...)
+		}
+		fill(p.meta, cc.values)
 	}
 }
 

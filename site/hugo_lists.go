@@ -13,23 +13,18 @@ import (
 // content file in (a draft's too); each configured taxonomy, whether or not a page uses it; each
 // term a page of that language uses; and the 404 page. A branch page with a content file is
 // not made again. Their kind and language are Hugo's, so that rules can select them; their
-// files, output formats and pager pages are worked out like a content page's.
-func (h *hugoConfig) madeLists(srcs []*hugoSrc, sections map[sectionKey]*hugoSrc) []*hugoSrc {
+// files, output formats and pager pages are worked out like a content page's. tops are the
+// top-level folders that hold a page, by language; terms are the terms pages use, in the order
+// first used.
+func (h *hugoConfig) madeLists(tops map[branchKey]bool, terms []hugoTerm, sections map[sectionKey]*hugoSrc) []*hugoSrc {
 	var out []*hugoSrc
 	add := func(lang, kind, dir, p, title string) {
 		if h.disableKinds[kind] || sections[sectionKey{lang, p}] != nil {
 			return
 		}
 		out = append(out, &hugoSrc{hugoFile: hugoFile{lang: lang, dir: dir, base: "_index"},
-			kind: kind, path: p, section: p, title: title, own: map[string]any{}})
+			kind: kind, path: p, section: p, title: title})
 	}
-	tops := map[branchKey]bool{}
-	for _, p := range srcs {
-		if top := firstSeg(p.dir); top != "" {
-			tops[branchKey{p.lang, top}] = true
-		}
-	}
-	terms := h.usedTerms(srcs)
 	for _, l := range h.langs {
 		add(l.code, "home", "", "/", "")
 		add(l.code, "404", "", "/404", "404 Page not found")
@@ -58,25 +53,6 @@ func (h *hugoConfig) madeLists(srcs []*hugoSrc, sections map[sectionKey]*hugoSrc
 
 // hugoTerm is one term of a taxonomy that a page of a language uses.
 type hugoTerm struct{ lang, plural, term string }
-
-// usedTerms are the terms the pages use, as Hugo collects them (the taxonomy's plural key in a
-// page's front matter or cascade: a string or a list), each once.
-func (h *hugoConfig) usedTerms(srcs []*hugoSrc) []hugoTerm {
-	seen := map[hugoTerm]bool{}
-	var out []hugoTerm
-	for _, p := range srcs {
-		for _, plural := range sortedKeys(h.taxonomiesOf(p.lang)) {
-			for _, v := range toStrings(p.meta[plural]) {
-				t := hugoTerm{p.lang, plural, v}
-				if v != "" && !seen[t] {
-					seen[t] = true
-					out = append(out, t)
-				}
-			}
-		}
-	}
-	return out
-}
 
 // sectionTitle is the title Hugo gives a section without a content file: its folder's name,
 // pluralised unless pluralizeListTitles is off (with the inflection library Hugo uses).

@@ -4,11 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
@@ -34,14 +34,16 @@ type hugoFile struct {
 	named   bool   // the language came from the file name ("a.fr.md")
 }
 
-// hugoSrc is one content file that is a page, with what Hugo needs to place it.
+// hugoSrc is one page being mapped, with what Hugo needs to place it: a content file, or a list
+// page Hugo makes without one. A page's front matter is held only while the page is mapped; the
+// branch pages' (_index) are held until every page is, since the pages below them take their
+// cascades, and their titles and slugs can place them.
 type hugoSrc struct {
 	hugoFile
 	kind     string
 	path     string         // Hugo's logical path, lower case: "/blog/a", "/blog" for blog/_index.md, "/" home
 	section  string         // the page's current section path ("/blog/sub"), "/" for home
-	own      map[string]any // own front matter, lower-case keys
-	meta     map[string]any // own front matter filled from cascades
+	meta     map[string]any // its front matter, lower-case keys, filled from the cascades that reach it
 	inputs   []rules.Input  // robots inputs of the cascades that reach it, nearest first
 	ownIn    []rules.Input  // robots inputs of its own front matter
 	cascades []hugoCascade  // declared by this branch page
@@ -63,6 +65,68 @@ type resKey struct {
 	dir  string
 }
 
+// hugoMapping is one mapping of a Hugo site in progress. The branch pages are read and placed
+// first; then every other page is read, placed and let go on a fixed number of workers, so that
+// what stays of a page is its Page, never its front matter, and the sources are read in parallel,
+// each only up to the end of its front matter. What the site-wide steps after that need (which
+// pages were read, the terms they use, the folders their resources go in) is kept apart, small.
+type hugoMapping struct {
+	g         hugoGen
+	h         *hugoConfig
+	files     []hugoFile // the content files that are pages, in file order
+	pages     []Page     // by file: kept where state is read|placed
+	state     []pageState
+	resources map[resKey][]hugoFile
+	branch    map[branchKey]bool // the branch pages read, by language and folder
+	branches  []*hugoSrc         // the same, in file order
+	sections  map[sectionKey]*hugoSrc
+	cascades  cascader
+	// taxonomies are each language's taxonomies' plural keys, sorted once: the order a page's
+	// terms are collected in.
+	taxonomies map[string][]string
+
+	mu       sync.Mutex
+	problems []hugoProblem          // by file, in any order
+	terms    map[hugoTerm]termPlace // each term used, where first
+	bundles  []bundlePage           // the pages that may publish resources
+}
+
+// pageState says how far mapping a page went.
+type pageState uint8
+
+const (
+	pageRead   pageState = 1 << iota // its front matter was read: it is one of the site's pages
+	pagePlaced                       // Page is set: its output files were worked out
+)
+
+// hugoProblem is what went wrong with one file: its front matter's warnings, the error that kept it
+// from being read, or the one that kept it from being placed.
+type hugoProblem struct {
+	i                int
+	warnings         []error
+	readErr, pageErr error
+}
+
+// termPlace orders terms as Hugo collects them: by page, then taxonomy (by name), then value.
+type termPlace struct{ page, taxonomy, value int }
+
+func (a termPlace) before(b termPlace) bool {
+	if a.page != b.page {
+		return a.page < b.page
+	}
+	if a.taxonomy != b.taxonomy {
+		return a.taxonomy < b.taxonomy
+	}
+	return a.value < b.value
+}
+
+// bundlePage is a placed page with bundle resources to publish, in the folder dir of the output
+// (its HTML target's, else its first format's).
+type bundlePage struct {
+	i   int
+	dir string
+}
+
 // mapSite maps every content file to what Hugo v0.165 writes for it, and the list pages and 404
 // pages Hugo makes without a content file.
 func (g hugoGen) mapSite() (mapped, error) {
@@ -71,32 +135,49 @@ func (g hugoGen) mapSite() (mapped, error) {
 	if err != nil {
 		return mapped{}, err
 	}
-	srcs, resources, warnings, errs := g.read(files)
-	warnings = append(warnings, h.warnings...)
-	branch := map[branchKey]bool{}
-	for _, p := range srcs {
-		if p.base == "_index" {
-			branch[branchKey{p.lang, p.dir}] = true
-		}
+	hm := &hugoMapping{g: g, h: h, terms: map[hugoTerm]termPlace{}, taxonomies: map[string][]string{}}
+	for _, l := range h.langs {
+		hm.taxonomies[l.code] = sortedKeys(h.taxonomiesOf(l.code))
 	}
-	for _, p := range srcs {
-		p.section = h.currentSection(p, branch)
+	hm.files, hm.resources = bundleFiles(files)
+	hm.pages = make([]Page, len(hm.files))
+	hm.state = make([]pageState, len(hm.files))
+	hm.readBranches()
+	hm.readPages()
+
+	tops, firstLang := hm.sitewide()
+	for _, b := range hm.bundles {
+		p := &hm.pages[b.i]
+		p.Resources = h.resources(hm.files[b.i], b.dir, hm.resources, firstLang)
 	}
-	h.applyCascades(srcs, srcs)
-	sections, firstLang := h.index(srcs)
-	made := h.madeLists(srcs, sections)
-	h.applyCascades(srcs, made)
-	m := mapped{pages: make([]Page, 0, len(srcs)), warnings: warnings}
-	for _, p := range srcs {
-		pg, err := g.page(p, sections, resources, firstLang)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		m.pages = append(m.pages, pg)
-	}
+	made := h.madeLists(tops, hm.usedTerms(), hm.sections)
 	for _, p := range made {
-		if pg, ok := g.sourceless(p, sections); ok {
+		hm.cascades.apply(p)
+	}
+	var m mapped
+	var errs []error
+	for _, pr := range hm.sortedProblems() {
+		m.warnings = append(m.warnings, pr.warnings...)
+		if pr.readErr != nil {
+			errs = append(errs, pr.readErr)
+		}
+	}
+	m.warnings = append(m.warnings, h.warnings...)
+	for _, pr := range hm.sortedProblems() {
+		if pr.pageErr != nil {
+			errs = append(errs, pr.pageErr)
+		}
+	}
+	// The pages mapped, in place: a site's pages are never held twice.
+	m.pages = hm.pages[:0]
+	for i := range hm.pages {
+		if hm.state[i] == pageRead|pagePlaced {
+			m.pages = append(m.pages, hm.pages[i])
+		}
+	}
+	clear(hm.pages[len(m.pages):])
+	for _, p := range made {
+		if pg, ok := g.sourceless(p, hm.sections); ok {
 			m.sourceless = append(m.sourceless, pg)
 		}
 	}
@@ -104,33 +185,9 @@ func (g hugoGen) mapSite() (mapped, error) {
 	return m, errors.Join(errs...)
 }
 
-// index fills each page's title, slug and date, and indexes the branch pages by language and
-// path and the bundles by the first language (by weight) that has them: a bundle file without a
-// language in its name is shared by the bundle's translations and published once, under that
-// language.
-func (h *hugoConfig) index(srcs []*hugoSrc) (map[sectionKey]*hugoSrc, map[string]int) {
-	sections := map[sectionKey]*hugoSrc{}
-	firstLang := map[string]int{}
-	for _, p := range srcs {
-		p.title = strOr(p.meta["title"], "")
-		p.slug = strings.Trim(strOr(p.meta["slug"], ""), "-")
-		p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
-		if p.base == "_index" {
-			sections[sectionKey{p.lang, p.path}] = p
-		}
-		if p.bundle || p.base == "_index" {
-			if i, ok := firstLang[p.dir]; !ok || h.langIndex(p.lang) < i {
-				firstLang[p.dir] = h.langIndex(p.lang)
-			}
-		}
-	}
-	return sections, firstLang
-}
-
-// read reads every content file's front matter once: pages, with their own robots inputs and the
-// cascades they declare, and the other files of bundles (by bundle folder).
-func (g hugoGen) read(files []hugoFile) (srcs []*hugoSrc, resources map[resKey][]hugoFile, warnings, errs []error) {
-	h := g.s.hugo
+// bundleFiles sorts the files of the content tree into the content files that are pages and the
+// other files of bundles (by bundle folder).
+func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hugoFile) {
 	leaf := map[string]bool{} // folders holding an index.* content file: all below is a resource
 	for _, f := range files {
 		if f.content && f.base == "index" {
@@ -147,19 +204,172 @@ func (g hugoGen) read(files []hugoFile) (srcs []*hugoSrc, resources map[resKey][
 			resources[resKey{false, f.dir}] = append(resources[resKey{false, f.dir}], f)
 			continue
 		}
-		p := &hugoSrc{hugoFile: f, bundle: f.base == "index"}
-		ws, err := g.readFrontMatter(p)
-		warnings = append(warnings, ws...)
-		if err != nil {
-			errs = append(errs, err)
-			if p.own == nil {
-				continue
+		pages = append(pages, f)
+	}
+	return pages, resources
+}
+
+// readBranches reads the branch pages (_index files), fills them from the cascades that reach
+// them, and places them: the other pages need them all.
+func (hm *hugoMapping) readBranches() {
+	var idx []int
+	for i, f := range hm.files {
+		if f.base == "_index" {
+			idx = append(idx, i)
+		}
+	}
+	srcs := make([]*hugoSrc, len(idx))
+	hm.readEach(idx, func(n int, p *hugoSrc) { srcs[n] = p })
+	hm.branch = map[branchKey]bool{}
+	for _, p := range srcs {
+		if p != nil {
+			hm.branches = append(hm.branches, p)
+			hm.branch[branchKey{p.lang, p.dir}] = true
+		}
+	}
+	hm.cascades = hm.h.cascader(hm.branches)
+	hm.sections = map[sectionKey]*hugoSrc{}
+	for _, p := range hm.branches {
+		hm.prepare(p)
+		hm.sections[sectionKey{p.lang, p.path}] = p
+	}
+	for n, p := range srcs {
+		if p != nil {
+			hm.place(idx[n], p)
+		}
+	}
+}
+
+// readPages reads and places every page that is not a branch page, on the workers of readHeads:
+// each page's front matter is let go as soon as it is placed.
+func (hm *hugoMapping) readPages() {
+	var idx []int
+	for i, f := range hm.files {
+		if f.base != "_index" {
+			idx = append(idx, i)
+		}
+	}
+	hm.readEach(idx, func(n int, p *hugoSrc) {
+		if p != nil {
+			hm.prepare(p)
+			hm.place(idx[n], p)
+		}
+	})
+}
+
+// readEach reads the front matter of the files idx names, in parallel, and calls fn(n, p) for
+// idx[n] with the page read, nil when it could not be: its problem is recorded.
+func (hm *hugoMapping) readEach(idx []int, fn func(n int, p *hugoSrc)) {
+	readHeads(len(idx), func(n int) string { return hm.files[idx[n]].abs }, frontmatter.Hugo, func(n int, head []byte, err error) {
+		i := idx[n]
+		p := &hugoSrc{hugoFile: hm.files[i], bundle: hm.files[i].base == "index"}
+		var ws []error
+		if err == nil {
+			ws, err = hm.g.readFrontMatter(p, head)
+		}
+		if len(ws) > 0 || err != nil {
+			hm.mu.Lock()
+			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: ws, readErr: err})
+			hm.mu.Unlock()
+		}
+		if p.meta == nil {
+			fn(n, nil)
+			return
+		}
+		hm.state[i] |= pageRead
+		fn(n, p)
+	})
+}
+
+// prepare fills a page read with what placing it needs: its kind, paths, cascades, title, slug
+// and date.
+func (hm *hugoMapping) prepare(p *hugoSrc) {
+	h := hm.h
+	p.kind, p.path = h.kindAndPath(p.hugoFile)
+	p.section = h.currentSection(p, hm.branch)
+	hm.cascades.apply(p)
+	p.title = strOr(p.meta["title"], "")
+	p.slug = strings.Trim(strOr(p.meta["slug"], ""), "-")
+	p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
+}
+
+// place works out the page's Page, and notes the terms it uses and the resources it may publish.
+func (hm *hugoMapping) place(i int, p *hugoSrc) {
+	pg, tp, written, err := hm.g.page(p, hm.sections)
+	plurals, ok := hm.taxonomies[p.lang]
+	if !ok {
+		plurals = sortedKeys(hm.h.taxonomiesOf(p.lang))
+	}
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	for t, plural := range plurals {
+		for v, term := range toStrings(p.meta[plural]) {
+			k, at := hugoTerm{p.lang, plural, term}, termPlace{i, t, v}
+			if was, ok := hm.terms[k]; term != "" && (!ok || at.before(was)) {
+				hm.terms[k] = at
 			}
 		}
-		p.kind, p.path = h.kindAndPath(f)
-		srcs = append(srcs, p)
 	}
-	return srcs, resources, warnings, errs
+	if err != nil {
+		hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: err})
+		return
+	}
+	hm.pages[i] = pg
+	hm.state[i] |= pagePlaced
+	if written && hm.hasResources(p) && publishesResources(p.meta) {
+		hm.bundles = append(hm.bundles, bundlePage{i, tp.dir})
+	}
+}
+
+// hasResources reports whether the page is a bundle with files besides its content files.
+func (hm *hugoMapping) hasResources(p *hugoSrc) bool {
+	switch {
+	case p.bundle:
+		return len(hm.resources[resKey{true, p.dir}]) > 0
+	case p.base == "_index":
+		return len(hm.resources[resKey{false, p.dir}]) > 0
+	}
+	return false
+}
+
+// sitewide is what the pages read say of the site: the top-level folders of each language that
+// hold a page, and for each bundle folder the first language (by weight) that has it: a bundle
+// file without a language in its name is shared by the bundle's translations and published once,
+// under that language.
+func (hm *hugoMapping) sitewide() (tops map[branchKey]bool, firstLang map[string]int) {
+	h := hm.h
+	tops, firstLang = map[branchKey]bool{}, map[string]int{}
+	for i, f := range hm.files {
+		if hm.state[i]&pageRead == 0 {
+			continue
+		}
+		if top := firstSeg(f.dir); top != "" {
+			tops[branchKey{f.lang, top}] = true
+		}
+		if f.base == "index" || f.base == "_index" {
+			if n, ok := firstLang[f.dir]; !ok || h.langIndex(f.lang) < n {
+				firstLang[f.dir] = h.langIndex(f.lang)
+			}
+		}
+	}
+	return tops, firstLang
+}
+
+// usedTerms are the terms the pages use, as Hugo collects them (the taxonomy's plural key in a
+// page's front matter or cascade: a string or a list), each once, in the order first used.
+func (hm *hugoMapping) usedTerms() []hugoTerm {
+	out := make([]hugoTerm, 0, len(hm.terms))
+	for t := range hm.terms {
+		out = append(out, t)
+	}
+	sort.Slice(out, func(i, j int) bool { return hm.terms[out[i]].before(hm.terms[out[j]]) })
+	return out
+}
+
+// sortedProblems are the problems in file order, each file's as they were found.
+func (hm *hugoMapping) sortedProblems() []hugoProblem {
+	sort.SliceStable(hm.problems, func(i, j int) bool { return hm.problems[i].i < hm.problems[j].i })
+	return hm.problems
 }
 
 // inLeaf reports the leaf bundle a file is a resource of.
@@ -177,20 +387,17 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 	}
 }
 
-// readFrontMatter parses a page's front matter once and keeps what mapping and deciding need:
-// its fields, its robots inputs, and the cascades a branch page declares.
-func (g hugoGen) readFrontMatter(p *hugoSrc) ([]error, error) {
-	src, err := os.ReadFile(p.abs)
+// readFrontMatter parses a page's front matter (head: its file up to the end of the block) and
+// keeps what mapping and deciding need: its fields, its robots inputs, and the cascades a branch
+// page declares. A page whose front matter cannot be parsed is left without fields (meta nil).
+func (g hugoGen) readFrontMatter(p *hugoSrc, head []byte) ([]error, error) {
+	doc, err := frontmatter.Parse(g.s.rel(p.abs), head, frontmatter.Hugo)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := frontmatter.Parse(g.s.rel(p.abs), src, frontmatter.Hugo)
-	if err != nil {
-		return nil, err
-	}
-	p.own = map[string]any{}
+	p.meta = map[string]any{}
 	if doc.Root != nil {
-		p.own, _ = doc.Root.Any(true).(map[string]any)
+		p.meta, _ = doc.Root.Any(true).(map[string]any)
 	}
 	var errs []error
 	own, err := doc.Robots()
@@ -210,29 +417,36 @@ func (g hugoGen) readFrontMatter(p *hugoSrc) ([]error, error) {
 	return doc.Warnings, errors.Join(errs...)
 }
 
-// page is what Hugo writes for one content file: its output file in each format, resources,
-// aliases and pager pages. The output is worked out for every page, published or not under the
+// page is what Hugo writes for one content file: its output file in each format, aliases and
+// pager pages, and tp, the target whose folder holds its resources; written is false when Hugo
+// writes nothing for it. The output is worked out for every page, published or not under the
 // flags read: a file that is there belongs to its page whatever flags built it.
-func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc, resources map[resKey][]hugoFile, firstLang map[string]int) (Page, error) {
+func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp hugoTarget, written bool, err error) {
 	s, h := g.s, g.s.hugo
-	pg := Page{Source: s.rel(p.abs), Kind: p.kind, Lang: p.lang}
+	pg = Page{Source: s.source(p.abs), Kind: p.kind, Lang: p.lang}
 	pg.NoOutput = h.noOutput(p, s.opt.Now)
-	pg.Inputs = append(append([]rules.Input(nil), p.inputs...), p.ownIn...)
+	switch {
+	case len(p.ownIn) == 0:
+		pg.Inputs = p.inputs // its cascades' slice, shared by the pages they alone reach
+	case len(p.inputs) == 0:
+		pg.Inputs = p.ownIn
+	default:
+		pg.Inputs = append(append(make([]rules.Input, 0, len(p.inputs)+len(p.ownIn)), p.inputs...), p.ownIn...)
+	}
 	d, err := h.descriptor(p, sections)
 	if err != nil {
-		return pg, fmt.Errorf("%s: %w", pg.Source, err)
+		return pg, tp, false, fmt.Errorf("%s: %w", pg.Source, err)
 	}
 	if h.disableKinds[p.kind] || pg.NoOutput == "headless" || strings.HasPrefix(pg.NoOutput, "build.render") {
-		return pg, nil // nothing is ever written for these
+		return pg, tp, false, nil // nothing is ever written for these
 	}
-	tp := h.place(&pg, d, h.pageFormats(p.kind, p.meta))
+	tp = h.place(&pg, d, h.pageFormats(p.kind, p.meta))
 	if !h.disableAliases {
 		for _, a := range toStrings(p.meta["aliases"]) {
 			pg.Aliases = append(pg.Aliases, h.aliasFile(a, tp, p))
 		}
 	}
-	pg.Resources = h.resources(p, tp, resources, firstLang)
-	return pg, nil
+	return pg, tp, true, nil
 }
 
 // place sets where Hugo writes the page in each of its output formats: Output and URL for HTML,
@@ -248,7 +462,8 @@ func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarge
 		}
 		switch {
 		case f.name == "html":
-			pg.URL, pg.Output, pg.Pager = t.link, t.file, pager
+			pg.URL, pg.Output = linkAndFile(t.link, t.file)
+			pg.Pager = pager
 			main = t
 			continue
 		case pg.Output == "" && len(pg.Formats) == 0:
@@ -259,27 +474,43 @@ func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarge
 	return main
 }
 
-// resources are the bundle files published with the page, relative to the output folder.
-func (h *hugoConfig) resources(p *hugoSrc, tp hugoTarget, resources map[resKey][]hugoFile, firstLang map[string]int) []string {
-	var res []hugoFile
-	if p.bundle {
-		res = resources[resKey{true, p.dir}]
-	} else if p.base == "_index" {
-		res = resources[resKey{false, p.dir}]
+// linkAndFile returns a page's link and file, in one string where the link is the file's folder
+// ("/blog/a/" and "blog/a/index.html" in "/blog/a/index.html", the usual case): a site keeps one
+// string for both.
+func linkAndFile(link, file string) (string, string) {
+	if len(link) > 0 && link[0] == '/' && strings.HasPrefix(file, link[1:]) {
+		both := "/" + file
+		return both[:len(link)], both[1:]
 	}
-	if b, ok := p.meta["build"].(map[string]any); ok && b["publishresources"] != nil && !toBool(b["publishresources"]) {
-		return nil
+	return link, file
+}
+
+// publishesResources reports whether a page publishes its bundle's files: unless its (or a
+// cascade's) build.publishResources is false.
+func publishesResources(meta map[string]any) bool {
+	b, ok := meta["build"].(map[string]any)
+	return !ok || b["publishresources"] == nil || toBool(b["publishresources"])
+}
+
+// resources are the files of the bundle f that Hugo publishes with its page, in the output
+// folder dir (with a leading slash, "" at the root), relative to the output folder.
+func (h *hugoConfig) resources(f hugoFile, dir string, resources map[resKey][]hugoFile, firstLang map[string]int) []string {
+	var res []hugoFile
+	if f.base == "index" {
+		res = resources[resKey{true, f.dir}]
+	} else if f.base == "_index" {
+		res = resources[resKey{false, f.dir}]
 	}
 	var out []string
 	for _, r := range res {
 		if r.content {
 			continue // content files in a bundle are page resources, not published files
 		}
-		if r.named && r.lang != p.lang || !r.named && firstLang[p.dir] != h.langIndex(p.lang) {
+		if r.named && r.lang != f.lang || !r.named && firstLang[f.dir] != h.langIndex(f.lang) {
 			continue
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, p.dir), "/")
-		out = append(out, strings.TrimPrefix(path.Join(tp.dir, rel), "/"))
+		rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, f.dir), "/")
+		out = append(out, strings.TrimPrefix(path.Join(dir, rel), "/"))
 	}
 	sort.Strings(out)
 	return out
@@ -321,6 +552,15 @@ func (s *Site) rel(p string) string {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(p)
+}
+
+// source is Page.Source for the file p on disk: a copy of its own when it is shorter than p, so
+// that a page does not keep the path on disk alive (the site's root may be a long absolute path).
+func (s *Site) source(p string) string {
+	if r := s.rel(p); len(r) < len(p) {
+		return strings.Clone(r)
+	}
+	return p
 }
 
 // hugoWalk lists the files under every content root with their language.

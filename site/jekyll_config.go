@@ -345,9 +345,23 @@ func (c *jekyllConfig) stripCollectionsDir(p string) string {
 	return strings.Replace(p, c.collectionsDir+"/", "", 1)
 }
 
+// defaultGlobs are the files each glob path of the defaults matches in the source folder: Dir.glob
+// over the source folder, expanded once per map as Jekyll caches it (glob_cache), not once per
+// page. doublestar follows Ruby's glob closely (`*` within a segment, `**/` across segments).
+func (c *jekyllConfig) defaultGlobs(source string) map[string][]string {
+	globs := map[string][]string{}
+	for _, d := range c.defaults {
+		if _, done := globs[d.path]; d.hasPath && strings.Contains(d.path, "*") && !done {
+			globs[d.path], _ = doublestar.Glob(os.DirFS(source), strings.TrimPrefix(d.path, "/"))
+		}
+	}
+	return globs
+}
+
 // defaultApplies is FrontmatterDefaults#applies?: type equal, and the path a prefix of the
-// document's relative path (a glob is expanded against the source folder first).
-func (c *jekyllConfig) defaultApplies(d jekyllDefault, source, rel, typ string) bool {
+// document's relative path (a glob is expanded against the source folder first: globs holds what
+// each matches).
+func (c *jekyllConfig) defaultApplies(d jekyllDefault, globs map[string][]string, rel, typ string) bool {
 	if d.hasType && d.typ != typ {
 		return false
 	}
@@ -355,13 +369,7 @@ func (c *jekyllConfig) defaultApplies(d jekyllDefault, source, rel, typ string) 
 		return true
 	}
 	if strings.Contains(d.path, "*") {
-		// Dir.glob over the source folder; doublestar follows Ruby's glob closely (`*` within a
-		// segment, `**/` across segments).
-		matches, err := doublestar.Glob(os.DirFS(source), strings.TrimPrefix(d.path, "/"))
-		if err != nil {
-			return false
-		}
-		for _, m := range matches {
+		for _, m := range globs[d.path] {
 			if strings.HasPrefix(rel, c.stripCollectionsDir(m)) {
 				return true
 			}
@@ -388,13 +396,13 @@ func precedes(old *jekyllDefault, new jekyllDefault) bool {
 
 // jekyllMatched returns the defaults that apply to a file, and their merged values
 // (FrontmatterDefaults#all).
-func (c *jekyllConfig) jekyllMatched(source, rel, typ string) ([]jekyllDefault, jekyllData) {
+func (c *jekyllConfig) jekyllMatched(globs map[string][]string, rel, typ string) ([]jekyllDefault, jekyllData) {
 	data := jekyllData{}
 	var old *jekyllDefault
 	var matched []jekyllDefault
 	for i := range c.defaults {
 		d := c.defaults[i]
-		if !c.defaultApplies(d, source, rel, typ) {
+		if !c.defaultApplies(d, globs, rel, typ) {
 			continue
 		}
 		matched = append(matched, d)

@@ -66,18 +66,33 @@ func (w *jekyllWalk) configName() string {
 	return w.c.file
 }
 
-// page reads one page (Page#initialize, Page#url, Page#destination).
-func (w *jekyllWalk) page(dirRel, name string) {
+// findPage finds a page to read, once.
+func (w *jekyllWalk) findPage(dirRel, name string) {
 	rel := path.Join(dirRel, name)
-	if w.seen[rel] {
-		return
+	if !w.seen[rel] {
+		w.seen[rel] = true
+		w.found = append(w.found, jekyllFound{dirRel: dirRel, name: name})
 	}
-	w.seen[rel] = true
-	abs := filepath.Join(w.source, filepath.FromSlash(rel))
+}
+
+// findDocument finds a post, draft or collection document to read, once; rel is relative to the
+// source folder.
+func (w *jekyllWalk) findDocument(col *jekyllCollection, rel string, draft bool) {
+	if !w.seen[rel] {
+		w.seen[rel] = true
+		w.found = append(w.found, jekyllFound{col: col, rel: rel, draft: draft})
+	}
+}
+
+// page reads one page (Page#initialize, Page#url, Page#destination) from head, the file up to the
+// end of its front matter (or err, why it could not be read); ok is false when it is not mapped.
+// It only reads the walk, so pages are read on many goroutines at once.
+func (w *jekyllWalk) page(dirRel, name string, head []byte, err error, pr *jekyllProblems) (Page, bool) {
+	rel := path.Join(dirRel, name)
 	srcRel := w.srcRel(rel)
-	data, in, _, ok := w.read(abs, srcRel, rel, "pages")
+	data, in, _, ok := w.read(head, err, srcRel, rel, "pages", pr)
 	if !ok {
-		return
+		return Page{}, false
 	}
 	p := Page{Source: srcRel, Kind: "pages", Inputs: in}
 	if data.isFalse("published") && !w.c.unpublished {
@@ -106,31 +121,27 @@ func (w *jekyllWalk) page(dirRel, name string) {
 	url := jekyllURLHash(template, []string{"path", "basename", "output_ext"}, map[string]string{"path": dir, "basename": basename, "output_ext": outExt})
 	p.Output = outputOf(url, outExt, true)
 	p.URL = servedURL(p.Output)
-	w.pages = append(w.pages, p)
+	return p, true
 }
 
-// document reads one post, draft or collection document (Document#read, #url, #destination).
-// rel is relative to the source folder.
-func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
-	if w.seen[rel] {
-		return
-	}
-	w.seen[rel] = true
+// document reads one post, draft or collection document (Document#read, #url, #destination), as
+// page reads a page; rel is relative to the source folder.
+func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, head []byte, err error, pr *jekyllProblems) (Page, bool) {
 	d := &jekyllDoc{col: col, draft: draft, rel: rel, abs: filepath.Join(w.source, filepath.FromSlash(rel)), src: w.srcRel(rel)}
 	// relative_path is relative to the collections folder.
 	d.docRel = rel
 	if cd := w.c.collectionsDir; cd != "" {
 		d.docRel = strings.TrimPrefix(rel, cd+"/")
 	}
-	data, in, dateLine, ok := w.read(d.abs, d.src, d.docRel, col.label)
+	data, in, dateLine, ok := w.read(head, err, d.src, d.docRel, col.label, pr)
 	if !ok {
-		return
+		return Page{}, false
 	}
 	p := Page{Source: d.src, Kind: d.kind(), Inputs: in}
 	d.cats = d.categories(data)
-	if err := w.docDate(d, data, dateLine); err != nil {
-		w.errs = append(w.errs, &frontmatter.Error{File: d.src, Err: err})
-		return
+	if err := w.docDate(d, data, dateLine, pr); err != nil {
+		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
+		return Page{}, false
 	}
 	p.NoOutput = w.docNoOutput(d, data)
 	permalink, hasPermalink := data.str("permalink")
@@ -142,12 +153,12 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
 	}
 	url, err := jekyllURLDrop(template, d.lookup)
 	if err != nil {
-		w.errs = append(w.errs, &frontmatter.Error{File: d.src, Err: err})
-		return
+		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
+		return Page{}, false
 	}
 	p.Output = outputOf(url, d.outExt, false)
 	p.URL = servedURL(p.Output)
-	w.pages = append(w.pages, p)
+	return p, true
 }
 
 // jekyllDoc is one document being read: what its URL placeholders are filled from.
@@ -200,14 +211,14 @@ func (d *jekyllDoc) categories(data jekyllData) []string {
 
 // docDate sets the document's date and slug: the date from its data, else its file name, else the
 // build time (a draft's: its file's mtime); the slug from the data, else the file name.
-func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, dateLine int) error {
+func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, dateLine int, pr *jekyllProblems) error {
 	dateSet := false
 	if n, ok := data["date"]; ok {
 		t, err := jekyllNodeDate(n, w.c.loc)
 		if err != nil {
 			// Jekyll built the site, so it read this date; robotsmith reads the forms Ruby's
 			// Time.parse reads in practice, and says so where it cannot, using the file name's.
-			w.warnings = append(w.warnings, &frontmatter.Error{File: d.src, Line: dateLine,
+			pr.warnings = append(pr.warnings, &frontmatter.Error{File: d.src, Line: dateLine,
 				Err: fmt.Errorf("front matter: date: %v, which robotsmith cannot read as Jekyll does; the date in the file name is used", err)})
 		} else {
 			d.date, dateSet = t, true

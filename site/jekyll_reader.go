@@ -11,6 +11,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -82,16 +83,69 @@ func hasYAMLHeader(p string) bool {
 	return len(bytes.TrimRight(buf[3:i], " \t\r\f\v")) == 0
 }
 
-// jekyllWalk collects pages as Reader#read does.
+// jekyllWalk collects pages as Reader#read does: it finds the pages and documents, then reads
+// them all at once (readAll).
 type jekyllWalk struct {
 	s        *Site
 	c        *jekyllConfig
-	source   string // the source folder
-	dest     string // the destination folder, cleaned
+	source   string              // the source folder
+	dest     string              // the destination folder, cleaned
+	globs    map[string][]string // what the defaults' glob paths match (jekyllConfig.defaultGlobs)
+	found    []jekyllFound       // the pages and documents to read, in the order Jekyll reads them
 	pages    []Page
-	seen     map[string]bool // page sources already read
+	seen     map[string]bool // page sources already found
 	errs     []error
 	warnings []error
+}
+
+// jekyllFound is a page (col nil: dirRel and name) or a post, draft or collection document (rel,
+// relative to the source folder) to read.
+type jekyllFound struct {
+	col          *jekyllCollection
+	dirRel, name string
+	rel          string
+	draft        bool
+}
+
+// jekyllProblems are what reading one page or document found: warnings, and errors that may
+// have kept it from being mapped.
+type jekyllProblems struct{ warnings, errs []error }
+
+// readAll reads every page and document found, on the workers of readHeads, each only up to the
+// end of its front matter, and keeps their Pages and problems in the order they were found.
+func (w *jekyllWalk) readAll() {
+	pages := make([]Page, len(w.found))
+	ok := make([]bool, len(w.found))
+	probs := make([]*jekyllProblems, len(w.found))
+	abs := func(i int) string {
+		f := w.found[i]
+		if f.col == nil {
+			return filepath.Join(w.source, filepath.FromSlash(path.Join(f.dirRel, f.name)))
+		}
+		return filepath.Join(w.source, filepath.FromSlash(f.rel))
+	}
+	readHeads(len(w.found), abs, frontmatter.Jekyll, func(i int, head []byte, err error) {
+		pr := &jekyllProblems{}
+		if f := w.found[i]; f.col == nil {
+			pages[i], ok[i] = w.page(f.dirRel, f.name, head, err, pr)
+		} else {
+			pages[i], ok[i] = w.document(f.col, f.rel, f.draft, head, err, pr)
+		}
+		if len(pr.warnings) > 0 || len(pr.errs) > 0 {
+			probs[i] = pr
+		}
+	})
+	w.pages = pages[:0]
+	for i := range pages {
+		if pr := probs[i]; pr != nil {
+			w.warnings = append(w.warnings, pr.warnings...)
+			w.errs = append(w.errs, pr.errs...)
+		}
+		if ok[i] {
+			w.pages = append(w.pages, pages[i])
+		}
+	}
+	clear(pages[len(w.pages):])
 }
 
 // jekyllGen is Jekyll's generator: the pages of a site opened as Jekyll.
@@ -101,6 +155,7 @@ func (g jekyllGen) mapSite() (mapped, error) {
 	s := g.s
 	w := &jekyllWalk{s: s, c: s.jek, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
 	w.warnings = append(w.warnings, w.c.warnings...)
+	w.globs = w.c.defaultGlobs(w.source)
 	w.readDirectories("")
 	w.readIncluded()
 	for _, col := range w.c.collections {
@@ -108,6 +163,7 @@ func (g jekyllGen) mapSite() (mapped, error) {
 			w.readCollection(col)
 		}
 	}
+	w.readAll()
 	sort.SliceStable(w.pages, func(i, j int) bool { return w.pages[i].Source < w.pages[j].Source })
 	w.setPager()
 	for i := range w.pages {
@@ -203,7 +259,7 @@ func (w *jekyllWalk) readDirectories(dirRel string) {
 		w.readDirectories(path.Join(dirRel, d))
 	}
 	for _, name := range pages {
-		w.page(dirRel, name)
+		w.findPage(dirRel, name)
 	}
 }
 
@@ -216,7 +272,7 @@ func (w *jekyllWalk) readIncluded() {
 			continue
 		}
 		dir, name := path.Split(strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(inc)), "/"))
-		w.page(strings.TrimSuffix(dir, "/"), name)
+		w.findPage(strings.TrimSuffix(dir, "/"), name)
 	}
 }
 
@@ -229,29 +285,47 @@ func (w *jekyllWalk) srcRel(rel string) string {
 	return filepath.ToSlash(r)
 }
 
-// read loads a file's front matter (once) merged over its defaults, and its robots inputs: the
-// matching defaults' first, then the front matter's own.
-func (w *jekyllWalk) read(abs, srcRel, defaultsRel, typ string) (data jekyllData, in []rules.Input, dateLine int, ok bool) {
-	src, err := os.ReadFile(abs)
-	if err != nil {
-		w.errs = append(w.errs, err)
-		return nil, nil, 0, false
+// jekyllInputs are a page's robots inputs: the matching defaults' first, then its own. A page that
+// only one default gives inputs to shares that default's slice (clipped: nothing appends to it),
+// so that the pages one default reaches hold one slice, compiled once.
+func jekyllInputs(matched []jekyllDefault, own []rules.Input) []rules.Input {
+	var in []rules.Input
+	from := 0
+	for _, d := range matched {
+		if len(d.inputs) > 0 {
+			in, from = d.inputs, from+1
+		}
 	}
-	doc, err := frontmatter.Parse(srcRel, src, frontmatter.Jekyll)
-	if err != nil {
-		w.errs = append(w.errs, err)
-		return nil, nil, 0, false
+	if from == 1 && len(own) == 0 {
+		return slices.Clip(in)
 	}
-	matched, data := w.c.jekyllMatched(w.source, defaultsRel, typ)
+	in = nil
 	for _, d := range matched {
 		in = append(in, d.inputs...)
 	}
+	return append(in, own...)
+}
+
+// read loads a file's front matter (once; head is the file up to its end, or err why it could not
+// be read) merged over its defaults, and its robots inputs: the matching defaults' first, then the
+// front matter's own.
+func (w *jekyllWalk) read(head []byte, err error, srcRel, defaultsRel, typ string, pr *jekyllProblems) (data jekyllData, in []rules.Input, dateLine int, ok bool) {
+	if err != nil {
+		pr.errs = append(pr.errs, err)
+		return nil, nil, 0, false
+	}
+	doc, err := frontmatter.Parse(srcRel, head, frontmatter.Jekyll)
+	if err != nil {
+		pr.errs = append(pr.errs, err)
+		return nil, nil, 0, false
+	}
+	matched, data := w.c.jekyllMatched(w.globs, defaultsRel, typ)
 	own, err := doc.Robots()
 	if err != nil {
-		w.errs = append(w.errs, err)
+		pr.errs = append(pr.errs, err)
 	}
-	w.warnings = append(w.warnings, doc.Warnings...) // Robots' too
-	in = append(in, own...)
+	pr.warnings = append(pr.warnings, doc.Warnings...) // Robots' too
+	in = jekyllInputs(matched, own)
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
 			if !k.Value.IsNull() {
@@ -308,7 +382,7 @@ func (w *jekyllWalk) readPosts(dirRel string) {
 			if magic == "_drafts" && !draftNameRE.MatchString(e) {
 				continue
 			}
-			w.document(posts, path.Join(magicRel, e), magic == "_drafts")
+			w.findDocument(posts, path.Join(magicRel, e), magic == "_drafts")
 		}
 	}
 }
@@ -352,7 +426,7 @@ func (w *jekyllWalk) readCollection(col *jekyllCollection) {
 		if !hasYAMLHeader(abs) {
 			continue
 		}
-		w.document(col, path.Join(dir, e), false)
+		w.findDocument(col, path.Join(dir, e), false)
 	}
 }
 

@@ -69,9 +69,16 @@ func (s *Site) Map() (*Map, error) {
 // flags read before one it would not (a draft whose path a published page also takes); its own
 // output before another's format, resource or alias.
 func (m *Map) index() {
-	m.owners = map[string]Owner{}
+	files := 0
+	for _, pages := range [][]Page{m.Pages, m.Sourceless} {
+		for i := range pages {
+			p := &pages[i]
+			files += 1 + len(p.Formats) + len(p.Resources) + len(p.Aliases)
+		}
+	}
+	m.owners = make(map[string]Owner, files) // made once to its size: it is a site's largest index
 	m.pagers = map[pagerKey]pagerRef{}
-	var all []*Page
+	all := make([]*Page, 0, len(m.Pages)+len(m.Sourceless))
 	for i := range m.Pages {
 		if m.Pages[i].NoOutput == "" {
 			all = append(all, &m.Pages[i])

@@ -111,7 +111,8 @@ type Page struct {
 	// when the file is absent is the page "not published", and then this is why.
 	NoOutput string
 	// Inputs are the page's robots directives: cascade or defaults (rules.FromCascade) first, then
-	// its own front matter (rules.FromFrontMatter).
+	// its own front matter (rules.FromFrontMatter). The pages that one cascade or default alone
+	// gives inputs to share its slice (same first element, same length): read it, never change it.
 	Inputs []rules.Input
 	// Resources are the bundle files published with the page, slash paths relative to Site.Output;
 	// they inherit the page's decision.
