@@ -121,10 +121,13 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 	for n := 1; ; n++ {
 		line, err := readLine(br)
 		if errors.Is(err, io.EOF) {
-			if n == 1 {
-				return nil, bad(1, "empty")
+			if n == 1 && !strings.HasPrefix(journalHeader, line) {
+				return nil, bad(1, "not a robotsmith journal (it starts %s)", excerpt(line))
 			}
-			return j, nil // the tail (if any) was cut short
+			// The tail (if any) was cut short. A journal killed before its header was whole
+			// records nothing: every record is written after the header, and every temporary
+			// file after its record.
+			return j, nil
 		}
 		if err != nil {
 			return nil, bad(n, "%v", err)
@@ -203,7 +206,7 @@ func readLine(br *bufio.Reader) (string, error) {
 		case errors.Is(err, bufio.ErrBufferFull):
 			continue
 		case errors.Is(err, io.EOF):
-			return "", io.EOF
+			return b.String(), io.EOF // the tail, cut short
 		default:
 			return "", err
 		}
