@@ -104,12 +104,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	j.sourceReport(rep, files)
 	errs = append(errs, b.errors()...)
 	if len(errs) == 0 {
-		w, err := j.headers(rep, files)
+		ws, err := j.siteSteps(rep, files)
 		if err != nil {
 			errs = append(errs, err)
-		} else if w != nil {
-			b.writes = append(b.writes, *w)
 		}
+		b.writes = append(b.writes, ws...)
 	}
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
@@ -125,6 +124,25 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	rep.Wrote = opt.Write && len(b.writes) > 0
 	sort.Strings(rep.ChangedFiles)
 	return rep, nil
+}
+
+// siteSteps are the steps that look at the whole site once every file is decided (_headers), each
+// writing at most one file. Run and watch mode (Live, after a batch that changed a decision or the
+// set of files) both call them through here, so that a step added to the list runs in both. On an
+// error nothing is left to write.
+func (j *job) siteSteps(rep *Report, files []record) ([]pending, error) {
+	var ws []pending
+	for _, step := range []func(*Report, []record) (*pending, error){j.headers} {
+		w, err := step(rep, files)
+		if err != nil {
+			discard(ws)
+			return nil, err
+		}
+		if w != nil {
+			ws = append(ws, *w)
+		}
+	}
+	return ws, nil
 }
 
 // headerLines are the X-Robots-Tag lines _headers gives a processed file: none for a file whose lines
@@ -210,7 +228,7 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 	if fi, err := os.Stat(name); err == nil {
 		mode = fi.Mode().Perm()
 	}
-	return writeTemp(name, out, mode)
+	return j.write(name, out, mode)
 }
 
 // sourceReport counts the source pages the generator publishes nothing for, and reports those whose

@@ -13,6 +13,7 @@ import (
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
+	"github.com/robotsmith/robotsmith/watch"
 )
 
 // job is one run once every input has been read: the configuration and its rules, and every source
@@ -35,6 +36,9 @@ type job struct {
 	warnings []string // the configuration's and the site's warnings, each once
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
+	// own, in watch mode, is told what each write puts in a file (write.go), so that the watcher
+	// does not report robotsmith's own writes back; nil otherwise.
+	own *watch.Own
 }
 
 // source is a source page's directives, compiled once, and their problems.
@@ -73,6 +77,19 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 // open is prepare up to reading the sources: the configuration, the rules, the command, and the
 // site's layout, with its output folder checked.
 func open(ctx context.Context, opt Options) (*job, error) {
+	j, err := openLayout(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := j.checkOutput(); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// openLayout is open without looking at the output folder, which watch mode may have to wait for
+// (the generator it runs writes it).
+func openLayout(ctx context.Context, opt Options) (*job, error) {
 	if opt.Root == "" {
 		opt.Root = "."
 	}
@@ -134,14 +151,19 @@ func open(ctx context.Context, opt Options) (*job, error) {
 		s.Output = opt.Output
 	}
 	j.site = s
-	if fi, err := os.Stat(s.Output); err != nil || !fi.IsDir() {
+	return j, nil
+}
+
+// checkOutput fails with ErrNoOutput when the output folder is not there.
+func (j *job) checkOutput() error {
+	if fi, err := os.Stat(j.site.Output); err != nil || !fi.IsDir() {
 		hint := ""
-		if cfg.Command != "" && !opt.RunCommand {
+		if j.cfg.Command != "" && !j.opt.RunCommand {
 			hint = " (run `robotsmith build` or the generator first)"
 		}
-		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
+		return fmt.Errorf("%s: %w%s", j.site.Output, ErrNoOutput, hint)
 	}
-	return j, nil
+	return nil
 }
 
 // readSources maps every source page to its output files and compiles its directives.
@@ -164,20 +186,23 @@ func (j *job) readSources() error {
 func (j *job) compile() {
 	j.sources = map[*site.Page]*source{}
 	for i := range j.pages.Pages {
-		p := &j.pages.Pages[i]
-		if len(p.Inputs) == 0 {
-			continue
+		if p := &j.pages.Pages[i]; len(p.Inputs) > 0 {
+			j.sources[p] = compileSource(p.Inputs)
 		}
-		c, ws, err := rules.Compile(p.Inputs)
-		s := &source{inputs: c}
-		if err != nil || len(ws) > 0 {
-			s.problems = &problems{err: err}
-			for _, w := range ws {
-				s.problems.warnings = append(s.problems.warnings, w.String())
-			}
-		}
-		j.sources[p] = s
 	}
+}
+
+// compileSource compiles one page's directives.
+func compileSource(inputs []rules.Input) *source {
+	c, ws, err := rules.Compile(inputs)
+	s := &source{inputs: c}
+	if err != nil || len(ws) > 0 {
+		s.problems = &problems{err: err}
+		for _, w := range ws {
+			s.problems.warnings = append(s.problems.warnings, w.String())
+		}
+	}
+	return s
 }
 
 // sourceOf is the one place that says which source page an output file takes its decision from:

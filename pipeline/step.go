@@ -87,7 +87,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	}
 	f.flags |= isChanged
 	if j.opt.Write {
-		o.write, o.err = writeTemp(name, w.out.Bytes(), f.mode)
+		o.write, o.err = j.write(name, w.out.Bytes(), f.mode)
 	}
 	return o
 }

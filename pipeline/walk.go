@@ -72,7 +72,7 @@ func (j *job) walk() ([]record, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() || strings.HasPrefix(d.Name(), tempPrefix) {
+		if d.IsDir() {
 			return nil
 		}
 		rel := p // WalkDir(".") gives paths without "./"
@@ -80,7 +80,7 @@ func (j *job) walk() ([]record, error) {
 			rel = strings.TrimPrefix(strings.TrimPrefix(p, root), string(filepath.Separator))
 		}
 		rel = filepath.ToSlash(rel)
-		if hostFiles[rel] || j.isConfig(p) {
+		if !j.listed(p, rel, d) {
 			return nil
 		}
 		all.WriteByte('/')
@@ -97,6 +97,14 @@ func (j *job) walk() ([]record, error) {
 	}
 	slices.SortFunc(files, func(a, b record) int { return strings.Compare(a.path, b.path) })
 	return files, err
+}
+
+// listed reports whether the entry d at p in the output (rel: its slash path relative to the
+// output folder) is one of the site's files, which get a record: not a folder, not one of
+// robotsmith's temporary files, not a host's configuration file, not robotsmith's configuration.
+// The walk and watch mode (Live) both ask here.
+func (j *job) listed(p, rel string, d fs.DirEntry) bool {
+	return !d.IsDir() && !strings.HasPrefix(d.Name(), tempPrefix) && !hostFiles[rel] && !j.isConfig(p)
 }
 
 // isConfig reports whether p is robotsmith's configuration file, which stands in the output folder

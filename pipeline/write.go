@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+
+	"github.com/robotsmith/robotsmith/watch"
 )
 
 // pending is one file written to a temporary name beside its final name, waiting for the moment
@@ -15,6 +17,18 @@ type pending struct {
 	temp  string      // the temporary file
 	final string      // the file it replaces
 	mode  fs.FileMode // the mode both have
+	stamp watch.Stamp // in watch mode, what it holds (job.own's stamp); zero otherwise
+}
+
+// write is how the step and the site steps write a file: to a temporary file beside it
+// (writeTemp), and in watch mode with the stamp of its content, which watch.Own is given once the
+// file is in place, so that the watcher does not take robotsmith's own write for an edit.
+func (j *job) write(name string, data []byte, mode fs.FileMode) (*pending, error) {
+	p, err := writeTemp(name, data, mode)
+	if p != nil && j.own != nil {
+		p.stamp = j.own.Stamp(data)
+	}
+	return p, err
 }
 
 // writeTemp writes data to a temporary file beside name, with mode, and returns it as pending.
