@@ -98,6 +98,9 @@ type liveRoot struct {
 	kind rootKind
 }
 
+// FirstPass is Update.Why for the first pass over the output.
+const FirstPass = "first pass"
+
 // maxTries is how many updates in a row may ask to be retried (the generator wrote a page while
 // robotsmith read it) before Live gives those files up with an error: a generator does not write
 // the same page for seconds on end.
@@ -108,7 +111,7 @@ type Update struct {
 	// Changes are the batch's paths, relative to the working folder (a folder ends in /).
 	Changes []string
 	Full    bool   // every file went through the step
-	Why     string // for a full pass, why: "first pass", "configuration changed", "events lost"
+	Why     string // for a full pass, why: FirstPass, "configuration changed", "events lost"
 	// Roots says the folders and files to watch changed (a new output folder in the
 	// configuration): watch Live.Watch's roots from now on.
 	Roots     bool
@@ -239,7 +242,7 @@ func rootsOf(j *job) []liveRoot {
 func (l *Live) Build(ctx context.Context) *Update {
 	start := time.Now()
 	u := &Update{}
-	l.full(ctx, u, "first pass", l.j, true)
+	l.full(ctx, u, FirstPass, l.j, true)
 	u.Took = time.Since(start)
 	return u
 }
@@ -289,7 +292,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	}
 	switch {
 	case !l.ready:
-		l.full(ctx, u, "first pass", l.j, true)
+		l.full(ctx, u, FirstPass, l.j, true)
 		return u
 	case b.Lost:
 		l.full(ctx, u, "events lost", l.j, true)
