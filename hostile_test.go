@@ -37,6 +37,7 @@ import (
 //	                                  {i} in TEXT is the repetition's number, from 0
 //	files: PATTERN N "TEXT"           N files, {i} in PATTERN and TEXT their number
 //	fifo: PATH                        a FIFO
+//	socket: PATH                      a Unix socket
 //	symlink: PATH TARGET              a symbolic link
 //	hardlink: PATH EXISTING           a second name for a file
 //	sparse: PATH SIZE                 a file of SIZE zero bytes that takes no disk
@@ -54,36 +55,8 @@ import (
 
 // hostileSkips are cases that fail today because the fix belongs to another
 // part of robotsmith; each names the part and why. Set
-// ROBOTSMITH_HOSTILE_ALL=1 to run them anyway.
-var hostileSkips = map[string]string{
-	// The pipeline's walk and reads: it opens every file it finds by name, following links,
-	// blocking on FIFOs and reading devices whole; it skips folder links without a word. The
-	// bounded, no-follow reads of internal/safefs (OpenIn, ResolveLink) are the fix.
-	"files-fifo-page":        "pipeline walk and read: a FIFO named *.html is opened and blocks for ever",
-	"files-page-dev-zero":    "pipeline walk and read: a page linked to /dev/zero is read until memory runs out",
-	"files-page-dev-null":    "pipeline walk and read: a page linked to a device is read instead of skipped with a warning",
-	"files-link-loop":        "pipeline walk and read: a link loop is a read error (exit 1), not a skip with a warning",
-	"files-dangling-link":    "pipeline walk and read: a dangling link is a read error (exit 1), not a skip with a warning",
-	"files-link-outside":     "pipeline walk and read: a page linked out of the output is read and replaced by a copy of its target",
-	"files-link-inside":      "pipeline walk and write: a page linked to another page is replaced by a copy of its target",
-	"files-dir-link-outside": "pipeline walk: a folder link is skipped without a word",
-	"sitemap-fifo":           "pipeline walk: a FIFO is taken as a file to decide, not skipped with a warning",
-	"robots-txt-dev-zero":    "pipeline walk: a link to a device is taken as a file to decide, not skipped with a warning",
-	"headers-dev-zero":       "pipeline _headers: read with os.ReadFile, so a link to /dev/zero is read until memory runs out",
-	"headers-fifo":           "pipeline _headers: read with os.ReadFile, so a FIFO blocks for ever",
-	"headers-link-inside":    "pipeline _headers: a link is replaced by a copy of its target, not kept with the target rewritten",
-	"headers-link-outside":   "pipeline _headers: a link out of the output is read and replaced by a copy of its target",
-	// The pipeline's write phase: its own temporary files keep only the permission bits, and
-	// their names (".robotsmith-" + the page's name + a random suffix) overflow a long name.
-	// internal/safefs.Tx keeps mode, setuid/setgid/sticky and owner, and names temporaries by number.
-	"files-setuid":        "pipeline write phase: mode 4755 becomes 755",
-	"files-sticky-setgid": "pipeline write phase: the setgid and sticky bits are dropped",
-	"files-owner":         "pipeline write phase: the owner becomes the process's",
-	"files-long-name":     "pipeline write phase: the temporary name of a 250-byte page name is longer than a name may be",
-	// Front matter.
-	"fm-yaml-unterminated": "front matter: a YAML block without its closing --- is read as no front matter; Hugo refuses the page",
-	"fm-toml-unterminated": "front matter: a TOML block without its closing +++ is read as no front matter; Hugo refuses the page",
-}
+// ROBOTSMITH_HOSTILE_ALL=1 to run them anyway. (None today.)
+var hostileSkips = map[string]string{}
 
 const (
 	hostileChildEnv = "ROBOTSMITH_HOSTILE_CHILD" // the child's arguments, as JSON
@@ -129,6 +102,7 @@ type hostileCase struct {
 	appends   []appendOp
 	many      []appendOp // files: path is the pattern
 	fifos     []string
+	sockets   []string
 	symlinks  [][2]string
 	hardlinks [][2]string
 	sparse    map[string]int64
@@ -229,6 +203,8 @@ func readHostileCase(t *testing.T, file string) *hostileCase {
 			c.input += int64(count * (len(text) + 4))
 		case "fifo":
 			c.fifos = append(c.fifos, val)
+		case "socket":
+			c.sockets = append(c.sockets, val)
 		case "symlink":
 			if len(fields) != 2 {
 				bad(errors.New("want PATH TARGET"))
@@ -319,6 +295,17 @@ func (c *hostileCase) build(t *testing.T, dir string) {
 	for _, name := range c.fifos {
 		if err := syscall.Mkfifo(mkdir(name), 0o644); err != nil {
 			t.Skipf("mkfifo: %v", err)
+		}
+	}
+	for _, name := range c.sockets {
+		fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+		if err != nil {
+			t.Skipf("socket: %v", err)
+		}
+		err = syscall.Bind(fd, &syscall.SockaddrUnix{Name: mkdir(name)})
+		syscall.Close(fd) // the socket's file stays
+		if err != nil {
+			t.Skipf("bind: %v", err)
 		}
 	}
 	for _, l := range c.symlinks {

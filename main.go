@@ -36,6 +36,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
@@ -132,6 +133,22 @@ type options struct {
 	noCommand, json bool
 	quiet, verbose  bool
 	poll            bool
+	strict          bool
+	agents          agentList
+}
+
+// agentList is explain's --agent: repeated (--agent GPTBot --agent CCBot) or comma-separated.
+type agentList []string
+
+func (l *agentList) String() string { return strings.Join(*l, ",") }
+
+func (l *agentList) Set(v string) error {
+	for a := range strings.SplitSeq(v, ",") {
+		if a = strings.TrimSpace(a); a != "" {
+			*l = append(*l, a)
+		}
+	}
+	return nil
 }
 
 // command is one entry of the command table: adding a command is adding one.
@@ -174,11 +191,14 @@ robotsmith build public/                   # any folder of HTML`,
 			summary: "report what build would change and every finding, writing nothing",
 			about: `Does the work of build without writing anything, and without running the configured
 command (it would overwrite the output being checked): reports how many files build would
-change (-v lists them) and every finding.`,
+change (-v lists them) and every finding: a noindex page robots.txt hides from crawlers, a
+sitemap entry or a canonical or hreflang link for a URL that is noindex or has no file, and
+(warnings) mixed signals such as a noindex page canonical to another URL.`,
 			example: `robotsmith check                           # after hugo or jekyll build
+robotsmith check --strict                  # in CI: warnings fail too
 robotsmith check --json site/ > report.json`,
-			exit:  "0 clean; 1 something would change, a finding or an error; 2 usage error",
-			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); quietFlags(fs, o) },
+			exit:  "0 clean; 1 something would change, a finding or an error (with --strict, a warning too); 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); quietFlags(fs, o); strictFlag(fs, o) },
 			run:   runSite(false),
 		},
 		{
@@ -188,13 +208,20 @@ robotsmith check --json site/ > report.json`,
 			about: `For each PATH, a URL path as served (/blog/post/) or an output file (public/blog/post/index.html):
 the effective directives per crawler and the source of each (a default, a rule at
 file:line, front matter at file:line, a tag the page carried), the tags the page gets and
-the X-Robots-Tag lines a host will send. The first argument is SITE when it is a folder
-and more arguments follow.`,
+the X-Robots-Tag and Content-Usage headers a host will send. With --agent, for each crawler
+named: what robotsmith's crawler catalogue says of it, whether robots.txt (with robotsmith's
+block) lets it fetch the path and which line decided, and the Content-Usage preference
+robots.txt states for it there. The first argument is SITE when it is a folder and more
+arguments follow.`,
 			example: `robotsmith explain /blog/hello-world/ /files/terms.pdf
-robotsmith explain sample-site /docs/guide/report.pdf`,
-			exit:  "0 ok; 1 a PATH is not in the output, or an error; 2 usage error",
-			flags: siteFlags,
-			run:   runExplain,
+robotsmith explain sample-site /docs/guide/report.pdf
+robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
+			exit: "0 ok; 1 a PATH is not in the output, or an error; 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) {
+				siteFlags(fs, o)
+				fs.Var(&o.agents, "agent", "also show what robots.txt lets the crawler `TOKEN` do and its AI preferences (repeat, or GPTBot,CCBot)")
+			},
+			run: runExplain,
 		},
 		{
 			name:    "watch",
@@ -257,6 +284,10 @@ func pathFlags(fs *flag.FlagSet, o *options) {
 
 func noCommandFlag(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noCommand, "no-command", false, "do not run the configured command first")
+}
+
+func strictFlag(fs *flag.FlagSet, o *options) {
+	fs.BoolVar(&o.strict, "strict", false, "make every warning an error: check exits 1 on it")
 }
 
 func quietFlags(fs *flag.FlagSet, o *options) {
@@ -579,6 +610,7 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 			Env:        c.getenv,
 			Write:      write,
 			RunCommand: write && !o.noCommand,
+			Strict:     o.strict,
 		}
 		if len(args) == 1 {
 			opt.Root = args[0]
@@ -658,7 +690,15 @@ func runExplain(ctx context.Context, c *cli, o *options, args []string) error {
 	if len(args) == 0 {
 		return &usageError{"explain", "no PATH given: robotsmith explain /url/path/"}
 	}
-	opt := pipeline.Options{Config: o.config, Output: o.output, Env: c.getenv}
+	for _, a := range o.agents {
+		if !crawlers.ValidToken(a) {
+			return &usageError{"explain", fmt.Sprintf("--agent %q is not a user-agent token (letters, digits, '.', '-' and '_')", a)}
+		}
+		if want, ok := crawlers.Default().Resembles(a); ok {
+			return &usageError{"explain", fmt.Sprintf("--agent %q is not a crawler robotsmith knows; did you mean %q?", a, want)}
+		}
+	}
+	opt := pipeline.Options{Config: o.config, Output: o.output, Env: c.getenv, Agents: o.agents}
 	// SITE is optional: the first argument is SITE when it is a folder and more follow.
 	if len(args) > 1 && isDir(args[0]) {
 		opt.Root, args = args[0], args[1:]

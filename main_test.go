@@ -202,6 +202,9 @@ func TestRunArgs(t *testing.T) {
 		{"two sites", []string{"check", "a", "b"}, 2, "", `robotsmith check: one SITE at most, got ["a" "b"] (see robotsmith help check)`},
 		{"explain without path", []string{"explain"}, 2, "", `robotsmith explain: no PATH given: robotsmith explain /url/path/ (see robotsmith help explain)`},
 		{"version with an argument", []string{"version", "x"}, 2, "", `robotsmith version: takes no arguments, got ["x"] (see robotsmith help version)`},
+		{"explain --agent misspelt", []string{"explain", "--agent", "GPTbto", plain, "/"}, 2, "", `robotsmith explain: --agent "GPTbto" is not a crawler robotsmith knows; did you mean "GPTBot"? (see robotsmith help explain)`},
+		{"explain --agent not a token", []string{"explain", "--agent=GPT Bot", plain, "/"}, 2, "", `robotsmith explain: --agent "GPT Bot" is not a user-agent token (letters, digits, '.', '-' and '_') (see robotsmith help explain)`},
+		{"build --agent", []string{"build", "--agent", "GPTBot"}, 2, "", `robotsmith build: build takes no flag --agent (explain does) (see robotsmith help build)`},
 
 		// Exit status 0 and 1.
 		{"version", []string{"version"}, 0, "robotsmith ", ""},
@@ -216,6 +219,8 @@ func TestRunArgs(t *testing.T) {
 		{"check -q prints nothing", []string{"check", "-q", plain}, 1, "", ""},
 		{"explain a page", []string{"explain", plain, "/"}, 0, "class: public", ""},
 		{"explain an unknown path", []string{"explain", plain, "/", "/nope/"}, 1, "class: public", "/nope/: not in the output"},
+		{"explain --agent", []string{"explain", "--agent", "GPTBot,mybot", "--agent", "CCBot", plain, "/"}, 0,
+			"  crawler GPTBot: OpenAI; training\n", ""},
 		{"explain --json an unknown path", []string{"explain", "--json", plain, "/nope/"}, 1, `"ok": false`, "/nope/"},
 		{"build, flags after SITE", []string{"build", plain, "-q"}, 0, "", ""},
 		{"check after build: clean", []string{"check", plain, "-v"}, 0, "would change 0 files\n", ""},
@@ -316,8 +321,8 @@ func TestHelp(t *testing.T) {
 func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
 		"build":   {"config", "json", "no-command", "output", "q", "v"},
-		"check":   {"config", "json", "output", "q", "v"},
-		"explain": {"config", "json", "output"},
+		"check":   {"config", "json", "output", "q", "strict", "v"},
+		"explain": {"agent", "config", "json", "output"},
 		"help":    nil,
 		"version": nil,
 		"watch":   {"config", "output", "poll", "q", "v"},
@@ -554,8 +559,9 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	generate(t, gen, dir)
 	before := snapshot(t, out)
 	r := runCmd(t, "check", dir)
-	if r.code != 1 || !strings.Contains(r.stdout, "would change 42 files\n") {
-		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 42 files\"", r.code, r.stdout, r.stderr)
+	// 41 pages, _headers, robots.txt (robotsmith's block) and sitemap.xml (pruned of its noindex entries).
+	if r.code != 1 || !strings.Contains(r.stdout, "would change 44 files\n") {
+		t.Fatalf("check before build: exit %d, stdout %q, stderr %q; want 1 and \"would change 44 files\"", r.code, r.stdout, r.stderr)
 	}
 	// Counts, not lists: the unpublished draft and the changed files are listed only with -v.
 	if strings.Contains(r.stdout, "work-in-progress") || strings.Contains(r.stdout, "blog/index.html") {
@@ -616,6 +622,11 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 		{"alias stub: none", "old-path/index.html", []string{`http-equiv="refresh"`}, []string{"<!-- robotsmith -->", `name="robots"`}},
 		{"verification file untouched", "google1234567890abcdef.html", []string{"google-site-verification"}, []string{"robotsmith"}},
 		{"_headers for the PDFs", "_headers", []string{"# robotsmith: begin", "/files/terms.pdf\n  X-Robots-Tag: noindex, nofollow"}, nil},
+		{"_headers: Content-Usage for every path", "_headers", []string{"/*\n  Content-Usage: train-ai=n, search=y\n"}, nil},
+		{"robots.txt: the theme's lines, then robotsmith's block", "robots.txt", []string{"User-agent: *\nAllow: /\n\nSitemap: https://example.org/sitemap.xml\n\n# robotsmith: begin\n",
+			"User-agent: *\nDisallow: /search/\nContent-Signal: search=yes, ai-input=yes, ai-train=no\nContent-Usage: train-ai=n, search=y\n",
+			"User-agent: GPTBot\nDisallow: /\n", "# robotsmith: end\n"},
+			[]string{"User-agent: Googlebot\n", "User-agent: facebookexternalhit\n", "Sitemap: https://example.org/sitemap.xml\n# robotsmith: end"}},
 	}
 	for _, f := range forms {
 		got := read(f.file)
@@ -745,7 +756,7 @@ func TestJSONGolden(t *testing.T) {
 		before func()
 	}{
 		{"sample-site.build.json", []string{"build", "--json", "--no-command", dir}, 0, nil},
-		{"sample-site.explain.json", []string{"explain", "--json", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/no/such/page/"}, 1, nil},
+		{"sample-site.explain.json", []string{"explain", "--json", "--agent", "GPTBot,Googlebot", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/no/such/page/"}, 1, nil},
 		{"sample-site.config-error.json", []string{"check", "--json", dir}, 1, func() {
 			f, err := os.OpenFile(filepath.Join(dir, "robotsmith.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {

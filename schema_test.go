@@ -63,6 +63,10 @@ func TestSchemaRejects(t *testing.T) {
 		{"an unknown command", good, `"command": "build"`, `"command": "deploy"`},
 		{"an explanation without its tags", explain, `"tags": [`, `"tagz": [`},
 		{"null agents", explain, `"agents": [`, `"agents": null, "x": [`},
+		{"a crawler without its robots.txt answer", explain, `"allowed": false,`, ``},
+		{"a crawler with an unknown purpose", explain, `"purposes": [
+            "training"`, `"purposes": [
+            "scraping"`},
 	}
 	sch := compileSchema(t)
 	for _, tc := range tests {

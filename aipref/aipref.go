@@ -77,8 +77,9 @@ type Policy struct {
 	// Meta also writes noai, noimageai on every page.
 	Meta bool
 	// Line is where `ai:` is written in the config, BlockLine where
-	// `block:` is; 0 when absent. For messages and explain.
-	Line, BlockLine int
+	// `block:` is, MetaLine where `meta:` is; 0 when absent. For messages
+	// and explain.
+	Line, BlockLine, MetaLine int
 }
 
 // States reports whether the policy states any preference, that is,
@@ -213,4 +214,47 @@ func droppedLabel(s string) (string, bool) {
 		return "-04 (October 2025)", true
 	}
 	return "", false
+}
+
+// Combine joins statements of preference as VocabDraft combines them when several apply to the
+// same content: for each label, a "n" in any of them wins over "y" (the most restrictive), and a
+// label only one of them states keeps its value. Within one statement a repeated label keeps its
+// last value (an RFC 9651 Dictionary). Labels are written in the order they first appear, as
+// "label=y" or "label=n". A member that is not "label=y" or "label=n" (parameters dropped) is left
+// out, as the vocabulary tells a reader to ignore what it does not understand. Used to read a
+// robots.txt: it never validates what robotsmith writes.
+func Combine(statements ...string) string {
+	var labels []string
+	vals := map[string]byte{}
+	for _, s := range statements {
+		own := map[string]byte{}
+		var order []string
+		for _, m := range strings.Split(s, ",") {
+			m, _, _ = strings.Cut(m, ";") // parameters
+			k, v, ok := strings.Cut(strings.TrimSpace(m), "=")
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			if !ok || k == "" || (v != "y" && v != "n") {
+				continue
+			}
+			if _, seen := own[k]; !seen {
+				order = append(order, k)
+			}
+			own[k] = v[0]
+		}
+		for _, k := range order {
+			old, seen := vals[k]
+			switch {
+			case !seen:
+				labels = append(labels, k)
+				vals[k] = own[k]
+			case old == 'y':
+				vals[k] = own[k]
+			}
+		}
+	}
+	parts := make([]string, len(labels))
+	for i, k := range labels {
+		parts[i] = k + "=" + string(vals[k])
+	}
+	return strings.Join(parts, ", ")
 }

@@ -209,3 +209,26 @@ func TestVersions(t *testing.T) {
 		}
 	}
 }
+
+func TestCombine(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		in   []string
+		want string
+	}{
+		{"one statement", []string{"train-ai=n, search=y"}, "train-ai=n, search=y"},
+		{"any n wins", []string{"train-ai=y, search=y", "search=n"}, "train-ai=y, search=n"},
+		{"n is not undone by a later y", []string{"train-ai=n", "train-ai=y"}, "train-ai=n"},
+		{"labels in the order first seen", []string{"search=y", "train-ai=n, search=y"}, "search=y, train-ai=n"},
+		{"a repeated label keeps its last value within a statement", []string{"train-ai=n, train-ai=y"}, "train-ai=y"},
+		{"parameters dropped", []string{"train-ai=n;x=1"}, "train-ai=n"},
+		{"what is not y or n is ignored", []string{"train-ai=maybe, search, =y, bots=?1", "search=n"}, "search=n"},
+		{"nothing", nil, ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := Combine(tc.in...); got != tc.want {
+				t.Errorf("Combine(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}

@@ -69,6 +69,10 @@ func (c *Config) Rules() rules.Config {
 // ReplaceExisting reports whether robots tags already in generated pages are ignored (existing: replace).
 func (c *Config) ReplaceExisting() bool { return c.Existing == "replace" }
 
+// KeepSitemaps reports whether sitemaps are left as they are, their entries for noindex URLs and
+// URLs without a file reported instead of pruned (sitemap: keep).
+func (c *Config) KeepSitemaps() bool { return c.Sitemap == "keep" }
+
 // Error is a problem in the configuration file.
 type Error struct {
 	File string

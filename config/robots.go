@@ -151,6 +151,7 @@ func (p *parser) ai(n *node) aipref.Policy {
 			}
 		case "meta":
 			pol.Meta = p.boolean(v, "ai: meta")
+			pol.MetaLine = v.line
 		default:
 			msg := fmt.Sprintf("ai: unknown key %q (known: train, search, input, block, meta)", k)
 			if what, ok := aipref.Label(strings.ToLower(k)); ok {

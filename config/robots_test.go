@@ -70,12 +70,12 @@ func TestRobotsAndAI(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := c.AI
-			got.Line, got.BlockLine = 0, 0
+			got.Line, got.BlockLine, got.MetaLine = 0, 0, 0
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("AI: got %+v, want %+v", got, want)
 			}
-			if c.AI.Line == 0 || c.AI.BlockLine == 0 {
-				t.Errorf("AI lines %d, %d: want both", c.AI.Line, c.AI.BlockLine)
+			if c.AI.Line == 0 || c.AI.BlockLine == 0 || c.AI.MetaLine < c.AI.BlockLine {
+				t.Errorf("AI lines %d, %d, %d: want all three, meta's not before block's", c.AI.Line, c.AI.BlockLine, c.AI.MetaLine)
 			}
 			r := c.RobotsTxt
 			if !r.Sitemaps || r.Line == 0 || r.SitemapsLine == 0 || len(r.Groups) != 2 {

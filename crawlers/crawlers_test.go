@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/robotstxt"
 )
 
 // neverBlocked are the crawlers SPEC §9 says no category may block:
@@ -66,6 +68,55 @@ func TestCatalogue(t *testing.T) {
 	}
 	if !slices.ContainsFunc(c.Crawlers(), func(cr Crawler) bool { return cr.Generic }) {
 		t.Errorf("no generic name is listed, so nothing shows that categories leave them alone")
+	}
+}
+
+// TestGoogleReading: Google's parser reads a User-agent value up to its first character that is
+// not a letter, '-' or '_' (robotstxt.ProductToken), so a token such as AI2Bot names the crawler
+// "AI" to it. Tokens read alike must be blocked alike by every category, or a block written for one
+// crawler would, to that reading, block or be merged with another's group; and no token may be
+// read as nothing.
+func TestGoogleReading(t *testing.T) {
+	c := Default()
+	type reader struct {
+		token string
+		cr    Crawler
+	}
+	byReading := map[string]reader{}
+	differ := 0
+	for _, cr := range c.Crawlers() {
+		for _, tok := range cr.Tokens {
+			read := strings.ToLower(robotstxt.ProductToken(tok))
+			if read == "" {
+				t.Errorf("%s: Google's parser reads it as no token at all", tok)
+				continue
+			}
+			if read != strings.ToLower(tok) {
+				differ++
+			}
+			other, ok := byReading[read]
+			byReading[read] = reader{tok, cr}
+			if !ok || other.cr.Name() == cr.Name() {
+				continue
+			}
+			for _, p := range []Purpose{Training, AISearch, AIInput} {
+				if cr.BlockedBy(p) != other.cr.BlockedBy(p) {
+					t.Errorf("%s and %s are both read as %q by Google's parser, but a %s block takes only one of them", tok, other.token, read, p)
+				}
+			}
+		}
+	}
+	if differ == 0 {
+		t.Errorf("no token is read differently by Google's parser: the cases this test is for (AI2Bot, img2dataset) are gone")
+	}
+	// The known cases, so that a change to the reading or the catalogue is seen.
+	for tok, want := range map[string]string{"AI2Bot": "AI", "Ai2Bot-Dolma": "Ai", "img2dataset": "img", "archive.org_bot": "archive", "GPTBot": "GPTBot"} {
+		if _, ok := c.Lookup(tok); !ok {
+			t.Errorf("%s is not in the catalogue", tok)
+		}
+		if got := robotstxt.ProductToken(tok); got != want {
+			t.Errorf("ProductToken(%q) = %q, want %q", tok, got, want)
+		}
 	}
 }
 

@@ -56,6 +56,10 @@ const bom = "\uFEFF"
 func Parse(file string, src []byte, dialect Dialect) (*Document, error) {
 	d := &Document{File: file, Body: src, dialect: dialect, what: "front matter"}
 	b, ok := split(src, dialect)
+	if b.unclosed != "" {
+		d.src = src
+		return nil, d.errAt(b.start, true, fmt.Errorf("no closing %q line after this one (Hugo refuses the page)", b.unclosed))
+	}
 	if !ok {
 		return d, nil
 	}
@@ -123,10 +127,14 @@ func (d *Document) decode(f Format, block []byte, base int) (*Node, error) {
 type block struct {
 	format           Format
 	start, stop, end int
+	// unclosed is the opening line of a Hugo block that has no closing line, which starts at
+	// start; "" otherwise.
+	unclosed string
 }
 
-// split finds the front matter block. An opening `---` or `+++` with no closing line is not front
-// matter (both generators then take the file as content).
+// split finds the front matter block. An opening `---` or `+++` with no closing line is an error
+// for Hugo, which refuses such a page ("EOF looking for end YAML front matter delimiter"), and not
+// front matter for Jekyll, which takes the file as content.
 func split(src []byte, dialect Dialect) (block, bool) {
 	off := 0
 	if bytes.HasPrefix(src, []byte(bom)) {
@@ -156,6 +164,9 @@ func split(src []byte, dialect Dialect) (block, bool) {
 			return block{format: format, start: next, stop: off, end: end}, true
 		}
 		off = end
+	}
+	if dialect == Hugo {
+		return block{start: start, unclosed: open}, false
 	}
 	return block{}, false
 }

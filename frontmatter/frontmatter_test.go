@@ -175,9 +175,14 @@ var parseCases = []struct {
 		body: "{% include head.html %}\n",
 	},
 	{
-		desc: "unclosed yaml is no front matter",
+		desc: "unclosed yaml: Hugo refuses the page",
 		src:  "---\ntitle: x\n",
-		body: "---\ntitle: x\n",
+		err:  `a.md:1:1: front matter: no closing "---" line after this one (Hugo refuses the page)`,
+	},
+	{
+		desc: "unclosed toml after blank lines",
+		src:  "\n\n+++\ntitle = \"x\"\n---\n",
+		err:  `a.md:3:1: front matter: no closing "+++" line after this one (Hugo refuses the page)`,
 	},
 	{
 		desc: "yaml syntax error",
@@ -404,5 +409,18 @@ func TestErrorWrapsDecoderError(t *testing.T) {
 	}
 	if !strings.Contains(fe.Err.Error(), "toml") {
 		t.Errorf("Err = %v, want a toml message", fe.Err)
+	}
+}
+
+// TestUnclosedDialects: an opening line with no closing line is an error for Hugo, which refuses
+// such a page, and no front matter for Jekyll, which builds the file as content.
+func TestUnclosedDialects(t *testing.T) {
+	src := []byte("---\ntitle: x\nrobots: noindex\n")
+	if _, err := Parse("a.md", src, Hugo); err == nil || !strings.HasPrefix(err.Error(), "a.md:1:1: ") {
+		t.Errorf("Hugo: got %v, want an error at a.md:1:1", err)
+	}
+	d, err := Parse("a.md", src, Jekyll)
+	if err != nil || d.Format != "" || !bytes.Equal(d.Body, src) {
+		t.Errorf("Jekyll: got %+v, %v; want no front matter, the whole file as the body", d, err)
 	}
 }

@@ -8,13 +8,14 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
 // Markers around robotsmith's block, and the Cloudflare limits.
 const (
-	BeginMarker = "# robotsmith: begin"
-	EndMarker   = "# robotsmith: end"
+	BeginMarker = markers.Begin
+	EndMarker   = markers.End
 	// PreviewRule matches Cloudflare Pages preview host names
 	// (<hash>.<project>.pages.dev) and not the production one
 	// (<project>.pages.dev); custom domains never match it.
@@ -27,6 +28,10 @@ const (
 )
 
 const headerName = "X-Robots-Tag"
+
+// usageHeader is the HTTP header field of draft-ietf-aipref-attach that carries a site's AI usage
+// preference (aipref.HeaderName; the package does not import aipref for one name).
+const usageHeader = "Content-Usage"
 
 // File is one file the host serves and the X-Robots-Tag values robotsmith
 // decided for it.
@@ -49,6 +54,11 @@ type Options struct {
 	// when there is none. For Cloudflare its rules outside robotsmith's block
 	// count toward the limit of MaxRules.
 	Existing []byte
+	// ContentUsage is the value of the Content-Usage header the host is to
+	// send for every path (the site's AI usage preference, "train-ai=n,
+	// search=y"): one `/*` rule of its own, which counts toward Cloudflare's
+	// limit. "" sends none.
+	ContentUsage string
 }
 
 // entry is one File after checking: its path as written in the rule.
@@ -67,8 +77,10 @@ type decisions struct {
 
 // rule is one rule of the block: a path line and the X-Robots-Tag lines.
 type rule struct {
-	path  string
-	lines []rules.HeaderLine
+	comment string // a comment line written before the path, "" for none
+	path    string
+	other   []string // header lines other than X-Robots-Tag, written first and as they are
+	lines   []rules.HeaderLine
 }
 
 // Block renders robotsmith's block ("# robotsmith: begin" ...
@@ -86,20 +98,24 @@ func Block(files []File, opt Options) (out []byte, err error) {
 		}
 	}()
 	entries, ds, errs := prepare(files, opt.Format)
+	usage, err := usageRule(opt)
+	if err != nil {
+		errs = append(errs, err)
+	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
 	var rs []rule
 	switch opt.Format {
 	case Netlify:
-		rs = exactRules(entries, ds)
+		rs = append(usage, exactRules(entries, ds)...)
 	case Cloudflare:
 		user := countUserRules(opt.Existing)
-		rs, err = foldRules(entries, ds, MaxRules-1-user, user)
+		rs, err = foldRules(entries, ds, MaxRules-1-len(usage)-user, user, len(usage))
 		if err != nil {
 			return nil, err
 		}
-		rs = append([]rule{{path: PreviewRule, lines: []rules.HeaderLine{{Content: "noindex"}}}}, rs...)
+		rs = append(append([]rule{{path: PreviewRule, lines: []rules.HeaderLine{{Content: "noindex"}}}}, usage...), rs...)
 	default:
 		return nil, fmt.Errorf("headers: unknown format %v", opt.Format)
 	}
@@ -115,9 +131,18 @@ func render(rs []rule, f Format) ([]byte, error) {
 		if f == Cloudflare && len(r.path) > MaxLine {
 			errs = append(errs, &PathError{Path: r.path, Msg: fmt.Sprintf("the path line has %d characters, cloudflare allows %d", len(r.path), MaxLine), Err: ErrPath})
 		}
+		if r.comment != "" {
+			b.WriteString("# " + r.comment + "\n")
+		}
 		b.WriteString(r.path + "\n")
+		lines := make([]string, 0, len(r.other)+len(r.lines))
+		for _, o := range r.other {
+			lines = append(lines, "  "+o)
+		}
 		for _, l := range r.lines {
-			line := "  " + headerName + ": " + l.String()
+			lines = append(lines, "  "+headerName+": "+l.String())
+		}
+		for _, line := range lines {
 			if f == Cloudflare && len(line) > MaxLine {
 				errs = append(errs, &PathError{Path: r.path, Msg: fmt.Sprintf("the line %q... has %d characters, cloudflare allows %d", line[:40], len(line), MaxLine), Err: ErrLines})
 			}
@@ -131,12 +156,63 @@ func render(rs []rule, f Format) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// encodePath percent-encodes p as a browser does a URL's path (WHATWG path
-// percent-encode set) and as both hosts see it in the request, plus '%'
-// (File paths are not encoded) and '\' (which a URL would turn into '/').
+// usageRule is the `/*` rule that sends opt.ContentUsage for every path, in a list of one; none
+// without a value. Cloudflare keeps one rule per path (its rules are a map from path to headers,
+// so the later rule of a path replaces the earlier one): where the user's part of the file has a
+// `/*` rule of its own, the rule written here repeats that rule's other headers, and the host sends
+// what the user's rule sent and Content-Usage. Netlify applies every matching rule and needs no
+// copy.
+func usageRule(opt Options) ([]rule, error) {
+	v := strings.TrimSpace(opt.ContentUsage)
+	if v == "" {
+		return nil, nil
+	}
+	if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return nil, &PathError{Path: "/*", Msg: fmt.Sprintf("the %s value %q holds a control character", usageHeader, v), Err: ErrLines}
+	}
+	r := rule{path: "/*", other: []string{usageHeader + ": " + v}}
+	if opt.Format != Cloudflare {
+		return []rule{r}, nil
+	}
+	if u := lastStarRule(parse(opt.Existing)); u != nil {
+		var copied []string
+		for _, h := range u.headers {
+			switch {
+			case strings.EqualFold(h.name, usageHeader):
+			case h.unset:
+				copied = append(copied, "! "+h.name)
+			default:
+				copied = append(copied, h.name+": "+h.value)
+			}
+		}
+		if len(copied) > 0 {
+			r.comment = fmt.Sprintf("With the headers of your own /* rule (line %d): cloudflare keeps one rule per path.", u.line)
+			r.other = append(copied, r.other...)
+		}
+	}
+	return []rule{r}, nil
+}
+
+// lastStarRule is the last of the user's rules (outside robotsmith's blocks) for the path /*, the
+// one Cloudflare keeps of them; nil when there is none.
+func lastStarRule(p parsed) *userRule {
+	var last *userRule
+	for i := range p.rules {
+		if p.rules[i].path == "/*" && len(p.rules[i].headers) > 0 {
+			last = &p.rules[i]
+		}
+	}
+	return last
+}
+
+// EncodePath percent-encodes p, a URL path as served and not encoded
+// (File.Path), as a browser or a crawler requests it (WHATWG path
+// percent-encode set) and as both hosts see it, plus '%' and '\' (which a
+// URL would turn into '/'). The block's rules are written with it; robots.txt
+// rules are matched against it.
 // Written by hand: net/url's (*URL).EscapedPath also escapes characters
 // such as '!' and '$' that browsers send as they are.
-func encodePath(p string) string {
+func EncodePath(p string) string {
 	const hex = "0123456789ABCDEF"
 	clean := true
 	for i := 0; i < len(p) && clean; i++ {
@@ -238,7 +314,7 @@ func prepare(files []File, f Format) ([]entry, decisions, []error) {
 	byKey := map[string]int32{"": 0}
 	entries := make([]entry, 0, len(files))
 	for i, fl := range files {
-		e := entry{path: encodePath(fl.Path), file: int32(i)}
+		e := entry{path: EncodePath(fl.Path), file: int32(i)}
 		if msg := pathProblem(e.path, f); msg != "" {
 			if len(fl.Lines) > 0 {
 				errs = append(errs, &PathError{Path: fl.Path, Msg: msg, Err: ErrPath})

@@ -107,6 +107,11 @@ func TestBlockGolden(t *testing.T) {
 		{"cloudflare 5000 images fold", "cloudflare-photos.golden", photoSite(false), Options{Format: Cloudflare, Existing: user}},
 		{"cloudflare no files", "cloudflare-empty.golden", nil, Options{Format: Cloudflare}},
 		{"netlify no files", "netlify-empty.golden", nil, Options{Format: Netlify}},
+		// Content-Usage for every path: one /* rule; on Cloudflare it repeats the user's own /*
+		// rule (Cloudflare keeps one rule per path), and counts toward the limit.
+		{"netlify content usage", "netlify-usage.golden", smallSite(), Options{Format: Netlify, Existing: user, ContentUsage: "train-ai=n, search=y"}},
+		{"cloudflare content usage", "cloudflare-usage.golden", smallSite(), Options{Format: Cloudflare, Existing: user, ContentUsage: "train-ai=n, search=y"}},
+		{"cloudflare content usage, 5000 images", "cloudflare-photos-usage.golden", photoSite(false), Options{Format: Cloudflare, Existing: user, ContentUsage: "train-ai=n"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -169,6 +174,30 @@ func checkBlock(t *testing.T, block []byte, files []File, opt Options) {
 		}
 		rules = rules[1:]
 	}
+	// The Content-Usage rule for /*, when asked for: one, with the value, and no X-Robots-Tag.
+	var xrt []userRule
+	usage := 0
+	for _, r := range rules {
+		var sets bool
+		for _, h := range r.headers {
+			switch {
+			case strings.EqualFold(h.name, headerName):
+				sets = true
+			case strings.EqualFold(h.name, usageHeader):
+				usage++
+				if r.path != "/*" || h.value != opt.ContentUsage {
+					t.Errorf("rule %s sends Content-Usage %q, want it for /* alone with %q", r.path, h.value, opt.ContentUsage)
+				}
+			}
+		}
+		if sets {
+			xrt = append(xrt, r)
+		}
+	}
+	if want := map[bool]int{true: 0, false: 1}[opt.ContentUsage == ""]; usage != want {
+		t.Errorf("%d Content-Usage lines, want %d", usage, want)
+	}
+	rules = xrt
 	ms := make([]func(string) bool, len(rules))
 	for i, r := range rules {
 		if opt.Format == Cloudflare && strings.Count(r.path, "*") > 1 {
@@ -177,7 +206,7 @@ func checkBlock(t *testing.T, block []byte, files []File, opt Options) {
 		ms[i] = matcher(r.path, opt.Format)
 	}
 	for _, f := range files {
-		p := encodePath(f.Path)
+		p := EncodePath(f.Path)
 		var got []string
 		n := 0
 		for i, m := range ms {
@@ -226,10 +255,18 @@ func TestBlockErrors(t *testing.T) {
 		{"cloudflare line too long", []File{{Path: "/a.pdf", Lines: ls(g("noindex, " + strings.Repeat("x", MaxLine)))}}, Cloudflare, ErrLines, "2000"},
 		{"cloudflare path too long", []File{{Path: "/" + strings.Repeat("a", MaxLine), Lines: ls(g("noindex"))}}, Cloudflare, ErrPath, "2000"},
 		{"cloudflare too many user rules", userFiles(), Cloudflare, ErrTooManyRules, "99 of your own"},
+		{"cloudflare: the Content-Usage rule counts", userFiles(), Cloudflare, ErrTooManyRules, "needs 102 even after folding (1 preview rule, 1 Content-Usage rule, 99 of your own, 1 for files)"},
+		{"a line break in Content-Usage", userFiles(), Netlify, ErrLines, `the Content-Usage value "train-ai=n\nX-Evil: 1" holds a control character`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			opt := Options{Format: tc.format}
+			if strings.Contains(tc.desc, "Content-Usage") {
+				opt.ContentUsage = "train-ai=n"
+			}
+			if tc.desc == "a line break in Content-Usage" {
+				opt.ContentUsage = "train-ai=n\nX-Evil: 1"
+			}
 			if tc.want == ErrTooManyRules {
 				var b strings.Builder
 				for i := 0; i < 99; i++ {

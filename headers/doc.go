@@ -13,6 +13,12 @@
 // (`https://:hash.:project.pages.dev/*`) that keeps the `noindex` Cloudflare
 // sends on preview deployments.
 //
+// With Options.ContentUsage the block also sends the site's AI usage
+// preference as a Content-Usage header (draft-ietf-aipref-attach) for every
+// path, with one `/*` rule; LintContentUsage reports the user's rules that
+// set it too. Cloudflare keeps one rule per path, so there the `/*` rule
+// repeats the headers of the user's own `/*` rule, if there is one.
+//
 // The block sits between `# robotsmith: begin` and `# robotsmith: end`;
 // Merge replaces it in the user's own `_headers` and keeps every other byte
 // (a begin marker without an end marker is an error, never a guess),
@@ -26,7 +32,7 @@
 //		{Path: "/img/logo.png"}, // default decision: no rule, never folded over
 //	}
 //	old, _ := os.ReadFile("public/_headers") // may not exist
-//	opt := headers.Options{Format: headers.Cloudflare, Existing: old}
+//	opt := headers.Options{Format: headers.Cloudflare, Existing: old, ContentUsage: "train-ai=n"}
 //	block, err := headers.Block(files, opt)
 //	if err != nil {
 //		return err // limits that cannot be met, paths that cannot be written

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/internal/markers"
 )
 
 // Sentinel errors that callers may branch on with errors.Is.
@@ -23,23 +25,15 @@ var (
 	ErrTooManyRules = errors.New("too many _headers rules")
 	// ErrUnclosed: a "# robotsmith: begin" line with no "# robotsmith: end"
 	// after it; the error is a *MarkerError.
-	ErrUnclosed = errors.New(`"` + BeginMarker + `" has no "` + EndMarker + `" after it`)
+	ErrUnclosed = markers.ErrUnclosed
 )
 
 // MarkerError is a begin marker without an end marker: Merge cannot tell
 // where robotsmith's block ends and the user's rules begin, so it refuses
-// rather than replace everything after the marker.
-type MarkerError struct {
-	File string // the file as the caller names it ("public/_headers"); Merge sets "_headers"
-	Line int    // 1-based line of the begin marker
-}
-
-func (e *MarkerError) Error() string {
-	return fmt.Sprintf("%s:%d: %v; add %q after robotsmith's rules (or delete this line), so that the rules after it stay yours", e.File, e.Line, ErrUnclosed, EndMarker)
-}
-
-// Unwrap returns ErrUnclosed.
-func (e *MarkerError) Unwrap() error { return ErrUnclosed }
+// rather than replace everything after the marker. Its File is the file as
+// the caller names it ("public/_headers"); Merge sets "_headers". It is the
+// error robots.txt's block gives too (internal/markers).
+type MarkerError = markers.Error
 
 // PathError is a problem with one file's path or lines.
 type PathError struct {
@@ -66,13 +60,18 @@ type LimitError struct {
 	Needed  int          // rules the file would need: preview rule + the user's + robotsmith's after folding
 	Limit   int          // 100
 	User    int          // the user's own rules outside robotsmith's block
+	Usage   int          // 1 when robotsmith's Content-Usage rule for /* is written, else 0
 	Folders []FolderCost // folders to give one decision, enough to meet the limit where possible
 }
 
 func (e *LimitError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "_headers: cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %d of your own, %d for files)",
-		e.Limit, e.Needed, e.User, e.Needed-1-e.User)
+	usage := ""
+	if e.Usage > 0 {
+		usage = "1 Content-Usage rule, "
+	}
+	fmt.Fprintf(&b, "_headers: cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %s%d of your own, %d for files)",
+		e.Limit, e.Needed, usage, e.User, e.Needed-1-e.Usage-e.User)
 	if len(e.Folders) > 0 {
 		b.WriteString("; give these folders one decision with a rule in the config so each folds into one /folder/* rule:")
 		for i, f := range e.Folders {

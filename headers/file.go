@@ -2,24 +2,19 @@ package headers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"regexp"
 	"sort"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/internal/markers"
 )
 
 // The `_headers` reader. Both hosts read the file line by line: a trimmed
 // line that is empty or starts with '#' is skipped, one that starts with '/'
 // (or, for Cloudflare, "scheme://") starts a rule, and "Name: value" inside a
 // rule adds a header; Cloudflare's "! Name" removes one.
-
-// span is a robotsmith block: bytes [start, end) of the file, from the
-// begin marker's line through the end marker's line and its line break.
-type span struct {
-	start, end int
-	line       int  // 1-based line of the begin marker
-	closed     bool // an end marker was found
-}
 
 // userHeader is one header line of a user's rule.
 type userHeader struct {
@@ -37,7 +32,7 @@ type userRule struct {
 }
 
 type parsed struct {
-	blocks []span
+	blocks []markers.Span // robotsmith's blocks (internal/markers finds them, as in robots.txt)
 	rules  []userRule
 }
 
@@ -46,9 +41,9 @@ var cloudflareURLLine = regexp.MustCompile(`^[^\s]+://`)
 // parse reads a `_headers` file. It never fails: lines it does not
 // understand are skipped, as the hosts skip them.
 func parse(data []byte) parsed {
-	var p parsed
+	p := parsed{blocks: markers.Find(data)}
 	var cur *userRule
-	inBlock := false
+	blocks := p.blocks
 	off := 0
 	for n := 1; off < len(data); n++ {
 		end := bytes.IndexByte(data[off:], '\n')
@@ -56,18 +51,16 @@ func parse(data []byte) parsed {
 		if end >= 0 {
 			next = off + end + 1
 		}
+		for len(blocks) > 0 && off >= blocks[0].End {
+			blocks = blocks[1:]
+		}
+		inBlock := len(blocks) > 0 && blocks[0].Contains(off)
 		raw := data[off:next]
 		line := strings.TrimSpace(string(raw))
 		switch {
-		case line == BeginMarker && !inBlock:
-			inBlock = true
-			p.blocks = append(p.blocks, span{start: off, end: len(data), line: n})
-			cur = nil
-		case line == EndMarker && inBlock:
-			inBlock = false
-			b := &p.blocks[len(p.blocks)-1]
-			b.end, b.closed = next, true
-		case inBlock, line == "", strings.HasPrefix(line, "#"):
+		case inBlock:
+			cur = nil // a rule does not run on across robotsmith's block
+		case line == "", strings.HasPrefix(line, "#"):
 		case strings.HasPrefix(line, "/") || cloudflareURLLine.MatchString(line):
 			p.rules = append(p.rules, userRule{line: n, path: line})
 			cur = &p.rules[len(p.rules)-1]
@@ -103,36 +96,14 @@ func countUserRules(existing []byte) int {
 // removed. A begin marker with no end marker after it is a *MarkerError and
 // nothing is merged: where robotsmith's block ends cannot be told from the
 // user's rules that follow it, and taking the block to run to the end of the
-// file would delete them.
+// file would delete them. (internal/markers does the work, as for
+// robots.txt.)
 func Merge(existing, block []byte) ([]byte, error) {
-	p := parse(existing)
-	for _, b := range p.blocks {
-		if !b.closed {
-			return nil, &MarkerError{File: "_headers", Line: b.line}
-		}
+	out, err := markers.Merge(existing, block)
+	if me := (*MarkerError)(nil); errors.As(err, &me) && me.File == "" {
+		me.File = "_headers"
 	}
-	if len(p.blocks) == 0 {
-		out := append([]byte(nil), existing...)
-		switch {
-		case len(out) == 0:
-		case bytes.HasSuffix(out, []byte("\n\n")), bytes.HasSuffix(out, []byte("\r\n\r\n")):
-		case bytes.HasSuffix(out, []byte("\n")):
-			out = append(out, '\n')
-		default:
-			out = append(out, '\n', '\n')
-		}
-		return append(out, block...), nil
-	}
-	var out []byte
-	prev := 0
-	for i, b := range p.blocks {
-		out = append(out, existing[prev:b.start]...)
-		if i == 0 {
-			out = append(out, block...)
-		}
-		prev = b.end
-	}
-	return append(out, existing[prev:]...), nil
+	return out, err
 }
 
 // Finding is a lint finding about an existing `_headers`.
@@ -159,17 +130,17 @@ func Lint(existing []byte, files []File, f Format) []Finding {
 	var out []Finding
 	if len(p.blocks) > 1 {
 		for _, b := range p.blocks[1:] {
-			out = append(out, Finding{Line: b.line, Msg: "a second robotsmith block: robotsmith keeps only the first"})
+			out = append(out, Finding{Line: b.Line, Msg: "a second robotsmith block: robotsmith keeps only the first"})
 		}
 	}
 	var covered []string
 	for _, fl := range files {
 		if len(fl.Lines) > 0 {
-			covered = append(covered, encodePath(fl.Path))
+			covered = append(covered, EncodePath(fl.Path))
 		}
 	}
 	sort.Strings(covered)
-	afterBlock := func(line int) bool { return len(p.blocks) > 0 && line > p.blocks[0].line }
+	afterBlock := func(line int) bool { return len(p.blocks) > 0 && line > p.blocks[0].Line }
 	for _, r := range p.rules {
 		var h *userHeader
 		for i := range r.headers {
@@ -209,6 +180,51 @@ func Lint(existing []byte, files []File, f Format) []Finding {
 		out = append(out, Finding{Line: h.line, Path: hits[0], Msg: msg})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// LintContentUsage reports, for a site whose `_headers` robotsmith gives a Content-Usage rule for
+// every path (Options.ContentUsage), the user's rules outside its block that also set (or, on
+// Cloudflare, remove) Content-Usage, and, on Cloudflare, a rule of the user's for /* after
+// robotsmith's block, which would replace robotsmith's own /* rule (Cloudflare keeps one rule per
+// path). Findings are in line order.
+func LintContentUsage(existing []byte, f Format) []Finding {
+	p := parse(existing)
+	afterBlock := func(line int) bool { return len(p.blocks) > 0 && line > p.blocks[0].Line }
+	var out []Finding
+	for i := range p.rules {
+		r := &p.rules[i]
+		star := f == Cloudflare && r.path == "/*" && len(r.headers) > 0
+		var h *userHeader
+		for j := range r.headers {
+			if strings.EqualFold(r.headers[j].name, usageHeader) {
+				h = &r.headers[j]
+				break
+			}
+		}
+		switch {
+		case h == nil && star && afterBlock(r.line):
+			out = append(out, Finding{Line: r.line, Msg: "rule /* comes after robotsmith's block, and cloudflare keeps one rule per path: it replaces robotsmith's /* rule, so the Content-Usage robotsmith sends for every path is lost; move robotsmith's block below this rule"})
+		case h == nil:
+		default:
+			var effect string
+			switch {
+			case h.unset:
+				effect = "cloudflare removes the Content-Usage that robotsmith sets"
+			case star && afterBlock(r.line):
+				effect = "cloudflare keeps one rule per path, and this one, after robotsmith's block, replaces robotsmith's /* rule: its value is sent instead of robotsmith's"
+			case star:
+				effect = "cloudflare keeps one rule per path, and robotsmith's /* rule comes later and replaces this one: its value is not sent"
+			case f == Netlify && afterBlock(r.line):
+				effect = "this rule comes after robotsmith's block, so netlify sends its value instead of robotsmith's"
+			case f == Netlify:
+				effect = "robotsmith's block comes later, so netlify drops this rule's value"
+			default:
+				effect = "cloudflare joins both values into one Content-Usage"
+			}
+			out = append(out, Finding{Line: h.line, Msg: fmt.Sprintf("rule %s also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; %s", r.path, effect)})
+		}
+	}
 	return out
 }
 

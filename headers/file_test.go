@@ -98,8 +98,8 @@ func TestMergeGolden(t *testing.T) {
 			var outside []byte
 			prev := 0
 			for _, b := range p.blocks {
-				outside = append(outside, in[prev:b.start]...)
-				prev = b.end
+				outside = append(outside, in[prev:b.Start]...)
+				prev = b.End
 			}
 			outside = append(outside, in[prev:]...)
 			rest := bytes.Replace(got, block, nil, 1)
@@ -136,7 +136,7 @@ func TestParse(t *testing.T) {
 	if h := p.rules[0].headers[2]; !h.unset || h.name != "X-Robots-Tag" {
 		t.Errorf("unset header: got %+v", h)
 	}
-	if len(p.blocks) != 1 || !p.blocks[0].closed || p.blocks[0].line != 7 {
+	if len(p.blocks) != 1 || !p.blocks[0].Closed || p.blocks[0].Line != 7 {
 		t.Errorf("blocks: got %+v", p.blocks)
 	}
 	if got := countUserRules([]byte(in)); got != 2 {
@@ -184,6 +184,50 @@ func TestLint(t *testing.T) {
 				g := got[i]
 				if g.Line != w.Line || g.Path != w.Path || !strings.Contains(g.Msg, w.Msg) {
 					t.Errorf("finding %d: got %v, want line %d path %q msg containing %q", i, g, w.Line, w.Path, w.Msg)
+				}
+			}
+		})
+	}
+}
+
+// TestLintContentUsage: with robotsmith sending Content-Usage for every path, a user rule that sets
+// it too is a finding in both dialects, and so is a Cloudflare /* rule after robotsmith's block
+// (Cloudflare keeps one rule per path).
+func TestLintContentUsage(t *testing.T) {
+	block := BeginMarker + "\n" + EndMarker + "\n"
+	tests := []struct {
+		desc     string
+		existing string
+		format   Format
+		want     []Finding // Msg compared as a substring
+	}{
+		{"no Content-Usage of the user's", "/*\n  X-Frame-Options: DENY\n" + block, Netlify, nil},
+		{"netlify before the block", "/blog/*\n  X-A: b\n  Content-Usage: train-ai=y\n" + block, Netlify,
+			[]Finding{{Line: 3, Msg: "rule /blog/* also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; robotsmith's block comes later, so netlify drops this rule's value"}}},
+		{"netlify after the block", block + "/*\n  content-usage: train-ai=y\n", Netlify,
+			[]Finding{{Line: 4, Msg: "netlify sends its value instead of robotsmith's"}}},
+		{"cloudflare joins other paths", "/blog/*\n  Content-Usage: search=n\n", Cloudflare,
+			[]Finding{{Line: 2, Msg: "cloudflare joins both values into one Content-Usage"}}},
+		{"cloudflare /* before the block", "/*\n  Content-Usage: search=n\n" + block, Cloudflare,
+			[]Finding{{Line: 2, Msg: "robotsmith's /* rule comes later and replaces this one"}}},
+		{"cloudflare /* after the block", block + "/*\n  Content-Usage: search=n\n", Cloudflare,
+			[]Finding{{Line: 4, Msg: "replaces robotsmith's /* rule: its value is sent instead of robotsmith's"}}},
+		{"cloudflare /* after the block without Content-Usage", block + "/*\n  X-Frame-Options: DENY\n", Cloudflare,
+			[]Finding{{Line: 3, Msg: "move robotsmith's block below this rule"}}},
+		{"netlify /* after the block is fine", block + "/*\n  X-Frame-Options: DENY\n", Netlify, nil},
+		{"cloudflare unset", "/*.pdf\n  ! Content-Usage\n", Cloudflare,
+			[]Finding{{Line: 2, Msg: "cloudflare removes the Content-Usage that robotsmith sets"}}},
+		{"inside the block is robotsmith's", BeginMarker + "\n/*\n  Content-Usage: train-ai=n\n" + EndMarker + "\n", Cloudflare, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := LintContentUsage([]byte(tc.existing), tc.format)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d findings %v, want %d %v", len(got), got, len(tc.want), tc.want)
+			}
+			for i, w := range tc.want {
+				if g := got[i]; g.Line != w.Line || g.Path != "" || !strings.Contains(g.Msg, w.Msg) {
+					t.Errorf("finding %d: got %v, want line %d msg containing %q", i, g, w.Line, w.Msg)
 				}
 			}
 		})
@@ -267,7 +311,7 @@ func FuzzMerge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) {
 		p := parse(in)
 		for _, b := range p.blocks {
-			if b.start < 0 || b.end > len(in) || b.start > b.end {
+			if b.Start < 0 || b.End > len(in) || b.Start > b.End {
 				t.Fatalf("bad span %+v for %d bytes", b, len(in))
 			}
 		}
@@ -276,7 +320,7 @@ func FuzzMerge(f *testing.F) {
 		out, err := Merge(in, block)
 		unclosed := false
 		for _, b := range p.blocks {
-			unclosed = unclosed || !b.closed
+			unclosed = unclosed || !b.Closed
 		}
 		if unclosed {
 			if !errors.Is(err, ErrUnclosed) {
@@ -295,10 +339,43 @@ func FuzzMerge(f *testing.F) {
 		}
 		head := in
 		if len(p.blocks) > 0 {
-			head = in[:p.blocks[0].start]
+			head = in[:p.blocks[0].Start]
 		}
 		if !bytes.HasPrefix(out, head) {
 			t.Fatalf("bytes before the block changed")
 		}
 	})
+}
+
+// TestUserRobotsTags: the X-Robots-Tag headers of the site's own rules, outside robotsmith's block,
+// with the host's own matching of their paths.
+func TestUserRobotsTags(t *testing.T) {
+	existing := []byte("/private/*\n  X-Robots-Tag: noindex\n  Cache-Control: no-store\n" +
+		BeginMarker + "\n/a.pdf\n  X-Robots-Tag: nofollow\n" + EndMarker + "\n" +
+		"/blog/:slug/\n  x-robots-tag: googlebot: nosnippet\n/x\n  ! X-Robots-Tag\n")
+	tests := []struct {
+		desc   string
+		format Format
+		path   string
+		want   []int // the lines of the headers that apply
+	}{
+		{"netlify splat", Netlify, "/private/a/", []int{2}},
+		{"netlify placeholder", Netlify, "/blog/hello/", []int{9}},
+		{"no rule", Netlify, "/a.pdf", nil},
+		{"cloudflare splat", Cloudflare, "/private/b", []int{2}},
+		{"cloudflare removal is no header", Cloudflare, "/x", nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var got []int
+			for _, u := range UserRobotsTags(existing, tc.format) {
+				if u.Matches(tc.path) {
+					got = append(got, u.Line)
+				}
+			}
+			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
+				t.Errorf("got lines %v, want %v", got, tc.want)
+			}
+		})
+	}
 }

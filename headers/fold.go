@@ -127,7 +127,7 @@ func groups(entries []entry) []*group {
 // no two chosen rules match the same file (so each file keeps exactly one
 // robotsmith rule). Folds are chosen greedily, most files first, the more
 // specific rule first among equals.
-func foldRules(entries []entry, ds decisions, budget, user int) ([]rule, error) {
+func foldRules(entries []entry, ds decisions, budget, user, usage int) ([]rule, error) {
 	need := 0
 	for _, e := range entries {
 		if e.set != 0 {
@@ -182,7 +182,7 @@ func foldRules(entries []entry, ds decisions, budget, user int) ([]rule, error) 
 	}
 	rs := assemble(entries, ds, chosen)
 	if len(rs) > budget {
-		return nil, &LimitError{Needed: len(rs) + 1 + user, Limit: MaxRules, User: user, Folders: suggest(rs, folders(entries), budget)}
+		return nil, &LimitError{Needed: len(rs) + 1 + usage + user, Limit: MaxRules, User: user, Usage: usage, Folders: suggest(rs, folders(entries), budget)}
 	}
 	return rs, nil
 }

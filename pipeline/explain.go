@@ -4,11 +4,16 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 
+	whatwg "github.com/nlnwa/whatwg-url/url"
+
+	"github.com/robotsmith/robotsmith/rewrite"
+	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
 
@@ -27,6 +32,40 @@ type Explanation struct {
 	Agents  []Agent  `json:"agents"`                 // the effective directives per agent
 	Tags    []Tag    `json:"tags"`                   // what the page gets (pages only)
 	Header  []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines in _headers (files; pages with headers.html)
+	// Crawl is, per crawler, whether robots.txt lets it fetch the URL and the line that decided.
+	Crawl []Crawl `json:"crawl"`
+	// Sitemaps are the sitemap entries that list the URL: "public/sitemap.xml:12".
+	Sitemaps []string `json:"sitemaps"`
+	// Links are the page's canonical and hreflang links, resolved, with what they point at.
+	Links []Link `json:"links"`
+	// ContentUsage is the Content-Usage header _headers sends for it (the ai policy), "" for none.
+	ContentUsage string `json:"content_usage_header"`
+	// Crawlers are the crawlers Options.Agents names (explain --agent): what robots.txt lets each
+	// do at this path, and the AI preferences that apply.
+	Crawlers []Crawler `json:"crawlers"`
+}
+
+// Crawl is one crawler's permission to fetch a URL, by robots.txt.
+type Crawl struct {
+	Agent   string `json:"agent"`   // robots (a crawler no group of robots.txt names) or a crawler's name
+	Allowed bool   `json:"allowed"` // robots.txt lets it fetch the URL
+	// Rule is the line that decided, "public/robots.txt:3: Disallow: /private/"; "" when no rule
+	// matched (allowed).
+	Rule string `json:"rule"`
+}
+
+// Link is a canonical or hreflang link of a page, and what it points at.
+type Link struct {
+	Rel      string `json:"rel"`      // canonical or alternate
+	Hreflang string `json:"hreflang"` // for an alternate; "" for a canonical
+	Href     string `json:"href"`     // as written
+	Line     int    `json:"line"`     // its line in the page
+	URL      string `json:"url"`      // resolved as a browser does; "" when it does not resolve
+	// Target is the output file the URL is served from; "" for none.
+	Target string `json:"target"`
+	// Status is what the URL is: "indexable", "noindex", "error page", "redirect", "file", "no
+	// file" (a URL of the site that no file serves), "other site", or "unresolvable".
+	Status string `json:"status"`
 }
 
 // Agent is one agent's effective directives, each with where it came from.
@@ -56,18 +95,32 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	if err != nil {
 		return nil, err
 	}
+	defer j.close()
+	// The site-level part of the record: the output's files (a link or a sitemap names a file by
+	// its place in the list), robots.txt, and which sitemaps list which file.
+	if j.files, _, err = j.walk(); err != nil {
+		return nil, err
+	}
+	m := &model{robots: j.robots.model()}
+	if err := j.sitemaps(m, newFindings(), &Report{}, listSitemaps); err != nil {
+		return nil, err
+	}
 	var (
 		out  []Explanation
 		errs []error
 		w    worker
 	)
 	for _, q := range paths {
-		f, ok := j.lookup(q)
+		f, ok, err := j.lookup(q)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		if !ok {
 			errs = append(errs, fmt.Errorf("%s: %w %s", q, ErrUnknownPath, j.site.Output))
 			continue
 		}
-		e, err := j.explain(&w, q, f)
+		e, err := j.explain(&w, m, q, f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
@@ -77,19 +130,17 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	return out, errors.Join(errs...)
 }
 
-// lookup finds the output file for a URL path or a file path.
-func (j *job) lookup(q string) (record, bool) {
+// lookup finds the output file for a URL path (the file a host serves it from) or a file path
+// (relative to the working directory or to the output folder), among the walk's files. A file the
+// walk leaves out (a FIFO, a link outside the output) is an error saying why.
+func (j *job) lookup(q string) (record, bool, error) {
 	var candidates []string
 	if strings.HasPrefix(q, "/") {
-		rel := strings.TrimPrefix(q, "/")
-		candidates = append(candidates, rel)
-		if rel == "" || strings.HasSuffix(rel, "/") {
-			candidates = append(candidates, rel+"index.html")
-		} else {
-			candidates = append(candidates, rel+"/index.html", rel+".html")
-		}
+		servedBy(q, func(rel string) bool {
+			candidates = append(candidates, rel)
+			return false
+		})
 	}
-	// An output file, relative to the working directory or to the output folder.
 	if rel, err := filepath.Rel(j.site.Output, q); err == nil && !strings.HasPrefix(rel, "..") {
 		candidates = append(candidates, filepath.ToSlash(rel))
 	}
@@ -99,18 +150,30 @@ func (j *job) lookup(q string) (record, bool) {
 		if c == "" {
 			continue
 		}
-		if fi, err := os.Stat(filepath.Join(j.site.Output, filepath.FromSlash(c))); err == nil && !fi.IsDir() {
-			return newRecord("/" + c), true
+		if i := j.fileIndex(c); i >= 0 {
+			return j.files[i], true, nil
 		}
+		fi, err := j.root.Lstat(c)
+		if err != nil || fi.IsDir() {
+			continue
+		}
+		fl, warning, ok := j.classify(c, fi.Mode().Type())
+		if !ok {
+			return record{}, false, errors.New(warning)
+		}
+		r := newRecord("/" + c)
+		r.flags |= fl
+		return r, true, nil
 	}
-	return record{}, false
+	return record{}, false, nil
 }
 
-func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
+func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, error) {
 	e := Explanation{Query: q, URL: f.url(), File: j.outName(f.rel())}
 	for _, n := range j.res.Matching(f.url()) {
 		e.Rules = append(e.Rules, j.cfg.RuleList[n-1].Source.String())
 	}
+	at := j.fileIndex(f.rel())
 	o := j.step(w, &f, true)
 	if o.err == nil {
 		o.err = j.sources[o.src].err()
@@ -126,6 +189,8 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 	d := o.decision
 	e.Class = d.Class.String()
 	switch {
+	case f.link():
+		e.Class = "a link to another file of the output (left as a link; decided as a file)"
 	case !f.html():
 		e.Class = "file"
 	case f.skipped():
@@ -134,6 +199,10 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 	// The lines build writes to _headers: pages too with `headers: {html: true}`.
 	for _, l := range j.headerLines(&f) {
 		e.Header = append(e.Header, l.String())
+	}
+	e.ContentUsage = j.cfg.AI.ContentUsage()
+	for _, a := range j.opt.Agents {
+		e.Crawlers = append(e.Crawlers, j.explainCrawler(a, e.URL))
 	}
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
@@ -147,7 +216,83 @@ func (j *job) explain(w *worker, q string, f record) (Explanation, error) {
 			e.Tags = append(e.Tags, Tag{Name: t.Name, Content: t.Content})
 		}
 	}
+	page := j.urls.pageURL(f.url())
+	path := crawlPath(page.Pathname())
+	for _, a := range j.crawlAgents(m, d) {
+		dec := m.robots.crawler(a).Decide(path)
+		c := Crawl{Agent: a, Allowed: dec.Allowed}
+		if dec.Rule != nil {
+			c.Rule = fmt.Sprintf("%s:%d: %s: %s", m.robots.name, dec.Rule.Num, dec.Rule.Key, dec.Rule.Value)
+		}
+		e.Crawl = append(e.Crawl, c)
+	}
+	if at >= 0 {
+		for _, l := range m.listedIn(at) {
+			e.Sitemaps = append(e.Sitemaps, fmt.Sprintf("%s:%d", j.outName(m.sitemaps[l.sitemap]), l.line))
+		}
+	}
+	if o.page != nil {
+		for _, l := range o.page.Links {
+			e.Links = append(e.Links, j.explainLink(w, page, o.page.Base, l))
+		}
+	}
 	return e, nil
+}
+
+// crawlAgents are the crawlers explain asks robots.txt about: every crawler (robots), the search
+// engines whose tags robotsmith writes, the agents the decision names, and those robots.txt's
+// groups name.
+func (j *job) crawlAgents(m *model, d rules.Decision) []string {
+	agents := append([]string(nil), searchAgents[:]...)
+	for _, a := range d.Agents {
+		if !slices.Contains(agents, a.Name) {
+			agents = append(agents, a.Name)
+		}
+	}
+	for _, a := range m.robots.named {
+		if !slices.Contains(agents, a) {
+			agents = append(agents, a)
+		}
+	}
+	return agents
+}
+
+// explainLink resolves one of a page's links as the step does and says what it points at,
+// deciding the target file when the run has not.
+func (j *job) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.Link) Link {
+	el := Link{Rel: l.Rel, Hreflang: l.Hreflang, Href: l.Href, Line: l.Line}
+	abs, _, to, ours := j.resolveLink(page, base, l.Href)
+	switch {
+	case abs == nil:
+		el.Status = "unresolvable"
+		return el
+	case !ours:
+		el.URL, el.Status = abs.Href(false), "other site"
+		return el
+	case to < 0:
+		el.URL, el.Status = abs.Href(false), "no file"
+		return el
+	}
+	el.URL = abs.Href(false)
+	t := &j.files[to]
+	el.Target = j.outName(t.rel())
+	if t.verdict == nil {
+		if o := j.step(w, t, false); o.err != nil {
+			el.Status = "unreadable: " + o.err.Error()
+			return el
+		}
+	}
+	switch {
+	case t.verdict.Noindex("robots"):
+		el.Status = "noindex"
+	case !t.html() || t.skipped():
+		el.Status = "file"
+	case t.verdict.Class == rules.Public:
+		el.Status = "indexable"
+	default:
+		el.Status = t.verdict.Class.String()
+	}
+	return el
 }
 
 // Text is the human form of an explanation.
@@ -184,6 +329,45 @@ func (e Explanation) Text() string {
 	}
 	for _, h := range e.Header {
 		fmt.Fprintf(&b, "  X-Robots-Tag: %s\n", h)
+	}
+	if len(e.Crawl) > 0 {
+		b.WriteString("  robots.txt:\n")
+		for _, c := range e.Crawl {
+			verdict := "may crawl"
+			if !c.Allowed {
+				verdict = "may not crawl"
+			}
+			rule := "no rule matches"
+			if c.Rule != "" {
+				rule = c.Rule
+			}
+			fmt.Fprintf(&b, "    %-12s %-14s %s\n", c.Agent, verdict, rule)
+		}
+	}
+	if len(e.Sitemaps) == 0 {
+		b.WriteString("  sitemaps: not listed\n")
+	} else {
+		fmt.Fprintf(&b, "  sitemaps: listed at %s\n", strings.Join(e.Sitemaps, ", "))
+	}
+	for _, l := range e.Links {
+		what := l.Rel
+		if l.Hreflang != "" {
+			what = "hreflang " + l.Hreflang
+		}
+		to := l.URL
+		if l.Target != "" {
+			to += " (" + l.Target + ")"
+		}
+		if to == "" {
+			to = strconv.Quote(l.Href)
+		}
+		fmt.Fprintf(&b, "  %s (line %d): %s: %s\n", what, l.Line, to, l.Status)
+	}
+	if e.ContentUsage != "" {
+		fmt.Fprintf(&b, "  Content-Usage: %s\n", e.ContentUsage)
+	}
+	for _, c := range e.Crawlers {
+		b.WriteString(c.text())
 	}
 	return b.String()
 }

@@ -31,9 +31,10 @@ import (
 //     processed, and the files whose decision changed are written;
 //   - lost events: a full pass, as Build.
 //
-// The site-level steps (_headers, see siteSteps) run again whenever a file comes or goes, an
-// asset changes, or a decision they read changes, and whenever a file they wrote is removed
-// (Jekyll's cleaner removes every file it did not write on each regeneration).
+// The site-level steps (siteSteps: _headers, robots.txt, the sitemaps pruned and SPEC §7's
+// findings, as build runs them) run again whenever a file comes or goes, a decision they read
+// changes, or a file they read or wrote changes or is removed (the generator writes its sitemap
+// again on every change; Jekyll's cleaner removes every file it did not write).
 //
 // Usage:
 //
@@ -54,14 +55,19 @@ import (
 //		fmt.Println(l.Apply(ctx, b).Line())
 //	}
 //
-// Every write goes through the pipeline's one write function (a temporary file renamed into
-// place: no file is ever half-written) and is recorded in own by content, so the watcher drops the
-// events of robotsmith's own writes. A problem (a broken front matter, a misspelt value, a broken
+// Every batch is one internal/safefs transaction, as a build is: it opens the output folder (and
+// first finishes or undoes a transaction a killed robotsmith left), writes every changed file
+// through writeFile to a temporary file beside it, and puts them all in place at once, or none; so
+// a watch killed at any moment leaves no file half-written, and the next command recovers. If the
+// generator rewrites a file between robotsmith's read and the commit, the commit puts nothing in
+// place and the batch goes again once the generator is quiet (Update.Retry). What each write put
+// in its file is recorded in own by content, so the watcher drops the events of robotsmith's own
+// writes. A problem (a broken front matter, a misspelt value, a broken
 // configuration) is reported in the Update with its file and line, and the files it touches are
 // left as the generator wrote them; the rest of the batch goes on, the previous reading of the
 // configuration and the sources is kept, and the edit that fixes it brings everything back in
-// step. A page the generator rewrites while robotsmith reads it is not written: it comes again
-// with the next batch (Update.Retry).
+// step. A problem in a file the site-level steps read (an unclosed robotsmith block in _headers or
+// robots.txt) stops the whole batch, as it stops a build: its files wait for the next change.
 //
 // A Live is used from one goroutine.
 type Live struct {
@@ -73,11 +79,21 @@ type Live struct {
 	roots []liveRoot
 	cwd   string // the working folder, that changes are named relative to
 
-	retry     map[string]bool // record paths to process again: they changed while read
-	siteRetry bool            // the site steps' writes failed: run them again
+	retry     map[string]bool // record paths to process again once quiet: they changed while read
+	siteRetry bool            // the site steps' writes were not put in place: run them again
 	tries     int             // updates in a row that asked to be retried
-	made      map[string]bool // output files (slash paths) the site steps have written
-	warned    map[string]bool // warnings already reported: each once a session
+	lastErr   error           // why the last commit failed, for the error after maxTries
+	// pending are record paths to process with the next batch, and sitePending the site steps:
+	// a problem in a site-level file stopped the batch they were in.
+	pending     map[string]bool
+	sitePending bool
+	siteFiles   map[string]bool // output files (slash paths) the site steps read or wrote
+	warned      map[string]bool // warnings and findings already reported: each once a session
+	// linked are the record paths of files as they were when the records' links were resolved
+	// (a link names its target by index, see relink); nlinked is how many links there were then.
+	linked  []string
+	nlinked int
+	moved   bool // files came or went since: the links must be resolved again
 
 	// afterStep, when set, is called once the step has run, before its writes are checked and put
 	// in place (tests: the generator writing meanwhile).
@@ -127,6 +143,7 @@ type Update struct {
 	// Notes are what the author should know that is not a problem.
 	Notes    []string
 	Warnings []string // new warnings (each is reported once a session)
+	Findings []string // new findings of SPEC §7 (each is reported once a session)
 	// Errs are the batch's problems, each naming its file and line where it has them. The files a
 	// problem touches were left as the generator wrote them; the rest was done.
 	Errs []error
@@ -160,14 +177,14 @@ func NewLive(ctx context.Context, opt Options, own *watch.Own) (*Live, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.own = own
 	l := &Live{
-		opt:    j.opt,
-		own:    own,
-		j:      j,
-		retry:  map[string]bool{},
-		made:   map[string]bool{},
-		warned: map[string]bool{},
+		opt:       j.opt,
+		own:       own,
+		j:         j,
+		retry:     map[string]bool{},
+		pending:   map[string]bool{},
+		siteFiles: map[string]bool{},
+		warned:    map[string]bool{},
 	}
 	l.cwd, _ = os.Getwd()
 	l.roots = rootsOf(j)
@@ -243,6 +260,7 @@ func (l *Live) Build(ctx context.Context) *Update {
 	start := time.Now()
 	u := &Update{}
 	l.full(ctx, u, FirstPass, l.j, true)
+	l.finish(u)
 	u.Took = time.Since(start)
 	return u
 }
@@ -300,16 +318,27 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	}
 
 	todo := map[string]bool{}
-	siteDirty := l.siteRetry
+	siteDirty := l.siteRetry || l.sitePending
 	if content {
 		for _, p := range l.remap(u) {
 			todo[p] = true
 		}
 	}
-	for p := range l.retry {
-		todo[p] = true
+	if !l.open(ctx, u, l.j) {
+		// The files wait for the next batch.
+		for p := range todo {
+			l.pending[p] = true
+		}
+		return u
 	}
-	clear(l.retry)
+	defer func() { l.j.close() }()
+	for _, m := range []map[string]bool{l.retry, l.pending} {
+		for p := range m {
+			todo[p] = true
+		}
+		clear(m)
+	}
+	l.siteRetry, l.sitePending = false, false
 	for _, c := range outs {
 		if l.output(u, c, todo) {
 			siteDirty = true
@@ -317,7 +346,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	}
 	// A file to do that is no longer there (a retry of a file removed since) is dropped.
 	for p := range todo {
-		if _, err := os.Lstat(l.j.outFile(p[1:])); errors.Is(err, fs.ErrNotExist) {
+		if _, err := l.j.root.Lstat(p[1:]); errors.Is(err, fs.ErrNotExist) {
 			if i, ok := l.find(p); ok {
 				l.drop(u, i)
 				siteDirty = true
@@ -338,6 +367,31 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	return u
 }
 
+// open opens the output folder for one batch with the job j (job.openOutput: the folder, the
+// batch's transaction, robots.txt as it is now), with the stamps of the batch's writes. It reports
+// whether it could; the caller closes j (job.close) once done. While the output folder is not
+// there, the next batch makes a first pass again.
+func (l *Live) open(ctx context.Context, u *Update, j *job) bool {
+	n := len(j.warnings)
+	err := j.checkOutput()
+	if err == nil {
+		err = j.openOutput(ctx)
+	}
+	// What opening found (a killed run's transaction undone, robots.txt not a file) is this
+	// batch's to say, once.
+	l.warn(u, j.warnings[n:]...)
+	j.warnings = j.warnings[:n]
+	if err != nil {
+		u.Errs = append(u.Errs, err)
+		if errors.Is(err, ErrNoOutput) {
+			l.ready = false
+		}
+		return false
+	}
+	j.own = &ownWrites{own: l.own, stamps: map[string]watch.Stamp{}}
+	return true
+}
+
 // finish counts the tries and gives up files that keep changing.
 func (l *Live) finish(u *Update) {
 	u.Retry = len(l.retry) > 0 || l.siteRetry
@@ -354,12 +408,21 @@ func (l *Live) finish(u *Update) {
 		names = append(names, l.j.outName(p[1:]))
 	}
 	if l.siteRetry {
-		names = append(names, "the site-level files (_headers)")
+		names = append(names, "the site-level files (_headers, robots.txt, sitemaps)")
 	}
 	slices.Sort(names)
-	u.Errs = append(u.Errs, fmt.Errorf("%s: changed while robotsmith read them %d times in a row; left as they are until the next change", strings.Join(names, ", "), l.tries))
+	why := "changed while robotsmith read them"
+	if l.lastErr != nil {
+		why = l.lastErr.Error()
+	}
+	u.Errs = append(u.Errs, fmt.Errorf("%s: not written %d times in a row (%s); left as they are until the next change", strings.Join(names, ", "), l.tries, why))
+	// They wait for the next change, without a timer.
+	for p := range l.retry {
+		l.pending[p] = true
+	}
+	l.sitePending = l.sitePending || l.siteRetry
 	clear(l.retry)
-	l.siteRetry, l.tries, u.Retry = false, 0, false
+	l.siteRetry, l.tries, l.lastErr, u.Retry = false, 0, nil, false
 }
 
 // reopen reads the configuration, the site's layout and its sources again.
@@ -368,7 +431,8 @@ func (l *Live) reopen(ctx context.Context, u *Update) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.own = l.own
+	// One link table for the session: the records keep theirs across configurations.
+	j.linkTab = l.j.linkTab
 	return l.reread(u, j)
 }
 
@@ -391,18 +455,27 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 			j = nj
 		}
 	}
+	if !l.open(ctx, u, j) {
+		return
+	}
+	defer j.close()
 	files := l.files
 	if walk {
-		var err error
-		if files, err = j.walk(); err != nil {
+		var (
+			warnings []string
+			err      error
+		)
+		if files, warnings, err = j.walk(); err != nil {
 			u.Errs = append(u.Errs, err)
 			return
 		}
+		l.warn(u, warnings...)
 		for i := range files {
 			if k, ok := l.find(files[i].path); ok {
 				files[i] = l.files[k]
 			}
 		}
+		l.moved = true
 	}
 	if roots := rootsOf(j); !slices.Equal(roots, l.roots) {
 		l.roots, u.Roots = roots, true
@@ -410,10 +483,9 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 	flips := l.ready
 	l.j, l.files, l.ready = j, files, true
 	clear(l.retry)
-	l.siteRetry = false
-	for _, w := range j.warnings {
-		l.warn(u, w)
-	}
+	clear(l.pending)
+	l.siteRetry, l.sitePending = false, false
+	l.warn(u, j.warnings...)
 	idx := make([]int, len(files))
 	for i := range idx {
 		idx[i] = i
@@ -508,10 +580,11 @@ func sameSource(a, b *job, f *record) bool {
 
 // output takes one change of the output folder into the records: a file that came is added, one
 // that went is dropped, one that is there is to be processed (todo). It reports whether the site
-// steps must run again.
+// steps must run again. The job is open (Live.open).
 func (l *Live) output(u *Update, c watch.Change, todo map[string]bool) (siteDirty bool) {
 	rel := c.Rel
-	fi, err := os.Lstat(c.Path)
+	j := l.j
+	fi, err := j.root.Lstat(rel)
 	if err != nil {
 		// Gone: the file, or a folder with everything in it (a folder moved away is reported
 		// once, not file by file).
@@ -524,7 +597,7 @@ func (l *Live) output(u *Update, c watch.Change, todo map[string]bool) (siteDirt
 			}
 			siteDirty = l.dropUnder(u, rel) || siteDirty
 		}
-		return siteDirty || rel == "_headers" || l.made[rel]
+		return siteDirty || l.siteFiles[rel]
 	}
 	if fi.IsDir() {
 		if c.Op&watch.Remove != 0 {
@@ -533,15 +606,27 @@ func (l *Live) output(u *Update, c watch.Change, todo map[string]bool) (siteDirt
 		}
 		return siteDirty // the files in a new folder come as changes of their own
 	}
-	siteDirty = rel == "_headers" || l.made[rel]
-	if !l.j.listed(c.Path, rel, fs.FileInfoToDirEntry(fi)) {
-		return siteDirty
-	}
+	siteDirty = l.siteFiles[rel]
 	p := "/" + rel
-	if _, ok := l.find(p); !ok {
-		i, _ := l.find(p)
-		l.files = slices.Insert(l.files, i, newRecord(p))
+	fl, warning, ok := j.listed(rel, fs.FileInfoToDirEntry(fi))
+	l.warn(u, warning)
+	i, found := l.find(p)
+	switch {
+	case !ok && found:
+		// No longer one of the site's files (a file replaced by a FIFO, a link out of the output).
+		l.drop(u, i)
+		return true
+	case !ok:
+		return siteDirty
+	case !found:
+		r := newRecord(p)
+		r.flags |= fl
+		l.files = slices.Insert(l.files, i, r)
+		l.moved = true
 		siteDirty = true
+	default:
+		f := &l.files[i]
+		f.flags = f.flags&^(isLink|isSkipped) | fl
 	}
 	todo[p] = true
 	return siteDirty
@@ -549,15 +634,21 @@ func (l *Live) output(u *Update, c watch.Change, todo map[string]bool) (siteDirt
 
 // run puts the files at idx (indices into l.files, in order) through the step and, when siteDirty
 // or a decision the site steps read changed, runs the site steps (into rep, when given); then it
-// writes what changed. With flips, changes of indexability are named in u.
+// puts what changed in place, in the batch's one transaction. With flips, changes of indexability
+// are named in u. The job is open (Live.open).
 func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips bool, rep *Report) {
 	j := l.j
+	j.files = l.files
+	if l.moved || len(j.linkTab.all) > 4*l.nlinked+4096 {
+		l.relink()
+	}
 	subset := make([]record, len(idx))
-	before := make([]fs.FileInfo, len(idx))
 	for k, i := range idx {
-		subset[k] = newRecord(l.files[i].path)
-		if subset[k].html() {
-			before[k], _ = os.Lstat(j.outFile(subset[k].rel()))
+		old := &l.files[i]
+		subset[k] = newRecord(old.path)
+		subset[k].flags |= old.flags & isLink
+		if old.link() {
+			subset[k].flags |= old.flags & isSkipped
 		}
 	}
 	b := j.process(ctx, subset)
@@ -566,12 +657,12 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 		l.afterStep()
 	}
 	if ctx.Err() != nil {
-		discard(b.writes)
-		return
+		return // the transaction is undone when the job is closed
 	}
 
-	// A file whose decision has a problem keeps the generator's content and its last record, as
-	// a failed build leaves every file (fail closed: a misspelt noindex must not publish).
+	// A file whose decision has a problem keeps the generator's content (the step did not write
+	// it) and its last record, as a failed build leaves every file (fail closed: a misspelt
+	// noindex must not publish).
 	failed := make([]bool, len(subset))
 	for _, e := range b.errs {
 		if errors.Is(e.v, fs.ErrNotExist) {
@@ -600,32 +691,6 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 	}
 	l.warn(u, b.warnings()...)
 
-	at := make(map[string]int, len(b.writes))
-	for k := range subset {
-		if subset[k].changed() {
-			at[j.outName(subset[k].rel())] = k
-		}
-	}
-	var writes []pending
-	for _, p := range b.writes {
-		k, ok := at[p.final]
-		switch {
-		case !ok:
-			writes = append(writes, p)
-		case failed[k]:
-			os.Remove(p.temp)
-		case rewritten(before[k], p.final):
-			// The generator wrote the page again while it was read: writing now would put back
-			// the old content. The write of the new content brings it with the next batch.
-			os.Remove(p.temp)
-			l.retry[subset[k].path] = true
-			u.Busy++
-			failed[k] = true
-		default:
-			writes = append(writes, p)
-		}
-	}
-
 	for k, i := range idx {
 		if failed[k] {
 			continue
@@ -646,50 +711,103 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 		if rep == nil {
 			rep = &Report{}
 		}
-		ws, err := j.siteSteps(rep, l.files)
+		read, err := j.siteSteps(rep, l.files, true)
+		l.warn(u, rep.Warnings...)
+		rep.Warnings = nil
+		for _, f := range rep.Findings {
+			if !l.warned[f] {
+				l.warned[f] = true
+				u.Findings = append(u.Findings, f)
+			}
+		}
+		for _, r := range read {
+			l.siteFiles[r] = true
+		}
 		if err != nil {
+			// As a build: nothing of the batch is put in place while a site-level file has a
+			// problem; its files wait for the next change (the fix of that file, say).
 			u.Errs = append(u.Errs, err)
+			for k, i := range idx {
+				if !failed[k] {
+					l.pending[l.files[i].path] = true
+				}
+			}
+			l.sitePending = true
+			return
 		}
-		for _, w := range ws {
-			l.made[l.relOut(w.final)] = true
-		}
-		writes = append(writes, ws...)
 	}
-	l.siteRetry = false
-	if ctx.Err() != nil {
-		discard(writes)
+
+	stamps := j.own.stamps
+	n := j.tx.Len()
+	_, warnings, err := j.commit(ctx)
+	if err != nil {
+		if ctx.Err() != nil {
+			return
+		}
+		// Nothing was put in place: another process changed a file between robotsmith's read
+		// and the commit (the generator wrote it again), or removed a temporary file (Jekyll's
+		// cleaner). Again once the generator is quiet.
+		l.lastErr = err
+		u.Busy += n
+		for k, i := range idx {
+			if !failed[k] {
+				l.retry[l.files[i].path] = true
+			}
+		}
+		l.siteRetry = l.siteRetry || siteDirty
 		return
 	}
-	err := commit(writes, j.workers())
-	if l.own != nil {
-		for _, w := range writes {
-			l.own.Record(w.final, w.stamp)
-		}
-	}
-	for _, w := range writes {
-		rel := l.relOut(w.final)
-		if err != nil && (l.own == nil || !l.own.Same(w.final)) {
-			// Not in place: a temporary file that Jekyll's cleaner removed, a folder the
-			// generator removed. Again once it is quiet.
-			u.Busy++
-			if _, ok := l.find("/" + rel); ok {
-				l.retry["/"+rel] = true
-			} else {
-				l.siteRetry = true
-			}
-			continue
+	l.warn(u, warnings...)
+	l.lastErr = nil
+	for rel, s := range stamps {
+		if l.own != nil {
+			l.own.Record(j.outFile(rel), s)
 		}
 		u.Wrote = append(u.Wrote, rel)
 	}
 	slices.Sort(u.Wrote)
 }
 
-// rewritten reports whether the file name is no longer the one read (before, its state then): the
-// generator wrote it, in place or by a rename, since.
-func rewritten(before fs.FileInfo, name string) bool {
-	now, err := os.Lstat(name)
-	return before == nil || err != nil || !os.SameFile(before, now) ||
-		now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime())
+// relink resolves the records' links again: a link names the file it points at by its index in
+// the list of files (links.go), and a file that came or went moves every index after it. Each
+// link's target is found again by its path (l.linked: the list the link was made against), a link
+// to a file now gone keeps the URL path it pointed at, and one to a URL no file served may now
+// have one. The table is built anew from the records, which also drops the links of records
+// processed since (the table only grows while the files stay).
+func (l *Live) relink() {
+	j := l.j
+	j.files = l.files
+	old, t := j.linkTab, newLinkTable()
+	var rs []resolved
+	for i := range l.files {
+		f := &l.files[i]
+		if f.nlinks == 0 {
+			continue
+		}
+		rs = rs[:0]
+		for _, k := range old.of(f) {
+			r := resolved{link: link{line: k.line, kind: k.kind}, lang: old.lang(k)}
+			p := ""
+			if to, ok := k.target(); ok && to < len(l.linked) {
+				p = URLPath(l.linked[to])
+			} else if !ok {
+				p = old.missingPath(k)
+			}
+			r.to = int32(j.fileOf(p))
+			if r.to < 0 {
+				r.missing = p
+			}
+			rs = append(rs, r)
+		}
+		f.links, f.nlinks = t.add(rs)
+	}
+	j.linkTab = t
+	l.linked = l.linked[:0]
+	for i := range l.files {
+		l.linked = append(l.linked, l.files[i].path)
+	}
+	l.nlinked = len(t.all)
+	l.moved = false
 }
 
 // sameForSite reports whether the site steps see a and b, two records of one file, alike: the
@@ -736,7 +854,9 @@ func (l *Live) drop(u *Update, i int) {
 		u.Flips = append(u.Flips, Flip{URL: f.url(), From: from})
 	}
 	delete(l.retry, f.path)
+	delete(l.pending, f.path)
 	l.files = slices.Delete(l.files, i, i+1)
+	l.moved = true
 	u.Removed++
 }
 
@@ -763,7 +883,7 @@ func (l *Live) dropGone(u *Update, rel string) bool {
 	i, _ := l.find(prefix)
 	any := false
 	for i < len(l.files) && strings.HasPrefix(l.files[i].path, prefix) {
-		if _, err := os.Lstat(l.j.outFile(l.files[i].rel())); errors.Is(err, fs.ErrNotExist) {
+		if _, err := l.j.root.Lstat(l.files[i].rel()); errors.Is(err, fs.ErrNotExist) {
 			l.drop(u, i)
 			any = true
 			continue

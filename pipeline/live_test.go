@@ -81,7 +81,7 @@ func holds(t *testing.T, file, text string) bool {
 }
 
 const (
-	noindexTag = `<meta name="robots" content="noindex`
+	noindexPrefix = `<meta name="robots" content="noindex`
 	publicTag  = `<meta name="googlebot" content="index, follow`
 )
 
@@ -149,7 +149,7 @@ func TestLiveApply(t *testing.T) {
 			},
 			processed: 1, wrote: []string{"blog/a/index.html"}, flips: []string{"/blog/a/ public → noindex"},
 			check: func(t *testing.T) {
-				if !holds(t, public("blog/a/index.html"), noindexTag) {
+				if !holds(t, public("blog/a/index.html"), noindexPrefix) {
 					t.Error("blog/a/index.html: not noindex")
 				}
 			},
@@ -220,7 +220,7 @@ func TestLiveApply(t *testing.T) {
 			},
 			processed: 1, wrote: []string{"blog/b/index.html"},
 			check: func(t *testing.T) {
-				if !holds(t, public("blog/b/index.html"), noindexTag) {
+				if !holds(t, public("blog/b/index.html"), noindexPrefix) {
 					t.Error("blog/b/index.html: not noindex")
 				}
 			},

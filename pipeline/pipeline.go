@@ -14,10 +14,15 @@
 // many output files the page has). Then every output file goes through one step, the same for
 // build, check and explain: scan the page once, decide it, apply the decision. A fixed number of
 // workers run the step, each with its own buffers, and what is kept of a file is a small record
-// (its decision in compact form, shared by every file decided alike, and its mode), never its
-// bytes: memory grows with the number of files, not with their size. A changed page goes to a
-// temporary file beside it; only when every file is ready, and nothing failed, are they all renamed
-// into place, so a build that fails leaves every output file as it was.
+// (its decision in compact form, shared by every file decided alike), never its bytes: memory
+// grows with the number of files, not with their size.
+//
+// Every command first finishes or undoes a build that was killed in the output folder (a build
+// before it runs the generator). A build then holds the folder in one internal/safefs
+// transaction: a changed file goes to a temporary file beside it (writeFile, the one way a run
+// writes), and only when every file is ready, and nothing failed, are they all put in place
+// (commit), or, on a failure or SIGINT/SIGTERM, none. Files are read only as regular files, never
+// through a link, and bounded (readFile); the walk decides what links, FIFOs and devices mean.
 package pipeline
 
 import (
@@ -26,8 +31,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -57,6 +60,11 @@ type Options struct {
 	Progress func(done, total int)
 	// Workers is how many files are processed at once; 0 means one per CPU.
 	Workers int
+	// Agents are the crawler tokens (explain --agent: "GPTBot") for which Explain also shows what
+	// robots.txt lets each do and the AI preferences that apply.
+	Agents []string
+	// Strict makes every warning a finding (check --strict): check then exits 1 on it.
+	Strict bool
 }
 
 // ErrCommand is returned (wrapped) when the configured generator command fails.
@@ -65,22 +73,25 @@ var ErrCommand = errors.New("command failed")
 // ErrNoOutput is returned (wrapped) when the output folder does not exist.
 var ErrNoOutput = errors.New("output folder not found")
 
-// Run does `build` (opt.Write) or `check`.
+// Run does `build` (opt.Write) or `check`. A build that returns an error has changed no output
+// file; one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors.
 func Run(ctx context.Context, opt Options) (*Report, error) {
 	j, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
+	defer j.close() // a build not committed is undone, whatever the path out
 	// The output folder is listed while the sources are read: the one reads folders, the other
 	// files, and neither needs the other.
 	type walked struct {
-		files []record
-		err   error
+		files    []record
+		warnings []string
+		err      error
 	}
 	wc := make(chan walked, 1)
 	go func() {
-		files, err := j.walk()
-		wc <- walked{files, err}
+		files, warnings, err := j.walk()
+		wc <- walked{files, warnings, err}
 	}()
 	err = j.readSources()
 	w := <-wc
@@ -91,11 +102,13 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, w.err
 	}
 	files := w.files
+	j.files = files
 	b := j.process(ctx, files)
 
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
 	srcWarnings, errs := j.sourceProblems()
 	rep.Warnings = append(rep.Warnings, j.warnings...)
+	rep.Warnings = append(rep.Warnings, w.warnings...)
 	rep.Warnings = append(rep.Warnings, srcWarnings...)
 	rep.Warnings = append(rep.Warnings, b.warnings()...)
 	for i := range files {
@@ -103,46 +116,58 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	j.sourceReport(rep, files)
 	errs = append(errs, b.errors()...)
-	if len(errs) == 0 {
-		ws, err := j.siteSteps(rep, files)
-		if err != nil {
-			errs = append(errs, err)
-		}
-		b.writes = append(b.writes, ws...)
-	}
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
 	}
+	if _, err := j.siteSteps(rep, files, len(errs) == 0); err != nil {
+		errs = append(errs, err)
+	}
+	if opt.Strict {
+		rep.Findings = append(rep.Findings, rep.Warnings...)
+		rep.Warnings = nil
+	}
 	if len(errs) > 0 {
-		discard(b.writes)
 		return rep, errors.Join(errs...)
 	}
-	// Every file is ready: put them all in place.
-	if err := commit(b.writes, j.workers()); err != nil {
+	// Every file is ready: put them all in place, or none.
+	wrote, warnings, err := j.commit(ctx)
+	if err != nil {
 		return rep, err
 	}
-	rep.Wrote = opt.Write && len(b.writes) > 0
+	rep.Wrote = wrote
+	rep.Warnings = append(rep.Warnings, warnings...)
 	sort.Strings(rep.ChangedFiles)
 	return rep, nil
 }
 
-// siteSteps are the steps that look at the whole site once every file is decided (_headers), each
-// writing at most one file. Run and watch mode (Live, after a batch that changed a decision or the
-// set of files) both call them through here, so that a step added to the list runs in both. On an
-// error nothing is left to write.
-func (j *job) siteSteps(rep *Report, files []record) ([]pending, error) {
-	var ws []pending
-	for _, step := range []func(*Report, []record) (*pending, error){j.headers} {
-		w, err := step(rep, files)
-		if err != nil {
-			discard(ws)
-			return nil, err
-		}
-		if w != nil {
-			ws = append(ws, *w)
+// siteSteps are the steps that look at the whole site once every file is decided: _headers,
+// robots.txt (and its refusal of a Disallow that would hide a noindex), and the indexability model
+// (sitemaps pruned, SPEC §7's findings); ok says that the files' own steps found no error, without
+// which only robots.txt's checks run. Run and watch mode (Live, after a batch that changed a
+// decision, the set of files or one of the files these steps read) both call them through here,
+// so that a step added here runs in both. It returns the files of the output the steps read
+// (slash paths relative to the output folder): a change to one of them is a reason to run them
+// again.
+func (j *job) siteSteps(rep *Report, files []record, ok bool) (read []string, err error) {
+	var errs []error
+	read = append(read, "_headers", j.robots.rel)
+	if ok {
+		if err := j.headers(rep, files); err != nil {
+			errs, ok = append(errs, err), false
 		}
 	}
-	return ws, nil
+	if err := j.robotsTxtStep(rep, files, ok); err != nil {
+		errs, ok = append(errs, err), false
+	}
+	if ok {
+		m, err := j.indexability(rep)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			read = append(read, m.sitemaps...)
+		}
+	}
+	return read, errors.Join(errs...)
 }
 
 // headerLines are the X-Robots-Tag lines _headers gives a processed file: none for a file whose lines
@@ -182,13 +207,15 @@ func (j *job) headerFiles(hf []headers.File, f *record) []headers.File {
 	return append(hf, headers.File{Path: u, Lines: lines}, headers.File{Path: bare, Lines: lines})
 }
 
-// headers writes (to a temporary file) the _headers file, when any file needs a rule or the output
-// already has one.
-func (j *job) headers(rep *Report, files []record) (*pending, error) {
-	name := filepath.Join(j.site.Output, "_headers")
-	existing, err := os.ReadFile(name)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return nil, err
+// headers writes the _headers file (writeFile), when any file needs a rule or the output already
+// has one. A _headers that is a link into the output is kept a link, and the file it leads to gets
+// the rules; one that cannot be read or written (a link outside the output, a FIFO) is left alone
+// with a warning.
+func (j *job) headers(rep *Report, files []record) error {
+	const rel = "_headers"
+	sf, err := j.readSiteFile(rel)
+	if err != nil {
+		return err
 	}
 	hf := make([]headers.File, 0, len(files))
 	for i := range files {
@@ -199,36 +226,44 @@ func (j *job) headers(rep *Report, files []record) (*pending, error) {
 			rep.HeaderRules++
 		}
 	}
-	if rep.HeaderRules == 0 && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
-		return nil, nil
+	if sf.skip != "" {
+		if rep.HeaderRules > 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s; the X-Robots-Tag rules of %s are not written", sf.skip, Plural(rep.HeaderRules, "file")))
+		}
+		return nil
 	}
-	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing})
+	existing := sf.data
+	name := j.outName(sf.rel)
+	rep.Warnings = append(rep.Warnings, j.headerFindings(name, existing, files)...)
+	usage := j.cfg.AI.ContentUsage() // sent for every path (SPEC §9)
+	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
+		return nil
+	}
+	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing, ContentUsage: usage})
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.ToSlash(name), err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
 	for _, f := range headers.Lint(existing, hf, j.format) {
-		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", filepath.ToSlash(name), f.Line, f.Path, f.Msg))
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", name, f.Line, f.Path, f.Msg))
+	}
+	if usage != "" {
+		for _, f := range headers.LintContentUsage(existing, j.format) {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), f.Line, f.Msg))
+		}
 	}
 	out, err := headers.Merge(existing, block)
 	if me := (*headers.MarkerError)(nil); errors.As(err, &me) {
-		me.File = filepath.ToSlash(name)
+		me.File = name
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if bytes.Equal(out, existing) {
-		return nil, nil
+		return nil
 	}
 	rep.Changed++
-	rep.ChangedFiles = append(rep.ChangedFiles, "_headers")
-	if !j.opt.Write {
-		return nil, nil
-	}
-	mode := fs.FileMode(0o644)
-	if fi, err := os.Stat(name); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	return j.write(name, out, mode)
+	rep.ChangedFiles = append(rep.ChangedFiles, sf.rel)
+	return j.writeFile(sf.rel, sf.info, out)
 }
 
 // sourceReport counts the source pages the generator publishes nothing for, and reports those whose

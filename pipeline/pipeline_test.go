@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -166,7 +168,7 @@ func TestBuildAndCheck(t *testing.T) {
 		t.Errorf("mode: got %v, %v; want 0600 kept", fi.Mode(), err)
 	}
 	for name := range got {
-		if strings.Contains(name, tempPrefix) {
+		if safefs.Own(filepath.Base(name)) {
 			t.Errorf("temporary file left: %s", name)
 		}
 	}
@@ -214,52 +216,73 @@ func TestExplainUnknownPath(t *testing.T) {
 	}
 }
 
-// TestWritePhase: the write phase puts each temporary file in place by the list alone, whatever the
-// names look like (a final name that holds the temporary prefix, dots, no extension), and discard
-// leaves every final file as it was.
-func TestWritePhase(t *testing.T) {
-	dir := t.TempDir()
-	names := []string{"index.html", tempPrefix + "odd.name.html", "no-extension", "a.b.c.d"}
+// TestWriteFile: a build's writes (writeFile) reach the output only at commit, whatever the names
+// look like (a user's file whose name starts as robotsmith's own files do, dots, no extension), keep
+// each file's mode, and close without commit (every error path) leaves every file as it was and no
+// file of robotsmith's.
+func TestWriteFile(t *testing.T) {
+	names := []string{"index.html", safefs.Prefix + "odd.name.html", "no-extension", "a.b.c.d", "new.txt"}
 	for _, commitIt := range []bool{true, false} {
-		var ps []pending
-		for _, n := range names {
-			final := filepath.Join(dir, n)
-			if err := os.WriteFile(final, []byte("old"), 0o640); err != nil {
-				t.Fatal(err)
+		t.Run(fmt.Sprintf("commit %v", commitIt), func(t *testing.T) {
+			dir := t.TempDir()
+			for _, n := range names[:len(names)-1] {
+				if err := os.WriteFile(filepath.Join(dir, n), []byte("old"), 0o640); err != nil {
+					t.Fatal(err)
+				}
 			}
-			p, err := writeTemp(final, []byte("new "+n), 0o640)
+			j, err := open(context.Background(), Options{Root: dir, Write: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p.final != final || filepath.Dir(p.temp) != dir {
-				t.Fatalf("writeTemp(%q): got %+v, want a temporary file beside it", final, p)
+			for _, n := range names {
+				_, fi, err := j.readFile(n, nil)
+				if errors.Is(err, fs.ErrNotExist) {
+					fi = nil
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if err := j.writeFile(n, fi, []byte("new "+n)); err != nil {
+					t.Fatal(err)
+				}
 			}
-			ps = append(ps, *p)
-		}
-		want := "old"
-		if commitIt {
-			if err := commit(ps, 2); err != nil {
-				t.Fatal(err)
-			}
-		} else {
-			discard(ps)
-		}
-		for _, n := range names {
-			b, err := os.ReadFile(filepath.Join(dir, n))
-			if err != nil {
-				t.Fatal(err)
+			if b, _ := os.ReadFile(filepath.Join(dir, "index.html")); string(b) != "old" {
+				t.Fatalf("index.html holds %q before the commit, want old", b)
 			}
 			if commitIt {
-				want = "new " + n
+				wrote, _, err := j.commit(context.Background())
+				if err != nil || !wrote {
+					t.Fatalf("commit: %v, %v; want written", wrote, err)
+				}
 			}
-			if string(b) != want {
-				t.Errorf("commit %v: %s holds %q, want %q", commitIt, n, b, want)
+			j.close()
+			for _, n := range names {
+				b, err := os.ReadFile(filepath.Join(dir, n))
+				want := "old"
+				switch {
+				case commitIt:
+					want = "new " + n
+				case n == "new.txt":
+					if !errors.Is(err, fs.ErrNotExist) {
+						t.Errorf("%s: %v, want it not created", n, err)
+					}
+					continue
+				}
+				if string(b) != want {
+					t.Errorf("%s holds %q, want %q", n, b, want)
+				}
+				if fi, err := os.Stat(filepath.Join(dir, n)); err != nil || n != "new.txt" && fi.Mode().Perm() != 0o640 {
+					t.Errorf("%s: mode %v, %v; want 0640 kept", n, fi.Mode(), err)
+				}
 			}
-		}
-		entries, _ := os.ReadDir(dir)
-		if len(entries) != len(names) {
-			t.Errorf("commit %v: %d files in the folder, want %d (temporary files left)", commitIt, len(entries), len(names))
-		}
+			entries, _ := os.ReadDir(dir)
+			want := len(names) - 1
+			if commitIt {
+				want++
+			}
+			if len(entries) != want {
+				t.Errorf("%d files in the folder, want %d (temporary files left)", len(entries), want)
+			}
+		})
 	}
 }
 
@@ -341,7 +364,8 @@ func TestProcessSubset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files, err := j.walk()
+	defer j.close()
+	files, _, err := j.walk()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,17 +375,18 @@ func TestProcessSubset(t *testing.T) {
 			subset = append(subset, f)
 		}
 	}
-	b := j.process(context.Background(), subset)
-	if err := commit(b.writes, 1); err != nil {
-		t.Fatal(err)
+	j.process(context.Background(), subset)
+	wrote, _, err := j.commit(context.Background())
+	if err != nil || !wrote {
+		t.Fatalf("commit: %v, %v; want written", wrote, err)
 	}
 	for _, f := range subset {
 		if f.verdict == nil {
 			t.Errorf("%s: not decided", f.rel())
 		}
-	}
-	if len(b.writes) != 1 || b.writes[0].final != filepath.Join(dir, "tags", "index.html") {
-		t.Errorf("writes: got %+v, want tags/index.html alone", b.writes)
+		if f.changed() != (f.rel() == "tags/index.html") {
+			t.Errorf("%s: changed %v, want tags/index.html alone", f.rel(), f.changed())
+		}
 	}
 	after := readTree(t, dir)
 	for name, body := range before {

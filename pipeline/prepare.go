@@ -2,18 +2,20 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
+	"strings"
 	"sync/atomic"
 	"time"
 
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
-	"github.com/robotsmith/robotsmith/watch"
 )
 
 // job is one run once every input has been read: the configuration and its rules, and every source
@@ -26,8 +28,13 @@ type job struct {
 	res     *rules.Resolver
 	memo    *rules.Memo
 	env     *rules.Compiled // the preview environment's noindex, nil when not a preview
+	aiMeta  *rules.Compiled // ai.meta's noai, noimageai for every page, nil without it
+	robots  *robotsTxt      // robots.txt as the run leaves it, parsed (robots.go)
 	format  headers.Format
 	cfgInfo os.FileInfo // the configuration file, nil when there is none
+
+	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
+	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
 
 	pages *site.Map // every source page, indexed by the output files it owns
 	// sources are the compiled directives of the pages that have any, by page.
@@ -36,9 +43,15 @@ type job struct {
 	warnings []string // the configuration's and the site's warnings, each once
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
-	// own, in watch mode, is told what each write puts in a file (write.go), so that the watcher
-	// does not report robotsmith's own writes back; nil otherwise.
-	own *watch.Own
+
+	urls siteURLs // the site's base URL: pages' links and sitemaps' locs resolve under it
+	// files are the output's files, as the walk lists them (sorted by path), set once before the
+	// step runs: a link or a sitemap's <loc> names a file by its index here.
+	files   []record
+	linkTab *linkTable // every page's canonical and hreflang links (links.go)
+	// own, in watch mode, stamps the content of each write (write.go), so that the watcher does
+	// not report robotsmith's own writes back; nil otherwise.
+	own *ownWrites
 }
 
 // source is a source page's directives, compiled once, and their problems.
@@ -65,30 +78,58 @@ func (s *source) err() error {
 // prepare reads the configuration, runs the command, opens the site, reads and compiles every page
 // and the rules. Everything it returns as an error is an input problem; nothing has been written.
 // Malformed values in the sources do not stop it: they are kept with their source, so that a run
-// reports them with every other problem of the site.
+// reports them with every other problem of the site. The caller closes the job (job.close) once
+// done with it, whatever happened.
 func prepare(ctx context.Context, opt Options) (*job, error) {
 	j, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	return j, j.readSources()
-}
-
-// open is prepare up to reading the sources: the configuration, the rules, the command, and the
-// site's layout, with its output folder checked.
-func open(ctx context.Context, opt Options) (*job, error) {
-	j, err := openLayout(ctx, opt)
-	if err != nil {
-		return nil, err
-	}
-	if err := j.checkOutput(); err != nil {
+	if err := j.readSources(); err != nil {
+		j.close()
 		return nil, err
 	}
 	return j, nil
 }
 
-// openLayout is open without looking at the output folder, which watch mode may have to wait for
-// (the generator it runs writes it).
+// open is prepare up to reading the sources: the configuration, the rules, the site's layout, the
+// recovery of an interrupted build, the command, and the output folder, opened (and for a build
+// locked, in a transaction). The caller closes the job.
+func open(ctx context.Context, opt Options) (*job, error) {
+	j, err := openLayout(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	s := j.site
+	// Before anything reads or writes the output, even the generator: finish or undo a build that
+	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
+	if fi, err := os.Stat(s.Output); err == nil && fi.IsDir() {
+		rec, err := safefs.Recover(ctx, s.Output)
+		if err != nil {
+			return nil, recoveryError(s.Output, err)
+		}
+		if w := j.recovered(rec); w != "" {
+			j.warnings = append(j.warnings, w)
+		}
+	}
+
+	if opt.RunCommand && j.cfg.Command != "" {
+		if err := runCommand(ctx, opt.Root, j.cfg.Command, opt.CommandOutput); err != nil {
+			return nil, err
+		}
+	}
+
+	if err := j.checkOutput(); err != nil {
+		return nil, err
+	}
+	if err := j.openOutput(ctx); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// openLayout is open up to the site's layout, without looking at the output folder, which watch
+// mode may have to wait for (the generator it runs writes it).
 func openLayout(ctx context.Context, opt Options) (*job, error) {
 	if opt.Root == "" {
 		opt.Root = "."
@@ -129,12 +170,7 @@ func openLayout(ctx context.Context, opt Options) (*job, error) {
 	j.defaultLines = d.HeaderLines()
 	// The environment's input is ours, and well-formed.
 	j.env, _, _ = rules.Compile(previewInputs(cfg, opt.Env))
-
-	if opt.RunCommand && cfg.Command != "" {
-		if err := runCommand(ctx, opt.Root, cfg.Command, opt.CommandOutput); err != nil {
-			return nil, err
-		}
-	}
+	j.aiMeta, _, _ = rules.Compile(aiMetaInputs(cfg))
 
 	s, err := site.Open(opt.Root, site.Options{
 		Generator: cfg.Generator,
@@ -151,6 +187,8 @@ func openLayout(ctx context.Context, opt Options) (*job, error) {
 		s.Output = opt.Output
 	}
 	j.site = s
+	j.urls = newSiteURLs(s.BaseURL)
+	j.linkTab = newLinkTable()
 	return j, nil
 }
 
@@ -164,6 +202,44 @@ func (j *job) checkOutput() error {
 		return fmt.Errorf("%s: %w%s", j.site.Output, ErrNoOutput, hint)
 	}
 	return nil
+}
+
+// openOutput opens the output folder for the run: every read and write of it goes through j.root,
+// a build's writes through a transaction (which first finishes or undoes a killed run's), and
+// robots.txt is read once. On an error the job is closed. Watch mode (Live) opens it this way for
+// each batch, and closes it after.
+func (j *job) openOutput(ctx context.Context) error {
+	s := j.site
+	var err error
+	if j.root, err = os.OpenRoot(s.Output); err != nil {
+		return err
+	}
+	if j.opt.Write {
+		tx, err := safefs.Begin(ctx, s.Output)
+		if err != nil {
+			j.close()
+			return recoveryError(s.Output, err)
+		}
+		j.tx = tx
+		if w := j.recovered(tx.Recovered); w != "" {
+			j.warnings = append(j.warnings, w)
+		}
+	}
+	if j.robots, err = j.readRobotsTxt(); err != nil {
+		j.close()
+		return err
+	}
+	return nil
+}
+
+// recoveryError is an error from locking the output folder or recovering an interrupted build in
+// it, named as messages name it: a journal robotsmith cannot read names itself, with its line.
+func recoveryError(output string, err error) error {
+	var je *safefs.JournalError
+	if errors.As(err, &je) || errors.Is(err, context.Canceled) {
+		return err
+	}
+	return fmt.Errorf("%s: recovering an interrupted robotsmith build: %w", output, err)
 }
 
 // readSources maps every source page to its output files and compiles its directives.
@@ -208,10 +284,12 @@ func compileSource(inputs []rules.Input) *source {
 // sourceOf is the one place that says which source page an output file takes its decision from:
 // the page that wrote it (whatever flags built it), the list page a pager page continues, the page
 // another output format of it (index.xml, index.md) belongs to, or the page a bundle resource
-// belongs to; nil for none, and for an alias stub, which is a redirect.
+// belongs to; nil for none, and for an alias stub, which is a redirect. A list page the generator
+// made without a source (and its pager pages and formats) has an owner, with its kind and
+// language, but no source page.
 func (j *job) sourceOf(f *record) *site.Page {
 	o := j.pages.Owner(f.rel())
-	if o.Role == site.RoleAlias {
+	if o.Role == site.RoleAlias || o.Page == nil || o.Page.Source == "" {
 		return nil
 	}
 	return o.Page
@@ -254,24 +332,42 @@ func firstOf(a, b string) string {
 	return b
 }
 
-// previewInputs is SPEC §3.5: with `previews: noindex`, a Netlify deploy preview or branch deploy
-// (CONTEXT other than production) or a Cloudflare Pages preview (CF_PAGES_BRANCH other than the
-// production branch) makes every page and file noindex.
+// aiMetaInputs are ai.meta's values (SPEC §9): noai, noimageai for every page, from the config
+// line that asks for them, so that explain names it.
+func aiMetaInputs(cfg *config.Config) []rules.Input {
+	vals := cfg.AI.MetaValues()
+	if len(vals) == 0 {
+		return nil
+	}
+	src := rules.Source{Kind: rules.FromRule, File: cfg.File, Line: cfg.AI.MetaLine, Key: "ai.meta"}
+	return []rules.Input{{Agent: "robots", Value: strings.Join(vals, ", "), Source: src}}
+}
+
+// previewInputs is SPEC §3.5: with `previews: noindex`, a preview build (previewKey) makes every
+// page and file noindex.
 func previewInputs(cfg *config.Config, env func(string) string) []rules.Input {
 	if cfg.Previews != "noindex" {
 		return nil
 	}
-	key := ""
-	if c := env("CONTEXT"); c != "" && c != "production" {
-		key = "CONTEXT=" + c
-	} else if env("CF_PAGES") == "1" {
-		prod := firstOf(cfg.ProductionBranch, "main")
-		if b := env("CF_PAGES_BRANCH"); b != "" && b != prod {
-			key = "CF_PAGES_BRANCH=" + b
-		}
-	}
+	key := previewKey(cfg, env)
 	if key == "" {
 		return nil
 	}
 	return []rules.Input{{Agent: "robots", Value: "noindex", Source: rules.Source{Kind: rules.FromEnvironment, Key: key}}}
+}
+
+// previewKey names what makes the build a preview, "" for none: a Netlify deploy preview or branch
+// deploy (CONTEXT other than production), a Cloudflare Pages preview (CF_PAGES_BRANCH other than
+// the production branch).
+func previewKey(cfg *config.Config, env func(string) string) string {
+	if c := env("CONTEXT"); c != "" && c != "production" {
+		return "CONTEXT=" + c
+	}
+	if env("CF_PAGES") == "1" {
+		prod := firstOf(cfg.ProductionBranch, "main")
+		if b := env("CF_PAGES_BRANCH"); b != "" && b != prod {
+			return "CF_PAGES_BRANCH=" + b
+		}
+	}
+	return ""
 }

@@ -26,7 +26,7 @@ type Report struct {
 	NoIndex    int `json:"noindex"`     // pages with the noindex-only form
 	ErrorPages int `json:"error_pages"` // error pages (no robots tag)
 	Redirects  int `json:"redirects"`   // redirect stubs (no robots tag)
-	Skipped    int `json:"skipped"`     // .html files that are not HTML documents, left byte-identical
+	Skipped    int `json:"skipped"`     // .html files left byte-identical: not HTML documents, or links
 	Files      int `json:"files"`       // non-HTML files
 	NoOutput   int `json:"no_output"`   // source pages the generator writes nothing for (drafts, ...)
 	// Unpublished lists those pages with the reason: "content/blog/wip.md (draft)".

@@ -35,7 +35,8 @@ func TestSampleSiteInvariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := j.walk()
+	defer j.close()
+	first, _, err := j.walk()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +60,7 @@ func TestSampleSiteInvariants(t *testing.T) {
 	if errs := b.errors(); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if err := commit(b.writes, j.workers()); err != nil {
+	if _, _, err := j.commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 
@@ -67,7 +68,8 @@ func TestSampleSiteInvariants(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	second, err := j2.walk()
+	defer j2.close()
+	second, _, err := j2.walk()
 	if err != nil {
 		t.Fatal(err)
 	}

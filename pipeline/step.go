@@ -5,11 +5,10 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/robotsmith/robotsmith/rewrite"
@@ -23,38 +22,46 @@ type worker struct {
 	in     []byte       // the page being processed
 	out    bytes.Buffer // the page rewritten, when it changes
 	inputs []rules.Input
+	links  []resolved // the page's canonical and hreflang links to URLs of the site
 }
 
-// outcome is what the step found beyond the file's record: what explain shows, what a failed file
-// reports, and the temporary file a build wrote.
+// outcome is what the step found beyond the file's record: what explain shows, and what a failed
+// file reports.
 type outcome struct {
 	src      *site.Page     // the source page the file takes its decision from, nil for none
 	decision rules.Decision // every value with its source (only when asked for: explain)
 	warnings []string
 	err      error
-	write    *pending // build: the temporary file holding the file's new content
+	// page is, with full, the page's links and <base> as written (explain shows every link, those
+	// to other sites too); nil for a file that is not an HTML document.
+	page *rewrite.Page
 }
 
 // step is the one per-file step of every command: scan the page once, decide it, apply the
-// decision. It fills in f's record (verdict, mode, flags). For a page that changes, build writes
-// the new content to a temporary file beside it (outcome.write) and check only notes the change. A
-// non-HTML file is decided by its path and source page alone: it is never opened. With full, the
-// outcome also holds the decision with every value's source.
+// decision. It fills in f's record (verdict, flags). For a page that changes, build writes the new
+// content (writeFile: to a temporary file beside it, put in place by commit) and check only notes
+// the change. A non-HTML file, and a link to another file of the output, is decided by its path and
+// source page alone: it is never opened. With full, the outcome also holds the decision with every
+// value's source.
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 	o.src = j.sourceOf(f)
-	cs := []*rules.Compiled{nil, j.env}
+	// The third source, ai.meta's noai, is for HTML pages alone: cs[:2] decides files.
+	cs := []*rules.Compiled{nil, j.env, j.aiMeta}
 	if s := j.sources[o.src]; s != nil {
 		cs[0] = s.inputs
 		s.used.Store(true)
 	}
-	if !f.html() {
-		it := rules.Item{Path: f.url(), Compiled: cs, Asset: true}
+	if !f.html() || f.link() {
+		it := rules.Item{Path: f.url(), Compiled: cs[:2], Asset: true}
 		o.decide(j, f, it, full)
 		return o
 	}
 	name := j.outName(f.rel())
-	var err error
-	w.in, f.mode, err = readFile(name, w.in)
+	var (
+		fi  fs.FileInfo
+		err error
+	)
+	w.in, fi, err = j.readFile(f.rel(), w.in)
 	if err != nil {
 		o.err = err
 		return o
@@ -64,6 +71,14 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
 		func(pg rewrite.Page) rules.Directives {
 			decided = true
+			w.links = j.pageLinks(w.links[:0], f, pg)
+			f.tagLine = 0
+			if !j.cfg.ReplaceExisting() {
+				f.tagLine = noindexTagLine(pg.Tags)
+			}
+			if full {
+				o.page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
+			}
 			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
 			if !o.decide(j, f, it, full) {
 				return rules.Directives{}
@@ -80,15 +95,23 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
-		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs, Asset: true}, full)
+		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs[:2], Asset: true}, full)
 		return o
+	}
+	if len(w.links) > 0 {
+		f.links, f.nlinks = j.linkTab.add(w.links)
+	}
+	switch {
 	case !changed:
 		return o
 	}
 	f.flags |= isChanged
-	if j.opt.Write {
-		o.write, o.err = j.write(name, w.out.Bytes(), f.mode)
+	if j.sources[o.src].err() != nil {
+		// A malformed value of its source fails the run (SPEC: fail closed): the page is not
+		// written. A build fails whole; watch mode writes the batch's other files.
+		return o
 	}
+	o.err = j.writeFile(f.rel(), fi, w.out.Bytes())
 	return o
 }
 
@@ -106,6 +129,20 @@ func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
 	return err == nil
 }
 
+// noindexTagLine is the line of the first of a page's robots tags that says noindex (or none),
+// 0 when none does.
+func noindexTagLine(tags []rewrite.Found) int32 {
+	for _, t := range tags {
+		for v := range strings.SplitSeq(t.Content, ",") {
+			v = strings.ToLower(strings.TrimSpace(v))
+			if v == "noindex" || v == "none" {
+				return int32(t.Line)
+			}
+		}
+	}
+	return 0
+}
+
 // pageInputs are the robots tags the page already carries, as inputs (unless `existing: replace`).
 func (w *worker) pageInputs(j *job, file string, pg rewrite.Page) []rules.Input {
 	w.inputs = w.inputs[:0]
@@ -120,43 +157,11 @@ func (w *worker) pageInputs(j *job, file string, pg rewrite.Page) []rules.Input 
 	return w.inputs
 }
 
-// readFile reads the file name into buf (grown as needed, for the next file too) and returns its
-// bytes and mode, with one open, one stat and as few reads as its size allows.
-func readFile(name string, buf []byte) ([]byte, fs.FileMode, error) {
-	fh, err := os.Open(name)
-	if err != nil {
-		return buf[:0], 0, err
-	}
-	defer fh.Close()
-	fi, err := fh.Stat()
-	if err != nil {
-		return buf[:0], 0, err
-	}
-	if size := int(fi.Size()) + 1; cap(buf) < size { // +1: room to read the end without growing
-		buf = make([]byte, 0, size+size/8)
-	}
-	buf = buf[:0]
-	for {
-		n, err := fh.Read(buf[len(buf):cap(buf)])
-		buf = buf[:len(buf)+n]
-		if err == io.EOF {
-			return buf, fi.Mode(), nil
-		}
-		if err != nil {
-			return buf, 0, err
-		}
-		if len(buf) == cap(buf) { // the file grew while read
-			buf = slices.Grow(buf, len(buf))
-		}
-	}
-}
-
 // batch is what processing a set of files gathered besides their records, in file order.
 type batch struct {
-	mu     sync.Mutex
-	errs   []indexed[error]
-	warns  []indexed[string]
-	writes []pending // build: temporary files waiting to replace their files
+	mu    sync.Mutex
+	errs  []indexed[error]
+	warns []indexed[string]
 }
 
 type indexed[T any] struct {
@@ -165,7 +170,7 @@ type indexed[T any] struct {
 }
 
 func (b *batch) add(i int, o *outcome) {
-	if o.err == nil && len(o.warnings) == 0 && o.write == nil {
+	if o.err == nil && len(o.warnings) == 0 {
 		return
 	}
 	b.mu.Lock()
@@ -175,9 +180,6 @@ func (b *batch) add(i int, o *outcome) {
 	}
 	for _, w := range o.warnings {
 		b.warns = append(b.warns, indexed[string]{i, w})
-	}
-	if o.write != nil {
-		b.writes = append(b.writes, *o.write)
 	}
 }
 
@@ -219,6 +221,9 @@ func (j *job) process(ctx context.Context, files []record) *batch {
 			defer wg.Done()
 			var w worker
 			for i := range next {
+				if ctx.Err() != nil {
+					continue // stopped: the files queued are left as they are
+				}
 				o := j.step(&w, &files[i], false)
 				b.add(i, &o)
 				if j.opt.Progress != nil {

@@ -1,87 +1,168 @@
 package pipeline
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
+	"syscall"
 
+	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
-// pending is one file written to a temporary name beside its final name, waiting for the moment
-// every file of the run is ready. The write phase works on a list of these alone: it never works
-// out a file's name from its temporary name.
-type pending struct {
-	temp  string      // the temporary file
-	final string      // the file it replaces
-	mode  fs.FileMode // the mode both have
-	stamp watch.Stamp // in watch mode, what it holds (job.own's stamp); zero otherwise
-}
+// How a run reads and writes the output folder. Every read of an output file goes through readFile
+// or readSiteFile, every write through writeFile, and a build's writes are put in place by commit,
+// all of them or none: internal/safefs does the work (its package doc has the design).
 
-// write is how the step and the site steps write a file: to a temporary file beside it
-// (writeTemp), and in watch mode with the stamp of its content, which watch.Own is given once the
-// file is in place, so that the watcher does not take robotsmith's own write for an edit.
-func (j *job) write(name string, data []byte, mode fs.FileMode) (*pending, error) {
-	p, err := writeTemp(name, data, mode)
-	if p != nil && j.own != nil {
-		p.stamp = j.own.Stamp(data)
-	}
-	return p, err
-}
+// maxFile is the most robotsmith reads of any one file of the output (a page, _headers, a sitemap,
+// robots.txt): a larger file is an error naming it, found from its size before a byte is read, so
+// no file (a link to /dev/zero is never opened at all) can take memory out of proportion. Real
+// pages are kilobytes; search engines read at most the first 15 MB of one.
+const maxFile = 128 << 20
 
-// writeTemp writes data to a temporary file beside name, with mode, and returns it as pending.
-func writeTemp(name string, data []byte, mode fs.FileMode) (*pending, error) {
-	f, err := os.CreateTemp(filepath.Dir(name), tempPrefix+filepath.Base(name)+".*")
+// readFile reads the output file rel (a slash path relative to the output folder) into buf, grown
+// as needed and returned for the next file's read: a regular file, never through a symbolic link
+// (the walk decides what a link means), at most maxFile bytes. fi is the file as opened, which
+// writeFile needs to replace it.
+func (j *job) readFile(rel string, buf []byte) (data []byte, fi fs.FileInfo, err error) {
+	f, fi, err := safefs.OpenIn(j.root, rel)
 	if err != nil {
-		return nil, err
+		return buf[:0], nil, j.fileError(rel, err)
 	}
-	_, err = f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
+	defer f.Close()
+	data, err = safefs.ReadInto(buf, f, fi, maxFile)
 	if err != nil {
-		os.Remove(f.Name())
-		return nil, err
+		return data, nil, j.fileError(rel, err)
 	}
-	return &pending{temp: f.Name(), final: name, mode: mode}, nil
+	return data, fi, nil
 }
 
-// commit puts every pending file in place, on as many goroutines as the step ran on: a rename is a
-// system call, and a site has one for every page. After a failed rename the others are still
-// tried, and the temporary files left are removed.
-func commit(ps []pending, workers int) error {
-	var (
-		mu   sync.Mutex
-		errs []error
-		wg   sync.WaitGroup
-	)
-	workers = max(1, min(workers, len(ps)))
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(ps); i += workers {
-				if err := os.Rename(ps[i].temp, ps[i].final); err != nil {
-					os.Remove(ps[i].temp)
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		}()
+// fileError names the output file rel in err as messages name output files.
+func (j *job) fileError(rel string, err error) error {
+	var pe *fs.PathError
+	var se *safefs.SizeError
+	switch {
+	case errors.As(err, &se):
+		se.Name = j.outName(rel)
+		return se
+	case errors.As(err, &pe):
+		return &fs.PathError{Op: pe.Op, Path: j.outName(rel), Err: pe.Err}
 	}
-	wg.Wait()
-	return errors.Join(errs...)
+	return fmt.Errorf("%s: %w", j.outName(rel), err)
 }
 
-// discard removes every pending file: nothing is put in place.
-func discard(ps []pending) {
-	for _, p := range ps {
-		os.Remove(p.temp)
+// siteFile is a file of the output's that robotsmith reads whole and may rewrite: _headers,
+// robots.txt, a sitemap.
+type siteFile struct {
+	rel  string      // the file to read and write: the name asked for, or the file a link of that name leads to
+	data []byte      // its bytes; nil when there is no such file
+	info fs.FileInfo // the file as read, for writeFile; nil when there is none (writing creates it)
+	// skip, when not "", is why the file can be neither read nor written, as a warning: a link
+	// that leads outside the output or to nothing, a FIFO, a device.
+	skip string
+}
+
+// readSiteFile reads the site-level file rel (a slash path relative to the output folder). A
+// symbolic link into the output is kept a link: its target is read, and is the file to write. A
+// name that is missing is a file to create.
+func (j *job) readSiteFile(rel string) (siteFile, error) {
+	sf := siteFile{rel: rel}
+	lfi, err := j.root.Lstat(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return sf, nil
+	case err != nil:
+		return sf, j.fileError(rel, err)
+	case lfi.Mode()&fs.ModeSymlink != 0:
+		fl, warning, ok := j.classify(rel, lfi.Mode().Type())
+		if !ok || fl&isLink == 0 {
+			sf.skip = warning
+			return sf, nil
+		}
+		if sf.rel, err = safefs.ResolveLink(j.site.Output, rel); err != nil {
+			return sf, j.fileError(rel, err)
+		}
+	case lfi.IsDir():
+		// Not a file robotsmith may skip: the rules it needs cannot be written anywhere else.
+		return sf, &fs.PathError{Op: "read", Path: j.outName(rel), Err: syscall.EISDIR}
+	case !lfi.Mode().IsRegular():
+		sf.skip = fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), safefs.Kind(lfi.Mode()))
+		return sf, nil
 	}
+	sf.data, sf.info, err = j.readFile(sf.rel, nil)
+	return sf, err
+}
+
+// writeFile is the one way a run writes the output: the new content of the file rel (a slash path
+// relative to the output folder), whose read gave orig (nil for a file that does not exist yet),
+// goes to a temporary file beside it, which keeps orig's mode and owner, until commit puts every
+// file of the build in place at once. In check, which writes nothing, it does nothing. It may be
+// called from many goroutines.
+func (j *job) writeFile(rel string, orig fs.FileInfo, data []byte) error {
+	if j.tx == nil {
+		return nil
+	}
+	if err := j.tx.WriteFile(rel, orig, data); err != nil {
+		return j.fileError(rel, err)
+	}
+	if j.own != nil {
+		j.own.add(rel, data)
+	}
+	return nil
+}
+
+// ownWrites, in watch mode, stamps what each of a batch's writes puts in its file (watch.Own's
+// stamp: a size and a hash, never the content), so that once the batch is in place the watcher
+// can be told, and drop the events of robotsmith's own writes. Safe for concurrent use.
+type ownWrites struct {
+	own    *watch.Own
+	mu     sync.Mutex
+	stamps map[string]watch.Stamp // by slash path relative to the output folder
+}
+
+func (o *ownWrites) add(rel string, data []byte) {
+	s := o.own.Stamp(data)
+	o.mu.Lock()
+	o.stamps[rel] = s
+	o.mu.Unlock()
+}
+
+
+// commit puts every file writeFile wrote in place, or (an error) none: a failure, a file that
+// another process changed meanwhile, or ctx ending (SIGINT, SIGTERM) undoes the files already
+// replaced. It reports whether any file was written; its warnings are leftovers the next run
+// removes.
+func (j *job) commit(ctx context.Context) (wrote bool, warnings []string, err error) {
+	if j.tx == nil {
+		return false, nil, nil
+	}
+	n := j.tx.Len()
+	if err := j.tx.Commit(ctx); err != nil {
+		return false, nil, err
+	}
+	return n > 0, j.tx.Warnings, nil
+}
+
+// close ends the run's hold on the output: a build's transaction not committed is undone (every
+// temporary file removed, the folder unlocked), and the folder is closed. Every run calls it, on
+// every path.
+func (j *job) close() {
+	if j.tx != nil {
+		j.tx.Abort()
+	}
+	if j.root != nil {
+		j.root.Close()
+	}
+	j.tx, j.root = nil, nil
+}
+
+// recovered is the warning for what safefs found of an interrupted build in the output and undid
+// or finished, "" for nothing.
+func (j *job) recovered(r safefs.Recovery) string {
+	if !r.Any() {
+		return ""
+	}
+	return fmt.Sprintf("%s: %v", j.site.Output, r)
 }

@@ -41,6 +41,15 @@
 //   - In the body it is a tag too (Google reads body robots tags): it is
 //     reported and removed, but the new block always goes in the head.
 //
+// # Canonical and hreflang links
+//
+// The same pass reports the head's <link rel="canonical"> and <link
+// rel="alternate" hreflang="..."> (Page.Links, with their lines) and the href
+// of its first <base> (Page.Base), as written: a caller that checks where a
+// page's canonical and hreflang point resolves them, without reading the page
+// again. Links in the body, in <template> or in raw text are not the head's;
+// those in the head's <noscript> are (a crawler's first pass reads them).
+//
 // # What counts as an HTML document
 //
 // A page is a document when a doctype, <html>, <head> or <body> appears

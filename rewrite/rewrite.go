@@ -17,6 +17,19 @@ type Page struct {
 	Redirect bool    // <meta http-equiv="refresh"> in the head
 	Block    bool    // robotsmith's own block is present
 	Tags     []Found // robots-family meta tags OUTSIDE robotsmith's block, in document order (head and body)
+	// Links are the head's <link rel="canonical"> and <link rel="alternate" hreflang> (in
+	// <noscript> too), in document order; Base is the href of the head's first <base>, "" for none.
+	// Both are as written: resolving them is the caller's.
+	Links []Link
+	Base  string
+}
+
+// Link is a <link rel="canonical"> or <link rel="alternate" hreflang="..."> of the head.
+type Link struct {
+	Rel      string // "canonical" or "alternate"
+	Hreflang string // for an alternate: the hreflang value, white space trimmed, as written
+	Href     string // the href attribute, entities unescaped, as written
+	Line     int    // 1-based line of the tag's '<'
 }
 
 // Found is one robots-family meta tag in the input.
@@ -221,7 +234,16 @@ func pageOf(src []byte, res scanResult) Page {
 	if !res.html {
 		return Page{}
 	}
-	p := Page{HTML: true, Redirect: res.redirect, Block: len(res.blocks) > 0}
+	p := Page{HTML: true, Redirect: res.redirect, Block: len(res.blocks) > 0, Base: res.base}
+	if len(res.links) > 0 {
+		p.Links = make([]Link, len(res.links))
+		line, at := 1, 0
+		for i, l := range res.links {
+			line += lineBreaks(src[at:l.start])
+			at = l.start
+			p.Links[i] = Link{Rel: l.rel, Hreflang: l.hreflang, Href: l.href, Line: line}
+		}
+	}
 	line, at := 1, 0
 	for _, t := range res.tags {
 		line += lineBreaks(src[at:t.start])

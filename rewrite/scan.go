@@ -24,15 +24,24 @@ type hit struct {
 // scanResult is everything one pass over a page learns. Offsets index src.
 type scanResult struct {
 	html, redirect bool
-	tags           []hit  // robots tags outside robotsmith blocks, document order
-	kept           []kept // what complete blocks record of the page's own tags
-	blocks         []span // complete robotsmith blocks
-	blockHead      []bool // blocks[i] starts directly in the head
-	orphans        []span // marker comments without a partner
-	charsetEnd     int    // end of the first <meta charset> in the head, or -1
-	headStart      int    // where the head's content starts (or is implied)
-	voidStyle      int    // head's non-robots void tags: 1 " />", -1 ">", 0 none seen
-	blockStyle     int    // style of the tags inside an old block, likewise
+	tags           []hit     // robots tags outside robotsmith blocks, document order
+	kept           []kept    // what complete blocks record of the page's own tags
+	blocks         []span    // complete robotsmith blocks
+	blockHead      []bool    // blocks[i] starts directly in the head
+	orphans        []span    // marker comments without a partner
+	charsetEnd     int       // end of the first <meta charset> in the head, or -1
+	headStart      int       // where the head's content starts (or is implied)
+	voidStyle      int       // head's non-robots void tags: 1 " />", -1 ">", 0 none seen
+	blockStyle     int       // style of the tags inside an old block, likewise
+	links          []linkHit // the head's canonical and hreflang links, document order
+	base           string    // href of the head's first <base href>, "" for none
+	haveBase       bool
+}
+
+// linkHit is a <link rel="canonical"> or <link rel="alternate" hreflang> of the head.
+type linkHit struct {
+	rel, hreflang, href string
+	start               int
 }
 
 const (
@@ -322,6 +331,15 @@ func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 			s.noscript++
 		}
 	}
+	if s.phase != phaseAfter {
+		// In the head, <noscript> included (a crawler's first pass parses it with scripting off).
+		switch string(name) {
+		case "link":
+			s.link(z, sp)
+		case "base":
+			s.baseTag(z)
+		}
+	}
 	if !outer {
 		return
 	}
@@ -405,6 +423,63 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span) {
 	}
 	if s.res.charsetEnd < 0 && (charset || string(equiv) == "content-type" && bytes.Contains(bytes.ToLower(content), []byte("charset"))) {
 		s.res.charsetEnd = sp.end
+	}
+}
+
+// link records a <link> of the head when it is a canonical or an hreflang alternate: rel is a
+// list of keywords, any case ("canonical", "alternate"), and an alternate counts only with an
+// hreflang. Its values stay bytes until the link is known to be one of those.
+func (s *scanner) link(z *html.Tokenizer, sp span) {
+	var rel, href, lang []byte
+	var haveRel, haveHref, haveLang bool
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		// The first occurrence of an attribute wins, as in the HTML parser.
+		switch string(k) {
+		case "rel":
+			if !haveRel {
+				rel, haveRel = v, true
+			}
+		case "href":
+			if !haveHref {
+				href, haveHref = v, true
+			}
+		case "hreflang":
+			if !haveLang {
+				lang, haveLang = v, true
+			}
+		}
+	}
+	if !haveHref {
+		return
+	}
+	canonical, alternate := false, false
+	for _, kw := range bytes.Fields(rel) {
+		canonical = canonical || bytes.EqualFold(kw, []byte("canonical"))
+		alternate = alternate || bytes.EqualFold(kw, []byte("alternate"))
+	}
+	switch {
+	case canonical:
+		s.res.links = append(s.res.links, linkHit{rel: "canonical", href: string(href), start: sp.start})
+	case alternate && haveLang && len(bytes.TrimSpace(lang)) > 0:
+		s.res.links = append(s.res.links, linkHit{rel: "alternate", hreflang: string(bytes.TrimSpace(lang)), href: string(href), start: sp.start})
+	}
+}
+
+// baseTag records the href of the first <base> that has one: the document's base URL, which its
+// relative links are resolved against (HTML's "frozen base URL").
+func (s *scanner) baseTag(z *html.Tokenizer) {
+	if s.res.haveBase {
+		return
+	}
+	for more := true; more; {
+		var k, v []byte
+		k, v, more = z.TagAttr()
+		if string(k) == "href" {
+			s.res.base, s.res.haveBase = string(v), true
+			return
+		}
 	}
 }
 

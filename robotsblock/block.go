@@ -10,6 +10,7 @@ import (
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/robotstxt"
 )
 
 // Group is one group of robots_txt.groups.
@@ -33,6 +34,9 @@ type Input struct {
 	// SitemapsLine is where robots_txt.sitemaps is written in the config,
 	// for messages; 0 when unknown.
 	SitemapsLine int
+	// Listed are the Sitemap: URLs the rest of robots.txt already lists
+	// (a theme's or the generator's own line): they are not written again.
+	Listed []string
 	// Catalogue lists the crawlers ai.block selects from; nil is
 	// crawlers.Default().
 	Catalogue *crawlers.Catalogue
@@ -104,10 +108,15 @@ var ErrNoBaseURL = errors.New("sitemaps need the site's absolute base URL (Hugo 
 func Check(in Input) []error {
 	var errs []error
 	cat := in.catalogue()
+	// Tokens are compared as Google's parser reads them (robotstxt.ProductToken): to it,
+	// User-agent: AI names the group of AI2Bot too.
 	blocked := map[string]string{}
 	for _, c := range in.AI.Blocked(cat) {
 		for _, t := range c.Tokens {
-			blocked[strings.ToLower(t)] = c.Name()
+			k := strings.ToLower(robotstxt.ProductToken(t))
+			if _, seen := blocked[k]; !seen && k != "" {
+				blocked[k] = c.Name()
+			}
 		}
 	}
 	for i, g := range in.Groups {
@@ -126,8 +135,12 @@ func Check(in Input) []error {
 				if want, ok := cat.Resembles(a); ok {
 					bad("agents: %q is not a crawler robotsmith knows; did you mean %q?", a, want)
 				}
-				if c, ok := blocked[strings.ToLower(a)]; ok {
-					bad("agents: %s is also blocked by ai.block (line %d); RFC 9309 merges every group that names a crawler, so name it in one place only", c, in.AI.BlockLine)
+				if c, ok := blocked[strings.ToLower(robotstxt.ProductToken(a))]; ok && robotstxt.ProductToken(a) != "" {
+					also := ""
+					if !strings.EqualFold(c, a) {
+						also = fmt.Sprintf(" (Google's parser reads both %s and %s as %s)", a, c, robotstxt.ProductToken(a))
+					}
+					bad("agents: %s is also blocked by ai.block (line %d)%s; RFC 9309 merges every group that names a crawler, so name it in one place only", c, in.AI.BlockLine, also)
 				}
 			}
 		}
@@ -173,7 +186,9 @@ func Render(in Input) (*Block, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	if in.Empty() {
+	sitemaps = slices.DeleteFunc(sitemaps, func(s string) bool { return slices.Contains(in.Listed, s) })
+	if len(in.Groups) == 0 && len(sitemaps) == 0 && !in.AI.States() && len(in.AI.Block) == 0 {
+		// Nothing asked for, or only Sitemap: lines the file already has.
 		return &Block{}, nil
 	}
 	w := &writer{b: &Block{Sitemaps: sitemaps}}
@@ -251,8 +266,11 @@ func Render(in Input) (*Block, error) {
 
 // Merge returns the robots.txt existing (nil when the file is missing) with
 // robotsmith's block replaced by b, or appended when it has none; every
-// byte outside the block is kept. An empty b removes the block.
-func Merge(existing []byte, b *Block) []byte {
+// byte outside the block is kept. An empty b removes the block. A begin
+// marker without an end marker is an error (*markers.Error, the same as
+// _headers gives; the caller sets its File) and nothing is merged: the
+// user's lines after it are never taken for robotsmith's.
+func Merge(existing []byte, b *Block) ([]byte, error) {
 	return markers.Merge(existing, b.Text)
 }
 

@@ -75,9 +75,12 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Render: %v", err)
 			}
-			got := Merge(existing, b)
+			got, err := Merge(existing, b)
+			if err != nil {
+				t.Fatal(err)
+			}
 			golden(t, tc.name+".golden", got)
-			if again := Merge(got, b); !bytes.Equal(again, got) {
+			if again, err := Merge(got, b); err != nil || !bytes.Equal(again, got) {
 				t.Errorf("merging the same block again changed the file:\n%s", again)
 			}
 			checkGroupsEnd(t, b.Text)
@@ -205,7 +208,7 @@ func TestRenderEmpty(t *testing.T) {
 	if err != nil || len(b.Text) != 0 {
 		t.Errorf("meta alone: Render = %q, %v; want an empty block (meta writes no robots.txt line)", b.Text, err)
 	}
-	if got := Merge(nil, b); len(got) != 0 {
+	if got, err := Merge(nil, b); err != nil || len(got) != 0 {
 		t.Errorf("an empty block created a robots.txt: %q", got)
 	}
 }
@@ -227,6 +230,9 @@ func TestErrors(t *testing.T) {
 			`robots_txt.groups[2]: agents: "GPTbto" is not a crawler robotsmith knows; did you mean "GPTBot"?`},
 		{"named and blocked", Input{Groups: []Group{{Agents: []string{"gptbot"}, Allow: []string{"/"}, Line: 3}}, AI: specPolicy}, 3,
 			"robots_txt.groups[1]: agents: GPTBot is also blocked by ai.block (line 11)"},
+		// Google's parser reads User-agent: AI2Bot as AI: a group for AI is merged with the block's.
+		{"named and blocked as Google reads it", Input{Groups: []Group{{Agents: []string{"AI"}, Allow: []string{"/"}, Line: 3}}, AI: specPolicy}, 3,
+			"robots_txt.groups[1]: agents: AI2Bot is also blocked by ai.block (line 11) (Google's parser reads both AI and AI2Bot as AI)"},
 		{"path without slash", Input{Groups: []Group{{Agents: []string{"*"}, Disallow: []string{"private/"}, Line: 2}}}, 2,
 			`robots_txt.groups[1]: disallow: "private/" must start with / (or *)`},
 		{"line break in a path", Input{Groups: []Group{{Agents: []string{"*"}, Allow: []string{"/a\nUser-agent: x"}, Line: 2}}}, 2,
@@ -249,6 +255,27 @@ func TestErrors(t *testing.T) {
 	}
 	if _, err := Render(Input{Sitemaps: []string{"/s.xml"}}); !errors.Is(err, ErrNoBaseURL) {
 		t.Errorf("sitemaps without a base URL: %v, want ErrNoBaseURL", err)
+	}
+}
+
+// TestListed: a Sitemap: URL the rest of robots.txt already lists is not written again, and a block
+// that would hold nothing else is not written at all.
+func TestListed(t *testing.T) {
+	in := Input{Sitemaps: []string{"/sitemap.xml", "/en/sitemap.xml"}, BaseURL: "https://example.com/",
+		Listed: []string{"https://example.com/sitemap.xml"}}
+	b, err := Render(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"https://example.com/en/sitemap.xml"}; fmt.Sprint(b.Sitemaps) != fmt.Sprint(want) {
+		t.Errorf("Sitemaps = %q, want %q", b.Sitemaps, want)
+	}
+	if bytes.Contains(b.Text, []byte("Sitemap: https://example.com/sitemap.xml\n")) {
+		t.Errorf("a listed sitemap was written again:\n%s", b.Text)
+	}
+	in.Listed = append(in.Listed, "https://example.com/en/sitemap.xml")
+	if b, err := Render(in); err != nil || len(b.Text) != 0 {
+		t.Errorf("every sitemap listed: Render = %q, %v; want an empty block", b.Text, err)
 	}
 }
 
@@ -296,8 +323,9 @@ func FuzzRender(f *testing.F) {
 		}
 		checkGroupsEnd(t, b.Text)
 		checkRules(t, b)
-		if n := len(markers.Find(Merge([]byte("User-agent: *\nDisallow: /x\n"), b))); n != 1 {
-			t.Fatalf("merged file has %d blocks", n)
+		out, err := Merge([]byte("User-agent: *\nDisallow: /x\n"), b)
+		if n := len(markers.Find(out)); err != nil || n != 1 {
+			t.Fatalf("merged file has %d blocks (%v)", n, err)
 		}
 	})
 }

@@ -39,7 +39,10 @@
 //		return err
 //	}
 //	old, _ := os.ReadFile("public/robots.txt") // nil when missing
-//	out := robotsblock.Merge(old, b)           // the block replaced, or appended; nothing else touched
+//	out, err := robotsblock.Merge(old, b)      // the block replaced, or appended; nothing else touched
+//	if err != nil {
+//		return err // a begin marker without an end marker: *markers.Error naming its line
+//	}
 //
 // Block.Rules lists every Allow and Disallow line written, with its line in
 // the block and its agents, so that a caller with a robots.txt matcher can

@@ -19,7 +19,11 @@ func Example() {
 		panic(err)
 	}
 	existing := []byte("User-agent: Googlebot\nDisallow: /nogoogle/\n")
-	fmt.Print(string(robotsblock.Merge(existing, b)))
+	out, err := robotsblock.Merge(existing, b)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Print(string(out))
 	// Output:
 	// User-agent: Googlebot
 	// Disallow: /nogoogle/

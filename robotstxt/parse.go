@@ -104,7 +104,7 @@ func agentOf(l Line) Agent {
 	if len(v) > 0 && v[0] == '*' && (len(v) == 1 || isASCIISpace(v[1])) {
 		return Agent{Line: l, Global: true}
 	}
-	return Agent{Line: l, Token: v[:tokenLen(v)]}
+	return Agent{Line: l, Token: ProductToken(v)}
 }
 
 // tokenLen is the length of the product token at the start of s: ASCII letters, '-' and '_'
@@ -121,6 +121,12 @@ func tokenLen(s string) int {
 	}
 	return i
 }
+
+// ProductToken is the product token Google's matcher reads in a User-agent value or a crawler's
+// name: its leading run of ASCII letters, '-' and '_' ("Googlebot" for "Googlebot/2.1", "AI" for
+// "AI2Bot", "archive" for "archive.org_bot"); "" when it starts with any other character. Tokens
+// are compared ignoring ASCII case, so two names with the same ProductToken are one crawler to it.
+func ProductToken(s string) string { return s[:tokenLen(s)] }
 
 // ValidAgent reports whether name is a product token a crawler can be asked about: not empty, and
 // only ASCII letters, '-' and '_' ("Googlebot", not "Googlebot/2.1"). A name with other characters

@@ -46,7 +46,7 @@ type Source struct {
 	File string // file the value came from ("" for built-in defaults and the environment)
 	Line int    // 1-based; 0 if unknown
 	Rule int    // 1-based rule number for FromRule
-	Key  string // front matter key, meta name, or "VAR=value" for the environment
+	Key  string // front matter key, meta name, "VAR=value" for the environment, or a config key ("ai.meta") for FromRule without a Rule
 }
 
 // loc is "file:line", "file" or "".
@@ -77,6 +77,9 @@ func (s Source) what() string {
 	case FromRule:
 		if s.Rule > 0 {
 			return "rule " + strconv.Itoa(s.Rule)
+		}
+		if s.Key != "" {
+			return s.Key // a config key that is not a numbered rule: "ai.meta"
 		}
 	case FromFrontMatter:
 		if s.Key != "" {

@@ -76,8 +76,10 @@ type branchKey struct{ lang, dir string }
 // first: the declaring branch page itself, then its ancestors, then the site config. Hugo fills a
 // field from the nearest cascade that sets it. A cascade applies to pages of its branch page's
 // language, unless its target names languages: then to pages of those languages, whichever
-// language's branch page declares it (checked against Hugo 0.165).
-func (h *hugoConfig) applyCascades(srcs []*hugoSrc) {
+// language's branch page declares it (checked against Hugo 0.165). The cascades are those the
+// branch pages of srcs declare; they are applied to targets (srcs themselves, or the list pages
+// Hugo makes without a content file).
+func (h *hugoConfig) applyCascades(srcs, targets []*hugoSrc) {
 	byBranch := map[branchKey]*hugoSrc{}
 	branches := map[string][]*hugoSrc{} // dir -> its _index pages in every language
 	for _, p := range srcs {
@@ -86,7 +88,7 @@ func (h *hugoConfig) applyCascades(srcs []*hugoSrc) {
 			branches[p.dir] = append(branches[p.dir], p)
 		}
 	}
-	for _, p := range srcs {
+	for _, p := range targets {
 		p.meta = make(map[string]any, len(p.own))
 		for k, v := range p.own {
 			p.meta[k] = v

@@ -35,8 +35,10 @@ type hugoConfig struct {
 	buildDrafts     bool
 	buildFuture     bool
 	buildExpired    bool
-	cascades        []hugoCascade // config-level cascade
-	warnings        []error       // from the configuration files, reported once
+	cascades        []hugoCascade         // config-level cascade
+	formats         map[string]hugoFormat // output formats by name
+	kindOutputs     map[string][]string   // output format names by page kind
+	warnings        []error               // from the configuration files, reported once
 	raw             map[string]any
 }
 
@@ -115,7 +117,7 @@ func (s *Site) openHugo() error {
 	if h.env == "" {
 		h.env = "production"
 	}
-	r := &hugoConfigReader{s: s, cfg: map[string]any{}}
+	r := &hugoConfigReader{s: s, cfg: map[string]any{}, root: s.Root}
 	if err := r.readRoot(); err != nil {
 		return err
 	}
@@ -123,6 +125,9 @@ func (s *Site) openHugo() error {
 		if err := r.readDir(filepath.Join(s.Root, "config", dir)); err != nil {
 			return err
 		}
+	}
+	if err := r.readModules(); err != nil {
+		return err
 	}
 	h.raw = r.cfg
 	if err := h.decode(s, r.cfg); err != nil {
@@ -143,6 +148,7 @@ func (s *Site) openHugo() error {
 // cascade decoder front matter uses too.
 type hugoConfigReader struct {
 	s          *Site
+	root       string // the folder whose hugo.* or config.* is read: the site's, or a theme's
 	cfg        map[string]any
 	cascadeDoc *frontmatter.Document
 	cascade    *frontmatter.Key
@@ -151,7 +157,7 @@ type hugoConfigReader struct {
 func (r *hugoConfigReader) readRoot() error {
 	for _, base := range []string{"hugo", "config"} {
 		for _, ext := range hugoConfigExts {
-			p := filepath.Join(r.s.Root, base+"."+ext)
+			p := filepath.Join(r.root, base+"."+ext)
 			if !fileExists(p) {
 				continue
 			}
@@ -291,6 +297,10 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	}
 	s.Content = s.abs(contentDir)
 	s.Output = s.abs(publishDir)
+	s.BaseURL = strOr(cfg["baseurl"], "")
+	if v := s.opt.Env("HUGO_BASEURL"); v != "" {
+		s.BaseURL = v
+	}
 
 	h.defaultLang = strings.ToLower(strOr(cfg["defaultcontentlanguage"], "en"))
 	h.defaultInSubdir = toBool(cfg["defaultcontentlanguageinsubdir"])
@@ -328,6 +338,7 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	for _, k := range toStrings(cfg["disablekinds"]) {
 		h.disableKinds[strings.ToLower(k)] = true
 	}
+	h.decodeOutputs(cfg)
 	h.pagerPath = "page"
 	if p, ok := cfg["pagination"].(map[string]any); ok {
 		h.pagerPath = strOr(p["path"], h.pagerPath)

@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"net/url"
@@ -35,7 +36,33 @@ var hugoFixtures = []struct {
 	{name: "edge"},
 	{name: "nokinds"},
 	{name: "langdirs", args: []string{"-D"}},
+	{name: "formats"},
 }
+
+// hugoTruthLayout replaces each fixture's 404 page, in the copy the test builds, with Hugo's own
+// account of every page it made in every language: its kind, language, content file (none for
+// a page Hugo made without one) and the link of each of its output formats. Pager pages are not
+// pages to Hugo: the fixtures' templates write the same facts into every HTML file they render,
+// a pager page's being its list page's (data-truth on <body>).
+const hugoTruthLayout = `{{- $rows := slice -}}
+{{- range hugo.Sites -}}{{- $pages := .Pages -}}{{- with .GetPage "/404" -}}{{- $pages = $pages | append . -}}{{- end -}}
+{{- range $pages -}}
+{{- $formats := slice -}}
+{{- range .OutputFormats -}}{{- $formats = $formats | append (dict "name" .Name "rel" .RelPermalink) -}}{{- end -}}
+{{- $file := "" -}}{{- with .File -}}{{- $file = .Filename -}}{{- end -}}
+{{- $rows = $rows | append (dict "kind" .Kind "lang" .Lang "file" $file "formats" $formats) -}}
+{{- end -}}{{- end -}}
+{{- $rows | jsonify -}}`
+
+// hugoTruth is one page of hugoTruthLayout's account.
+type hugoTruth struct {
+	Kind, Lang, File string
+	Formats          []struct{ Name, Rel string }
+}
+
+// truthMarker reads the facts the fixtures' templates write into HTML (a data-truth attribute on
+// <body>) and JSON (a "truth" value): kind|lang|file|pager page number (list pages only).
+var truthMarker = regexp.MustCompile(`truth"?[=:] ?"([^"|]*)\|([^"|]*)\|([^"|]*)\|([0-9]*)"`)
 
 // findHugo finds Hugo v0.146 or newer: $HUGO, the cache where .ci/run installs it, or PATH.
 func findHugo(t *testing.T) string {
@@ -106,7 +133,8 @@ func permalinkFile(permalink string) string {
 	if err != nil {
 		return ""
 	}
-	p := strings.TrimPrefix(u.Path, "/")
+	// A slug with ".." is resolved when Hugo writes the file, never above the output folder.
+	p := strings.TrimPrefix(cleanKeepSlash(u.Path), "/")
 	if p == "" || strings.HasSuffix(p, "/") {
 		p += "index.html"
 	}
@@ -119,6 +147,9 @@ func TestHugoIntegration(t *testing.T) {
 		t.Run(fx.name, func(t *testing.T) {
 			dir := t.TempDir()
 			if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "hugo", fx.name))); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "layouts", "404.html"), []byte(hugoTruthLayout), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			env := append(os.Environ(), "HUGO_CACHEDIR="+filepath.Join(dir, ".cache"))
@@ -145,18 +176,8 @@ func TestHugoIntegration(t *testing.T) {
 			exists := func(rel string) bool { return fileExists(filepath.Join(out, filepath.FromSlash(rel))) }
 
 			bySource := map[string]*Page{}
-			claimed := map[string]string{} // output file -> what claims it
-			urls := map[string]bool{}
 			for i := range pages {
-				p := &pages[i]
-				bySource[p.Source] = p
-				if p.Output != "" {
-					claimed[p.Output] = "page " + p.Source
-					urls[p.URL] = true
-				}
-				for _, a := range p.Aliases {
-					claimed[a] = "alias of " + p.Source
-				}
+				bySource[pages[i].Source] = &pages[i]
 			}
 
 			// 1. Every content file Hugo lists and rendered: our output is the file Hugo wrote.
@@ -212,45 +233,9 @@ func TestHugoIntegration(t *testing.T) {
 				}
 			}
 
-			// 3. Every HTML file Hugo wrote is ours, an alias, a pager, or a known page with no source.
-			kinds := map[string]int{}
-			err = filepath.WalkDir(out, func(fp string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() || !strings.HasSuffix(fp, ".html") {
-					return err
-				}
-				rel, _ := filepath.Rel(out, fp)
-				rel = filepath.ToSlash(rel)
-				if c := claimed[rel]; c != "" {
-					kinds[strings.Fields(c)[0]]++
-					return nil
-				}
-				u := "/" + strings.TrimSuffix(rel, "index.html")
-				if o := m.Owner(rel); o.Role == RolePager {
-					kinds["pager"]++
-					return nil
-				}
-				// A pager page of a list page with no content file (a home or section Hugo made)
-				// has no source either.
-				if mm := pagerRE.FindStringSubmatch(rel); mm != nil && noSourceKind(s, "/"+mm[1]) != "" {
-					kinds["pager (no source)"]++
-					return nil
-				}
-				if k := noSourceKind(s, u); k != "" {
-					kinds[k]++
-					return nil
-				}
-				src, _ := os.ReadFile(fp)
-				if bytes.Contains(src, []byte(`http-equiv="refresh"`)) {
-					kinds["redirect"]++
-					return nil
-				}
-				t.Errorf("%s: hugo wrote it; no page, alias, pager or known list claims it", rel)
-				kinds["unclaimed"]++
-				return nil
-			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			// 3. Every file Hugo wrote for a page, with or without a content file, in any output
+			// format, and every pager page has the owner Hugo says, with Hugo's kind and language.
+			kinds := checkOwners(t, s, m, dir, out)
 			var reasons []string
 			for r, n := range unmapped {
 				reasons = append(reasons, fmt.Sprintf("%s=%d", r, n))
@@ -261,38 +246,134 @@ func TestHugoIntegration(t *testing.T) {
 				ks = append(ks, fmt.Sprintf("%s=%d", k, n))
 			}
 			sort.Strings(ks)
-			t.Logf("hugo %s: pages=%d mapped=%d unmapped=%d (%s); html files: %s",
+			t.Logf("hugo %s: pages=%d mapped=%d unmapped=%d (%s); output files: %s",
 				fx.name, len(pages), mapped, len(pages)-mapped, strings.Join(reasons, " "), strings.Join(ks, " "))
 		})
 	}
 }
 
-// pagerRE takes a pager page's list folder out of its path: "blog/page/2/index.html" is "blog/".
-var pagerRE = regexp.MustCompile(`^((?:[^/]+/)*?)[^/]+/[1-9][0-9]*(?:/index)?\.html$`)
+// checkOwners checks Owner for every file Hugo wrote against Hugo's own account of it
+// (hugoTruthLayout and the data-truth markers), and counts the files by what they are.
+func checkOwners(t *testing.T, s *Site, m *Map, dir, out string) map[string]int {
+	t.Helper()
+	truth := map[string]hugoTruth{} // output file -> its page
+	format := map[string]string{}   // output file -> its format's name
+	rows := readHugoTruth(t, out)
+	for _, row := range rows {
+		for _, f := range row.Formats {
+			rel := permalinkFile(f.Rel)
+			truth[rel], format[rel] = row, f.Name
+		}
+	}
+	realDir, _ := filepath.EvalSymlinks(dir)
+	source := func(file string) string {
+		if file == "" {
+			return ""
+		}
+		r, err := filepath.Rel(realDir, file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return filepath.ToSlash(r)
+	}
+	kinds := map[string]int{}
+	err := filepath.WalkDir(out, func(fp string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(out, fp)
+		rel = filepath.ToSlash(rel)
+		o := m.Owner(rel)
+		want, role := truth[rel], RoleFormat
+		if name, ok := format[rel]; ok && (name == "html" || name == "404") {
+			role = RolePage
+		}
+		b, _ := os.ReadFile(fp)
+		mm := truthMarker.FindSubmatch(b)
+		_, listed := format[rel]
+		switch {
+		case mm == nil && !listed:
+			kinds["no page (redirect, resource, static, sitemap)"]++
+			return nil
+		case mm != nil:
+			// A page Hugo lists in no collection (build.list: never) is not in the account.
+			want = hugoTruth{Kind: string(mm[1]), Lang: string(mm[2]), File: string(mm[3])}
+			if n, _ := strconv.Atoi(string(mm[4])); n >= 2 {
+				role = RolePager
+			} else if !listed {
+				role = RolePage
+			}
+		}
+		what := fmt.Sprintf("%s %s, %s", want.Lang, want.Kind, role)
+		if want.File == "" {
+			what += " (no source)"
+		}
+		kinds[what]++
+		switch {
+		case o.Page == nil:
+			t.Errorf("%s: Hugo wrote it for %s %s %q as its %s; Owner finds no page", rel, want.Lang, want.Kind, source(want.File), role)
+		case o.Role != role || o.Page.Source != source(want.File) || o.Page.Kind != want.Kind || o.Page.Lang != want.Lang:
+			t.Errorf("%s: Owner = %s of %q (kind %s, lang %s); Hugo: %s of %q (kind %s, lang %s)", rel,
+				o.Role, o.Page.Source, o.Page.Kind, o.Page.Lang, role, source(want.File), want.Kind, want.Lang)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFormats(t, m, out, rows)
+	return kinds
+}
 
-// noSourceKind names the kind of an output page Hugo writes with no content file: home,
-// sections without _index, taxonomy lists and terms, 404 pages. "" when u is none of those.
-func noSourceKind(s *Site, u string) string {
-	h := s.hugo
-	u = strings.TrimSuffix(u, "index.html")
-	if u != "/404.html" {
-		u = strings.TrimSuffix(u, ".html")
+// checkFormats: the files robotsmith places for each page Hugo rendered, its HTML and every other
+// output format, are the ones Hugo links for that page, no more and no fewer.
+func checkFormats(t *testing.T, m *Map, out string, rows []hugoTruth) {
+	t.Helper()
+	for _, row := range rows {
+		var hugoFiles []string
+		var page *Page
+		for _, f := range row.Formats {
+			rel := permalinkFile(f.Rel)
+			hugoFiles = append(hugoFiles, rel)
+			if page == nil && fileExists(filepath.Join(out, filepath.FromSlash(rel))) {
+				page = m.Owner(rel).Page
+			}
+		}
+		if page == nil {
+			continue // nothing written, or an owner already reported missing
+		}
+		var ours []string
+		if page.Output != "" {
+			ours = append(ours, page.Output)
+		}
+		for _, f := range page.Formats {
+			ours = append(ours, f.File)
+		}
+		sort.Strings(hugoFiles)
+		sort.Strings(ours)
+		if strings.Join(ours, " ") != strings.Join(hugoFiles, " ") {
+			t.Errorf("%s %s %q: robotsmith places %v, Hugo %v", row.Lang, row.Kind, row.File, ours, hugoFiles)
+		}
 	}
-	segs := strings.Split(strings.Trim(u, "/"), "/")
-	if len(segs) > 0 && h.hasLang(segs[0]) && (h.multilingual() || h.defaultInSubdir) {
-		segs = segs[1:]
+}
+
+// readHugoTruth reads hugoTruthLayout's account from the 404 page it replaced.
+func readHugoTruth(t *testing.T, out string) []hugoTruth {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(out, "404.html"))
+	if err != nil {
+		matches, _ := filepath.Glob(filepath.Join(out, "*", "404.html"))
+		if len(matches) == 0 {
+			t.Fatalf("no 404.html with Hugo's account of its pages: %v", err)
+		}
+		b, err = os.ReadFile(matches[0])
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	if len(segs) == 0 || segs[0] == "" {
-		return "home"
+	var rows []hugoTruth
+	if err := json.Unmarshal(b, &rows); err != nil {
+		t.Fatalf("reading Hugo's account of its pages: %v", err)
 	}
-	if len(segs) == 1 && (segs[0] == "404.html") {
-		return "404"
-	}
-	if _, ok := h.taxonomies[segs[0]]; ok && len(segs) <= 2 {
-		return "taxonomy"
-	}
-	if len(segs) == 1 {
-		return "section"
-	}
-	return ""
+	return rows
 }

@@ -63,12 +63,13 @@ type resKey struct {
 	dir  string
 }
 
-// pages maps every content file to what Hugo v0.165 writes for it.
-func (g hugoGen) pages() ([]Page, []error, error) {
+// mapSite maps every content file to what Hugo v0.165 writes for it, and the list pages and 404
+// pages Hugo makes without a content file.
+func (g hugoGen) mapSite() (mapped, error) {
 	s, h := g.s, g.s.hugo
 	files, err := s.hugoWalk()
 	if err != nil {
-		return nil, nil, err
+		return mapped{}, err
 	}
 	srcs, resources, warnings, errs := g.read(files)
 	warnings = append(warnings, h.warnings...)
@@ -81,7 +82,33 @@ func (g hugoGen) pages() ([]Page, []error, error) {
 	for _, p := range srcs {
 		p.section = h.currentSection(p, branch)
 	}
-	h.applyCascades(srcs)
+	h.applyCascades(srcs, srcs)
+	sections, firstLang := h.index(srcs)
+	made := h.madeLists(srcs, sections)
+	h.applyCascades(srcs, made)
+	m := mapped{pages: make([]Page, 0, len(srcs)), warnings: warnings}
+	for _, p := range srcs {
+		pg, err := g.page(p, sections, resources, firstLang)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		m.pages = append(m.pages, pg)
+	}
+	for _, p := range made {
+		if pg, ok := g.sourceless(p, sections); ok {
+			m.sourceless = append(m.sourceless, pg)
+		}
+	}
+	sort.Slice(m.pages, func(i, j int) bool { return m.pages[i].Source < m.pages[j].Source })
+	return m, errors.Join(errs...)
+}
+
+// index fills each page's title, slug and date, and indexes the branch pages by language and
+// path and the bundles by the first language (by weight) that has them: a bundle file without a
+// language in its name is shared by the bundle's translations and published once, under that
+// language.
+func (h *hugoConfig) index(srcs []*hugoSrc) (map[sectionKey]*hugoSrc, map[string]int) {
 	sections := map[sectionKey]*hugoSrc{}
 	firstLang := map[string]int{}
 	for _, p := range srcs {
@@ -91,25 +118,13 @@ func (g hugoGen) pages() ([]Page, []error, error) {
 		if p.base == "_index" {
 			sections[sectionKey{p.lang, p.path}] = p
 		}
-		// A bundle file without a language in its name is shared by the bundle's translations
-		// and published once, under the first language (by weight) that has the bundle.
 		if p.bundle || p.base == "_index" {
 			if i, ok := firstLang[p.dir]; !ok || h.langIndex(p.lang) < i {
 				firstLang[p.dir] = h.langIndex(p.lang)
 			}
 		}
 	}
-	pages := make([]Page, 0, len(srcs))
-	for _, p := range srcs {
-		pg, err := g.page(p, sections, resources, firstLang)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		pages = append(pages, pg)
-	}
-	sort.Slice(pages, func(i, j int) bool { return pages[i].Source < pages[j].Source })
-	return pages, warnings, errors.Join(errs...)
+	return sections, firstLang
 }
 
 // read reads every content file's front matter once: pages, with their own robots inputs and the
@@ -195,28 +210,22 @@ func (g hugoGen) readFrontMatter(p *hugoSrc) ([]error, error) {
 	return doc.Warnings, errors.Join(errs...)
 }
 
-// page is what Hugo writes for one content file: its output file, resources, aliases and pager
-// pages. The output is worked out for every page, published or not under the flags read: a file
-// that is there belongs to its page whatever flags built it.
+// page is what Hugo writes for one content file: its output file in each format, resources,
+// aliases and pager pages. The output is worked out for every page, published or not under the
+// flags read: a file that is there belongs to its page whatever flags built it.
 func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc, resources map[resKey][]hugoFile, firstLang map[string]int) (Page, error) {
 	s, h := g.s, g.s.hugo
 	pg := Page{Source: s.rel(p.abs), Kind: p.kind, Lang: p.lang}
-	if len(h.langs) == 1 && !h.defaultInSubdir {
-		pg.Lang = ""
-	}
 	pg.NoOutput = h.noOutput(p, s.opt.Now)
 	pg.Inputs = append(append([]rules.Input(nil), p.inputs...), p.ownIn...)
-	tp, err := h.targetPaths(p, sections)
+	d, err := h.descriptor(p, sections)
 	if err != nil {
 		return pg, fmt.Errorf("%s: %w", pg.Source, err)
 	}
 	if h.disableKinds[p.kind] || pg.NoOutput == "headless" || strings.HasPrefix(pg.NoOutput, "build.render") {
 		return pg, nil // nothing is ever written for these
 	}
-	pg.URL, pg.Output = tp.link, tp.file
-	if p.kind != "page" {
-		pg.Pager = h.pager(tp)
-	}
+	tp := h.place(&pg, d, h.pageFormats(p.kind, p.meta))
 	if !h.disableAliases {
 		for _, a := range toStrings(p.meta["aliases"]) {
 			pg.Aliases = append(pg.Aliases, h.aliasFile(a, tp, p))
@@ -224,6 +233,30 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc, resources ma
 	}
 	pg.Resources = h.resources(p, tp, resources, firstLang)
 	return pg, nil
+}
+
+// place sets where Hugo writes the page in each of its output formats: Output and URL for HTML,
+// Formats for the others, and for a list page where the pages continuing it go in each format.
+// It returns the HTML target (else the first format's): its folder holds the page's resources.
+func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarget {
+	var main hugoTarget
+	for _, f := range formats {
+		t := h.target(d, f, "")
+		var pager *Pager
+		if hugoBranch(d.kind) {
+			pager = h.pager(d, f)
+		}
+		switch {
+		case f.name == "html":
+			pg.URL, pg.Output, pg.Pager = t.link, t.file, pager
+			main = t
+			continue
+		case pg.Output == "" && len(pg.Formats) == 0:
+			main = t
+		}
+		pg.Formats = append(pg.Formats, Format{Name: f.name, File: t.file, Pager: pager})
+	}
+	return main
 }
 
 // resources are the bundle files published with the page, relative to the output folder.
@@ -252,19 +285,26 @@ func (h *hugoConfig) resources(p *hugoSrc, tp hugoTarget, resources map[resKey][
 	return out
 }
 
-// pager is where Hugo writes a list page's pages 2..N: "<list>/<pagination.path>/N/index.html",
-// or with uglyURLs "<list>/<path>/N.html" (for a term written as tags/go.html, under tags/go/).
-func (h *hugoConfig) pager(tp hugoTarget) *Pager {
+// pager is where Hugo writes the pages 2..N of a list page in format f (renderPaginator): the
+// target of the page with "/<pagination.path>/N" added. Hugo's own path building places N, so
+// the pager is read off the targets of pages 2 and 3. Page 1 is a redirect stub for HTML
+// formats and is not written for others.
+func (h *hugoConfig) pager(d hugoDesc, f hugoFormat) *Pager {
 	pp := strings.Trim(h.pagerPath, "/")
-	dir := strings.TrimPrefix(tp.dir, "/")
-	if !strings.HasSuffix(tp.file, "index.html") && strings.HasSuffix(tp.file, ".html") {
-		dir = strings.TrimSuffix(tp.file, ".html")
+	a := h.target(d, f, "/"+pp+"/2").file
+	b := h.target(d, f, "/"+pp+"/3").file
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
 	}
-	prefix := path.Join(dir, pp) + "/"
-	if strings.HasSuffix(tp.file, ".html") && !strings.HasSuffix(tp.file, "/index.html") && tp.file != "index.html" {
-		return &Pager{Prefix: prefix, Suffix: ".html", First: 1}
+	if i >= len(a) || a[i] != '2' {
+		return nil
 	}
-	return &Pager{Prefix: prefix, Suffix: "/index.html", First: 1}
+	first := 2
+	if f.isHTML {
+		first = 1
+	}
+	return &Pager{Prefix: a[:i], Suffix: a[i+1:], First: first}
 }
 
 func parentDir(d string) string {
@@ -305,30 +345,10 @@ func (s *Site) hugoWalk() ([]hugoFile, error) {
 			if d.IsDir() {
 				return nil
 			}
-			r, err := filepath.Rel(root.dir, p)
+			f, err := h.fileOf(root, p)
 			if err != nil {
 				return err
 			}
-			f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
-			f.dir = path.Dir(f.rel)
-			if f.dir == "." {
-				f.dir = ""
-			}
-			ext := strings.TrimPrefix(path.Ext(name), ".")
-			f.content = hugoContentExts[strings.ToLower(ext)]
-			stem := strings.TrimSuffix(name, "."+ext)
-			f.lang = root.lang
-			if i := strings.LastIndexByte(stem, '.'); i > 0 && h.hasLang(strings.ToLower(stem[i+1:])) {
-				if f.lang == "" {
-					f.lang = strings.ToLower(stem[i+1:])
-				}
-				f.named = true
-				stem = stem[:i]
-			}
-			if f.lang == "" {
-				f.lang = h.defaultLang
-			}
-			f.base = stem
 			files = append(files, f)
 			return nil
 		})
@@ -338,6 +358,38 @@ func (s *Site) hugoWalk() ([]hugoFile, error) {
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].abs < files[j].abs })
 	return files, nil
+}
+
+// fileOf describes the file p found under a content root: its path in the content tree, its
+// language (the root's, else a configured language in its name, else the default) and its base
+// name without language and extension.
+func (h *hugoConfig) fileOf(root hugoRoot, p string) (hugoFile, error) {
+	r, err := filepath.Rel(root.dir, p)
+	if err != nil {
+		return hugoFile{}, err
+	}
+	f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
+	f.dir = path.Dir(f.rel)
+	if f.dir == "." {
+		f.dir = ""
+	}
+	name := filepath.Base(p)
+	ext := strings.TrimPrefix(path.Ext(name), ".")
+	f.content = hugoContentExts[strings.ToLower(ext)]
+	stem := strings.TrimSuffix(name, "."+ext)
+	f.lang = root.lang
+	if i := strings.LastIndexByte(stem, '.'); i > 0 && h.hasLang(strings.ToLower(stem[i+1:])) {
+		if f.lang == "" {
+			f.lang = strings.ToLower(stem[i+1:])
+		}
+		f.named = true
+		stem = stem[:i]
+	}
+	if f.lang == "" {
+		f.lang = h.defaultLang
+	}
+	f.base = stem
+	return f, nil
 }
 
 // normPath is Hugo's path normalisation (common/paths/pathparser.go): lower case, spaces to "-".

@@ -49,156 +49,228 @@ func isHex(c byte) bool {
 	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
-// hugoTarget is where Hugo writes a page: its file, link and the folder of its resources.
+// hugoTarget is where Hugo writes a page in one output format: its file, link and the folder of
+// its resources.
 type hugoTarget struct {
 	file string // relative to the output folder, no leading slash
 	link string // URL path
 	dir  string // SubResourceBaseTarget, with a leading slash ("" at the root)
 }
 
-// targetPaths is Hugo's CreateTargetPaths (resources/page/page_paths.go) for the HTML output.
+// hugoDesc is what Hugo's CreateTargetPaths needs of a page (TargetPathDescriptor less the output
+// format), worked out once per page; target then places each of its output formats.
+type hugoDesc struct {
+	kind     string
+	path     string // the page's logical path, "/blog/a"
+	section  string // its current section, "/blog"; "/" for the home
+	baseName string // slug, else the last element of path
+	bundle   bool
+	url      string // front matter url, :tokens expanded; "" for the home
+	expanded string // the permalink pattern that matched, expanded
+	prefix   string // the language's URL and file prefix
+	ugly     bool   // uglyURLs for its section
+}
+
+// targetPaths is where Hugo writes the page's HTML file.
 func (h *hugoConfig) targetPaths(p *hugoSrc, sections map[sectionKey]*hugoSrc) (hugoTarget, error) {
-	prefix := h.prefix(p.lang)
-	ugly := h.ugly(firstSeg(p.path))
-	url := ""
+	d, err := h.descriptor(p, sections)
+	if err != nil {
+		return hugoTarget{}, err
+	}
+	return h.target(d, h.formats["html"], ""), nil
+}
+
+// descriptor is createTargetPathDescriptor (hugolib/page__paths.go) for one page.
+func (h *hugoConfig) descriptor(p *hugoSrc, sections map[sectionKey]*hugoSrc) (hugoDesc, error) {
+	d := hugoDesc{kind: p.kind, path: p.path, section: p.section, bundle: p.bundle,
+		prefix: h.prefix(p.lang), ugly: h.ugly(firstSeg(p.path)), baseName: p.slug}
+	if d.baseName == "" {
+		d.baseName = path.Base(p.path)
+	}
 	if p.kind != "home" {
-		url = strOr(p.meta["url"], "")
+		d.url = strOr(p.meta["url"], "")
 	}
-	if strings.Contains(url, ":") {
-		u, err := h.expand(url, p, sections)
+	if strings.Contains(d.url, ":") {
+		u, err := h.expand(d.url, p, sections)
 		if err != nil {
-			return hugoTarget{}, err
+			return d, err
 		}
-		url = u
+		d.url = u
 	}
-	if url != "" && strings.Contains(url, "..") {
-		url = path.Join("/", url)
-	}
-	expanded := ""
 	for _, pl := range h.permalinks {
 		if (pl.kind == "" || pl.kind == p.kind) && (pl.glob == "" || globMatch(pl.glob, p.path)) {
 			e, err := h.expand(pl.pattern, p, sections)
 			if err != nil {
-				return hugoTarget{}, err
+				return d, err
 			}
 			if e != "" {
-				expanded = path.Clean(e)
+				d.expanded = path.Clean(e)
 			}
 			break
 		}
 	}
-	baseName := p.slug
-	if baseName == "" {
-		baseName = path.Base(p.path)
-	}
-	baseNameSameAsType := !p.bundle && baseName == "index"
-	isBranch := p.kind != "page"
-	indexIsUgly := ugly && (p.kind == "home" || p.kind == "section" || p.kind == "taxonomy")
-	if expanded == "" && baseNameSameAsType {
-		ugly = true
-	}
+	return d, nil
+}
 
-	var els []string
-	add := func(xs ...string) {
-		for _, x := range xs {
-			if x != "" && x != "/" {
-				els = append(els, x)
-			}
-		}
+// target is Hugo's CreateTargetPaths (resources/page/page_paths.go) for the page in format f;
+// addends is a pager page's "/page/N".
+func (h *hugoConfig) target(d hugoDesc, f hugoFormat, addends string) hugoTarget {
+	url, prefix := d.url, d.prefix
+	forcePrefix := !f.root && url != "" && !strings.HasPrefix(url, "/")
+	if url != "" && strings.Contains(url, "..") {
+		url = path.Join("/", url)
 	}
-	concatLast := func(s string) {
-		if len(els) == 0 {
-			add(s)
-			return
-		}
-		els[len(els)-1] = strings.TrimSuffix(els[len(els)-1], "/") + s
+	if f.root && !forcePrefix {
+		prefix = ""
 	}
-	needsBase := true
-	if isBranch && url == "" && p.section != "/" {
-		if expanded != "" {
-			add(expanded)
+	b := &hugoPathBuilder{suffix: f.suffix, baseName: f.baseName}
+	b.ugly = (d.ugly || f.ugly) && !f.noUgly
+	baseNameSameAsType := !d.bundle && d.baseName != "" && d.baseName == f.baseName
+	indexIsUgly := b.ugly && (d.kind == "home" || d.kind == "section" || d.kind == "taxonomy")
+	if d.expanded == "" && baseNameSameAsType {
+		b.ugly = true
+	}
+	b.add(f.path)
+	needsBase, noSub := true, false
+	if f.name == "404" || f.name == "sitemap" || f.name == "robots" {
+		noSub = true
+	} else if d.kind != "page" && url == "" && d.section != "/" {
+		if d.expanded != "" {
+			b.add(d.expanded)
 		} else {
-			add(p.section)
+			b.add(d.section)
 		}
 		needsBase = false
 	}
-	linkUp := false
-	forcePrefix := false
 	switch {
-	case p.kind != "home" && url != "":
-		forcePrefix = !strings.HasPrefix(url, "/")
-		add(strings.FieldsFunc(url, func(r rune) bool { return r == '/' })...)
-		hasDot := strings.Contains(url, ".")
-		hasSlash := strings.HasSuffix(url, "/")
-		if hasSlash || !hasDot {
-			add("index.html")
-		}
-		linkUp = last(els) == "index.html"
+	case d.kind != "home" && url != "":
+		b.byURL(url, addends)
 		if !forcePrefix || strings.HasPrefix(url, "/"+prefix) {
 			prefix = ""
 		}
-	case !isBranch:
-		if expanded != "" {
-			add(expanded)
-		} else {
-			add(parentDir(strings.TrimPrefix(p.path, "/")))
-			add(baseName)
-		}
-		if ugly {
-			concatLast(".html")
-		} else {
-			add("index.html")
-		}
-		linkUp = last(els) == "index.html"
+	case !hugoBranch(d.kind):
+		b.leaf(d, addends)
 	default:
-		if needsBase || !ugly || indexIsUgly {
-			add("index.html")
-		} else {
-			concatLast(".html")
-		}
-		linkUp = !indexIsUgly && last(els) == "index.html"
+		b.branch(addends, needsBase && addends == "", indexIsUgly)
 	}
 	if url == "" {
-		for i, e := range els {
-			els[i] = h.sanitize(e)
+		for i, e := range b.els {
+			b.els[i] = h.sanitize(e)
 		}
 	}
+	return b.paths(prefix, baseNameSameAsType, d.baseName, noSub)
+}
+
+// hugoBranch reports whether a kind is a list page (kinds.IsBranch).
+func hugoBranch(kind string) bool {
+	return kind == "home" || kind == "section" || kind == "taxonomy" || kind == "term"
+}
+
+// hugoPathBuilder is Hugo's pagePathBuilder: the elements of a target path, joined at the end.
+type hugoPathBuilder struct {
+	els              []string
+	suffix, baseName string
+	ugly, linkUp     bool
+}
+
+func (b *hugoPathBuilder) add(xs ...string) {
+	for _, x := range xs {
+		if x != "" && x != "/" {
+			b.els = append(b.els, x)
+		}
+	}
+}
+
+func (b *hugoPathBuilder) concatLast(s string) {
+	if len(b.els) == 0 {
+		b.add(s)
+		return
+	}
+	b.els[len(b.els)-1] = strings.TrimSuffix(b.els[len(b.els)-1], "/") + s
+}
+
+// byURL places a page whose front matter sets url: kept as written, a file name when its last
+// element has a dot, else a folder.
+func (b *hugoPathBuilder) byURL(url, addends string) {
+	b.add(strings.FieldsFunc(url, func(r rune) bool { return r == '/' })...)
+	b.add(addends)
+	if strings.HasSuffix(url, "/") || !strings.Contains(url, ".") {
+		b.add(b.baseName + b.suffix)
+	} else {
+		b.suffix = path.Ext(url)
+	}
+	b.linkUp = last(b.els) == "index.html"
+}
+
+// leaf places a regular page: its permalink, else its folder and base name.
+func (b *hugoPathBuilder) leaf(d hugoDesc, addends string) {
+	if d.expanded != "" {
+		b.add(d.expanded)
+	} else {
+		b.add(parentDir(strings.TrimPrefix(d.path, "/")), d.baseName)
+	}
+	b.add(addends)
+	if b.ugly {
+		b.concatLast(b.suffix)
+	} else {
+		b.add(b.baseName + b.suffix)
+	}
+	b.linkUp = last(b.els) == "index.html"
+}
+
+// branch places a list page (home, section, taxonomy, term) after its section elements.
+func (b *hugoPathBuilder) branch(addends string, needsBase, indexIsUgly bool) {
+	b.add(addends)
+	if needsBase || !b.ugly || indexIsUgly {
+		b.add(b.baseName + b.suffix)
+	} else {
+		b.concatLast(b.suffix)
+	}
+	b.linkUp = !indexIsUgly && last(b.els) == "index.html"
+}
+
+// paths joins the elements into the target's file, link and resource folder. A slug or path
+// with ".." (`slug: ../../x`) is resolved when the file is written, never above the output
+// folder: Hugo's permalink keeps "/blog/../../x/", its file is x/index.html.
+func (b *hugoPathBuilder) paths(prefix string, baseNameSameAsType bool, baseName string, noSub bool) hugoTarget {
 	join := func(xs []string) string {
-		var b strings.Builder
+		var sb strings.Builder
 		for _, x := range xs {
-			b.WriteString("/")
-			b.WriteString(strings.Trim(x, "/"))
+			sb.WriteString("/")
+			sb.WriteString(strings.Trim(x, "/"))
 		}
-		return b.String()
+		return sb.String()
 	}
-	// A slug or path with ".." (`slug: ../../x`) is resolved when the file is written, never
-	// above the output folder: Hugo's permalink keeps "/blog/../../x/", its file is x/index.html.
-	file := cleanKeepSlash(join(els))
+	file := cleanKeepSlash(join(b.els))
 	link := file
-	if linkUp {
-		link = cleanKeepSlash(join(els[:len(els)-1]) + "/")
+	if b.linkUp {
+		link = cleanKeepSlash(join(b.els[:len(b.els)-1]) + "/")
 	}
 	if baseNameSameAsType {
 		link = strings.TrimSuffix(link, baseName)
 	}
-	dir := file
-	if strings.HasPrefix(last(els), "index.") {
-		dir = path.Dir(dir)
-	} else {
-		dir = strings.TrimSuffix(dir, ".html")
-	}
-	if dir == "/" {
-		dir = ""
+	dir := ""
+	if !noSub {
+		dir = file
+		if strings.HasPrefix(last(b.els), b.baseName+".") {
+			dir = path.Dir(dir)
+		} else {
+			dir = strings.TrimSuffix(dir, b.suffix)
+		}
+		if dir == "/" {
+			dir = ""
+		}
 	}
 	if prefix != "" {
-		file = "/" + prefix + file
-		link = "/" + prefix + link
-		dir = "/" + prefix + dir
+		file, link = "/"+prefix+file, "/"+prefix+link
+		if !noSub {
+			dir = "/" + prefix + dir
+		}
 	}
 	if link == "" {
 		link = "/"
 	}
-	return hugoTarget{file: strings.TrimPrefix(file, "/"), link: link, dir: dir}, nil
+	return hugoTarget{file: strings.TrimPrefix(file, "/"), link: link, dir: dir}
 }
 
 func last(els []string) string {

@@ -45,57 +45,58 @@ func TestHugoPages(t *testing.T) {
 		env                    map[string]string
 		kind, url, output, why string
 		aliases, resources     string // comma-joined
+		formats                string // comma-joined name:file
 	}{
-		{site: "basic", source: "content/_index.md", kind: "home", url: "/", output: "index.html"},
-		{site: "basic", source: "content/blog/_index.md", kind: "section", url: "/blog/", output: "blog/index.html"},
+		{site: "basic", source: "content/_index.md", kind: "home", url: "/", output: "index.html", formats: "rss:index.xml"},
+		{site: "basic", source: "content/blog/_index.md", kind: "section", url: "/blog/", output: "blog/index.html", formats: "rss:blog/index.xml"},
 		{site: "basic", source: "content/blog/first.md", kind: "page", url: "/blog/first/", output: "blog/first/index.html", aliases: "old-first/index.html,blog/other-name/index.html"},
 		{site: "basic", source: "content/blog/My Second Post.md", kind: "page", url: "/blog/my-second-post/", output: "blog/my-second-post/index.html"},
 		{site: "basic", source: "content/blog/slugged.md", kind: "page", url: "/blog/custom-slug/", output: "blog/custom-slug/index.html"},
 		{site: "basic", source: "content/blog/urled.md", kind: "page", url: "/Elsewhere/Page/", output: "Elsewhere/Page/index.html"},
 		{site: "basic", source: "content/blog/file-url.md", kind: "page", url: "/custom/file.html", output: "custom/file.html"},
 		{site: "basic", source: "content/blog/bundle/index.md", kind: "page", url: "/blog/bundle/", output: "blog/bundle/index.html", resources: "blog/bundle/Report.pdf"},
-		{site: "basic", source: "content/docs/guide/_index.md", kind: "section", url: "/docs/guide/", output: "docs/guide/index.html", resources: "docs/guide/diagram.png"},
-		{site: "basic", source: "content/tags/_index.md", kind: "taxonomy", url: "/tags/", output: "tags/index.html"},
-		{site: "basic", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go/", output: "tags/go/index.html"},
+		{site: "basic", source: "content/docs/guide/_index.md", kind: "section", url: "/docs/guide/", output: "docs/guide/index.html", resources: "docs/guide/diagram.png", formats: "rss:docs/guide/index.xml"},
+		{site: "basic", source: "content/tags/_index.md", kind: "taxonomy", url: "/tags/", output: "tags/index.html", formats: "rss:tags/index.xml"},
+		{site: "basic", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go/", output: "tags/go/index.html", formats: "rss:tags/go/index.xml"},
 		{site: "basic", source: "content/about/index.html", kind: "page", url: "/about/", output: "about/index.html"},
 		{site: "basic", source: "content/blog/draft.md", kind: "page", url: "/blog/draft/", output: "blog/draft/index.html", why: "draft"},
 		{site: "basic", source: "content/blog/future.md", kind: "page", url: "/blog/future/", output: "blog/future/index.html", why: "future"},
 		{site: "basic", source: "content/blog/expired.md", kind: "page", url: "/blog/expired/", output: "blog/expired/index.html", why: "expired"},
 		{site: "basic", source: "content/hidden/index.md", kind: "page", why: "headless"},
 		{site: "basic", source: "content/never/index.md", kind: "page", why: "build.render: never"},
-		{site: "basic", source: "content/contact.md", kind: "page", url: "/contact/", output: "contact/index.html", why: "outputs without html"},
+		{site: "basic", source: "content/contact.md", kind: "page", why: "outputs without html", formats: "json:contact/index.json"},
 		{site: "ugly", source: "content/blog/first.md", kind: "page", url: "/blog/first.html", output: "blog/first.html", aliases: "old-first.html,blog/other-name.html"},
-		{site: "ugly", source: "content/blog/_index.md", kind: "section", url: "/blog/index.html", output: "blog/index.html"},
-		{site: "ugly", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go.html", output: "tags/go.html"},
+		{site: "ugly", source: "content/blog/_index.md", kind: "section", url: "/blog/index.html", output: "blog/index.html", formats: "rss:blog/index.xml"},
+		{site: "ugly", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go.html", output: "tags/go.html", formats: "rss:tags/go/index.xml"},
 		{site: "ugly", source: "content/blog/bundle/index.md", kind: "page", url: "/blog/bundle.html", output: "blog/bundle.html", resources: "blog/bundle/Report.pdf"},
 		{site: "permalinks", source: "content/posts/some-post.md", kind: "page", url: "/2014/11/18/some-title.html", output: "2014/11/18/some-title.html", aliases: "old/post.html"},
 		{site: "permalinks", source: "content/articles/art.md", kind: "page", url: "/a/march/5/friday/64/an-article-title/", output: "a/march/5/friday/64/an-article-title/index.html"},
 		{site: "permalinks", source: "content/docs/guide/slugdoc.md", kind: "page", url: "/d/guide/documentation/documentation/user-guide/custom/", output: "d/guide/documentation/documentation/user-guide/custom/index.html"},
-		{site: "permalinks", source: "content/docs/_index.md", kind: "section", url: "/doc-sections/documentation/", output: "doc-sections/documentation/index.html"},
+		{site: "permalinks", source: "content/docs/_index.md", kind: "section", url: "/doc-sections/documentation/", output: "doc-sections/documentation/index.html", formats: "rss:doc-sections/documentation/index.xml"},
 		{site: "permalinks", source: "content/misc/thing/index.md", kind: "page", url: "/m/thing/thing/2018-01/misc/misc/miscs/", output: "m/thing/thing/2018-01/misc/misc/miscs/index.html"},
 		{site: "permalinks", source: "content/notes/deep/n1.md", kind: "page", url: "/n/notes/deep/n1/", output: "n/notes/deep/n1/index.html"},
 		{site: "permalinks", source: "content/notes/top.md", kind: "page", url: "/notes-by-year/2019/top-note/", output: "notes-by-year/2019/top-note/index.html"},
-		{site: "permalinks", source: "content/tags/go/_index.md", kind: "term", url: "/topic/golang/", output: "topic/golang/index.html"},
+		{site: "permalinks", source: "content/tags/go/_index.md", kind: "term", url: "/topic/golang/", output: "topic/golang/index.html", formats: "rss:topic/golang/index.xml"},
 		{site: "nokinds", source: "content/tags/_index.md", kind: "taxonomy", why: "disableKinds: taxonomy"},
 		{site: "nokinds", source: "content/tags/go/_index.md", kind: "term", url: "/tags/go.html", output: "tags/go.html"},
 		{site: "nokinds", source: "content/tags/rust/_index.md", kind: "term", url: "/rust-lang/", output: "rust-lang/index.html"},
 		{site: "nokinds", source: "content/categories/news/_index.md", kind: "term", url: "/categories/news.html", output: "categories/news.html"},
 		{site: "nokinds", source: "content/posts/b.md", kind: "page", url: "/posts/b.html", output: "posts/b.html", aliases: "posts/b-old.html,b-abs.html"},
-		{site: "edge", source: "content/docs/_index.md", kind: "section", url: "/documentation/", output: "documentation/index.html"},
+		{site: "edge", source: "content/docs/_index.md", kind: "section", url: "/documentation/", output: "documentation/index.html", formats: "rss:documentation/index.xml"},
 		{site: "edge", source: "content/blog/slugbundle/index.md", kind: "page", url: "/blog/custom-slug/", output: "blog/custom-slug/index.html", resources: "blog/custom-slug/pic.png"},
-		{site: "edge", source: "content/a/b/c/_index.md", kind: "section", url: "/a/b/c/", output: "a/b/c/index.html"},
+		{site: "edge", source: "content/a/b/c/_index.md", kind: "section", url: "/a/b/c/", output: "a/b/c/index.html", formats: "rss:a/b/c/index.xml"},
 		{site: "edge", source: "content/a/b/c/deep.md", kind: "page", url: "/a/b/c/deep/", output: "a/b/c/deep/index.html", aliases: "a/b/c/old-deep/index.html,abs/old/index.html,a/b/c/Mixed/Case/index.html"},
 		{site: "edge", source: "content/x/y/z/leaf.md", kind: "page", url: "/x/y/z/leaf/", output: "x/y/z/leaf/index.html"},
 		{site: "edge", source: "content/list/hidden.md", kind: "page", url: "/list/hidden/", output: "list/hidden/index.html"},
 		{site: "edge", source: "content/list/plain.html", kind: "page", url: "/list/plain/", output: "list/plain/index.html"},
 		{site: "edge", source: "content/list/raw.html", kind: "page", url: "/list/raw/", output: "list/raw/index.html"},
-		{site: "edge", source: "content/tags/go/_index.md", kind: "term", url: "/golang/", output: "golang/index.html"},
-		{site: "edge", source: "content/tags/rust/_index.md", kind: "term", url: "/tags/rust/", output: "tags/rust/index.html"},
+		{site: "edge", source: "content/tags/go/_index.md", kind: "term", url: "/golang/", output: "golang/index.html", formats: "rss:golang/index.xml"},
+		{site: "edge", source: "content/tags/rust/_index.md", kind: "term", url: "/tags/rust/", output: "tags/rust/index.html", formats: "rss:tags/rust/index.xml"},
 		{site: "edge", source: "content/Team Pages/Big Folder/Hello World.md", kind: "page", url: "/team-pages/big-folder/hello-world/", output: "team-pages/big-folder/hello-world/index.html"},
 		{site: "edge", source: "content/Team Pages/Big Folder/Bundle Here/index.md", kind: "page", url: "/team-pages/big-folder/bundle-here/", output: "team-pages/big-folder/bundle-here/index.html"},
 		{site: "edge", source: "content/blog/My Bundle/index.md", kind: "page", url: "/blog/my-bundle/", output: "blog/my-bundle/index.html", aliases: "up-one/index.html,blog/rel/index.html"},
 		{site: "edge", source: "content/blog/post.html", kind: "page", url: "/blog/post/", output: "blog/post/index.html", aliases: "Old/Post.html"},
-		{site: "multilingual", source: "content/_index.md", kind: "home", url: "/en/", output: "en/index.html"},
+		{site: "multilingual", source: "content/_index.md", kind: "home", url: "/en/", output: "en/index.html", formats: "rss:en/index.xml"},
 		{site: "multilingual", source: "content/news/hello.fr.md", kind: "page", url: "/fr/news/salut/", output: "fr/news/salut/index.html", aliases: "fr/salut-ancien/index.html,fr/news/relatif/index.html"},
 		{site: "multilingual", source: "content/news/only-fr.fr.md", kind: "page", url: "/fr/relative-url/", output: "fr/relative-url/index.html"},
 		{site: "multilingual", source: "content/news/abs.fr.md", kind: "page", url: "/abs-url/", output: "abs-url/index.html"},
@@ -114,10 +115,14 @@ func TestHugoPages(t *testing.T) {
 			if !ok {
 				t.Fatalf("no page for %s", tc.source)
 			}
-			got := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s",
-				p.Kind, p.URL, p.Output, p.NoOutput, strings.Join(p.Aliases, ","), strings.Join(p.Resources, ","))
-			want := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s",
-				tc.kind, tc.url, tc.output, tc.why, tc.aliases, tc.resources)
+			var formats []string
+			for _, f := range p.Formats {
+				formats = append(formats, f.Name+":"+f.File)
+			}
+			got := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s formats=%s",
+				p.Kind, p.URL, p.Output, p.NoOutput, strings.Join(p.Aliases, ","), strings.Join(p.Resources, ","), strings.Join(formats, ","))
+			want := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s formats=%s",
+				tc.kind, tc.url, tc.output, tc.why, tc.aliases, tc.resources, tc.formats)
 			if got != want {
 				t.Errorf("got  %s\nwant %s", got, want)
 			}
@@ -215,7 +220,7 @@ func TestHugoPagerParent(t *testing.T) {
 		{site: "ugly", url: "/tags/go/page/2.html", want: "/tags/go.html", ok: true},
 		{site: "multilingual", url: "/fr/news/page/2/", want: "/fr/news/", ok: true},
 		{site: "edge", url: "/documentation/seite/2/", want: "/documentation/", ok: true},
-		{site: "edge", url: "/seite/12/", ok: false}, // the home has no content file: its pagers have no source either
+		{site: "edge", url: "/seite/12/", want: "/", ok: true}, // the home Hugo made without a content file
 		{site: "edge", url: "/golang/seite/2/", want: "/golang/", ok: true},
 		{site: "edge", url: "/blog/page/2/", ok: false},
 		{site: "nokinds", url: "/posts/p/n/2/index.html", want: "/posts/index.html", ok: true},

@@ -35,6 +35,7 @@ type jekyllTruth struct {
 		Source *string `json:"source"`
 		Dest   *string `json:"dest"`
 		Kind   string  `json:"kind"`
+		Twin   *string `json:"twin"`
 	} `json:"entries"`
 }
 
@@ -121,10 +122,11 @@ func TestJekyllIntegration(t *testing.T) {
 			if got, want := filepath.Clean(s.Output), filepath.Clean(truth.Dest); got != want {
 				t.Errorf("Output folder = %s, want %s", got, want)
 			}
-			pages, err := s.Pages()
+			m, err := s.Map()
 			if err != nil {
-				t.Fatalf("Pages: %v", err)
+				t.Fatalf("Map: %v", err)
 			}
+			pages := m.Pages
 			ours := map[string]Page{}
 			for _, p := range pages {
 				ours[p.Source] = p
@@ -138,7 +140,7 @@ func TestJekyllIntegration(t *testing.T) {
 				}
 				return filepath.ToSlash(r)
 			}
-			pagesN, mapped, pagers := 0, 0, 0
+			pagesN, mapped, pagers, twins := 0, 0, 0, 0
 			unmapped := map[string]int{}
 			written := map[string]bool{}
 			for _, e := range truth.Entries {
@@ -166,6 +168,17 @@ func TestJekyllIntegration(t *testing.T) {
 				}
 				written[src] = true
 				pagesN++
+				if e.Twin != nil {
+					// The Markdown the fixture's plugin published beside the page is the page's.
+					twin := strings.TrimPrefix(*e.Twin, "/")
+					if _, err := os.Stat(filepath.Join(truth.Dest, twin)); err != nil {
+						t.Errorf("%s: the plugin wrote no twin %s: %v", src, twin, err)
+					}
+					if o := m.Owner(twin); o.Role != RoleFormat || o.Page.Source != src {
+						t.Errorf("%s: Owner(%q) = %s of %v, want output format of %s", src, twin, o.Role, o.Page, src)
+					}
+					twins++
+				}
 				p, ok := ours[src]
 				switch {
 				case !ok:
@@ -197,8 +210,8 @@ func TestJekyllIntegration(t *testing.T) {
 					noOut++
 				}
 			}
-			t.Logf("%s: pages %d, mapped %d, unmapped %d [%s]; source pages without output %d; pagers %d",
-				fx.Name(), pagesN, mapped, pagesN-mapped, strings.Join(reasons, ", "), noOut, pagers)
+			t.Logf("%s: pages %d, mapped %d, unmapped %d [%s]; source pages without output %d; pagers %d; markdown twins %d",
+				fx.Name(), pagesN, mapped, pagesN-mapped, strings.Join(reasons, ", "), noOut, pagers, twins)
 			totalPages += pagesN
 			totalMapped += mapped
 		})

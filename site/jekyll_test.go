@@ -445,8 +445,8 @@ func Example_jekyll() {
 		fmt.Println(p.Kind, p.Source, "->", p.Output, p.URL, len(p.Inputs))
 	}
 	// Output:
-	// post _posts/2024-05-01-hello.md -> 2024/05/01/hello/index.html /2024/05/01/hello/ 1
-	// page about.md -> about/index.html /about/ 0
+	// posts _posts/2024-05-01-hello.md -> 2024/05/01/hello/index.html /2024/05/01/hello/ 1
+	// pages about.md -> about/index.html /about/ 0
 }
 
 // TestJekyllForms reads the forms fixture (its mapping is checked against Jekyll by

@@ -1,19 +1,14 @@
 package site
 
-import (
-	"path"
-	"strings"
-)
-
-// Role is what an output file is to the source page it belongs to.
+// Role is what an output file is to the page it belongs to.
 type Role uint8
 
 // The roles of an output file.
 const (
-	RoleNone     Role = iota // no source page: a taxonomy list Hugo made, a 404 page, a static file
+	RoleNone     Role = iota // no page: a static file, a redirect Hugo made to a language's home
 	RolePage                 // the page's own output
 	RolePager                // page N >= 2 of the page's list (Hugo /page/N/, jekyll-paginate /pageN/)
-	RoleFormat               // another output format of the page (index.xml, index.json, index.md)
+	RoleFormat               // another output format of the page (index.xml, index.json, AMP, index.md)
 	RoleResource             // a bundle file published with the page
 	RoleAlias                // a redirect stub that points at the page
 )
@@ -22,8 +17,9 @@ var roleNames = [...]string{"none", "page", "pager", "output format", "resource"
 
 func (r Role) String() string { return roleNames[r] }
 
-// Owner is what an output file belongs to. Page is nil for RoleNone. It is the place for more
-// that a file's rules may select on (the kind and language of a file with no source).
+// Owner is what an output file belongs to: a page and the file's role to it. Page is nil for
+// RoleNone. The page may have no source (Page.Source ""): a list or 404 page the generator made,
+// with the generator's kind and language; its pager pages and output formats are its too.
 type Owner struct {
 	Page *Page
 	Role Role
@@ -38,79 +34,100 @@ type Pager struct {
 
 // Map is a site's pages indexed by every output file they own, built once by Site.Map.
 type Map struct {
+	// Pages are the source pages.
 	Pages []Page
+	// Sourceless are the pages the generator makes without a source (Hugo's home, section,
+	// taxonomy and term lists and 404 pages, in every language), with their kind and language.
+	Sourceless []Page
 	// Warnings are problems the generator lets pass (an unreadable date it reads, Jekyll front
 	// matter it builds without), each once per source file.
 	Warnings []error
 
-	byOutput   map[string]*Page
-	byResource map[string]*Page
-	byAlias    map[string]*Page
-	byPager    map[Pager]*Page
-	byStem     map[string]*Page // a page's output file without its extension
+	owners map[string]Owner // every file a page names: its own, formats, resources, aliases
+	pagers map[pagerKey]pagerRef
 }
 
-// Map maps every source page (Pages) and indexes the output files each owns.
+// pagerKey is where a run of pager pages goes, without the number.
+type pagerKey struct{ prefix, suffix string }
+
+type pagerRef struct {
+	page  *Page
+	first int
+}
+
+// Map maps every source page (Pages), the pages the generator makes without one (Sourceless),
+// and indexes the output files each owns.
 func (s *Site) Map() (*Map, error) {
-	pages, warnings, err := s.gen.pages()
-	m := &Map{Pages: pages, Warnings: warnings}
+	got, err := s.gen.mapSite()
+	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings}
 	m.index()
 	return m, err
 }
 
+// index records the owner of every file the pages name. A file two pages name goes to the
+// first: a source page before a page made without one; a page the generator publishes under the
+// flags read before one it would not (a draft whose path a published page also takes); its own
+// output before another's format, resource or alias.
 func (m *Map) index() {
-	m.byOutput = map[string]*Page{}
-	m.byResource = map[string]*Page{}
-	m.byAlias = map[string]*Page{}
-	m.byPager = map[Pager]*Page{}
-	m.byStem = map[string]*Page{}
+	m.owners = map[string]Owner{}
+	m.pagers = map[pagerKey]pagerRef{}
+	var all []*Page
 	for i := range m.Pages {
-		p := &m.Pages[i]
-		if p.Output == "" {
-			continue
+		if m.Pages[i].NoOutput == "" {
+			all = append(all, &m.Pages[i])
 		}
-		// A page the generator publishes under the flags read wins a file over one it would not
-		// (a draft whose path a published page also takes).
-		if old := m.byOutput[p.Output]; old == nil || old.NoOutput != "" && p.NoOutput == "" {
-			m.byOutput[p.Output] = p
-			m.byStem[stem(p.Output)] = p
+	}
+	for i := range m.Pages {
+		if m.Pages[i].NoOutput != "" {
+			all = append(all, &m.Pages[i])
+		}
+	}
+	for i := range m.Sourceless {
+		all = append(all, &m.Sourceless[i])
+	}
+	for _, p := range all {
+		m.claim(p.Output, Owner{p, RolePage})
+		m.claimPager(p.Pager, p)
+	}
+	for _, p := range all {
+		for _, f := range p.Formats {
+			m.claim(f.File, Owner{p, RoleFormat})
+			m.claimPager(f.Pager, p)
 		}
 		for _, r := range p.Resources {
-			m.byResource[r] = p
+			m.claim(r, Owner{p, RoleResource})
 		}
 		for _, a := range p.Aliases {
-			m.byAlias[a] = p
-		}
-		if p.Pager != nil {
-			m.byPager[Pager{Prefix: p.Pager.Prefix, Suffix: p.Pager.Suffix}] = p
+			m.claim(a, Owner{p, RoleAlias})
 		}
 	}
 }
 
-// stem is a file's path without its extension: "blog/index.html" is "blog/index".
-func stem(rel string) string { return strings.TrimSuffix(rel, path.Ext(rel)) }
+func (m *Map) claim(rel string, o Owner) {
+	if _, ok := m.owners[rel]; rel != "" && !ok {
+		m.owners[rel] = o
+	}
+}
+
+func (m *Map) claimPager(pg *Pager, p *Page) {
+	if pg == nil {
+		return
+	}
+	k := pagerKey{pg.Prefix, pg.Suffix}
+	if _, ok := m.pagers[k]; !ok {
+		m.pagers[k] = pagerRef{p, pg.First}
+	}
+}
 
 // Owner says which page the output file rel (slash path relative to the output folder) belongs
 // to and in what role. A file that exists is served, so it takes its page's decision whatever
 // flags built it: a draft's file belongs to the draft.
 func (m *Map) Owner(rel string) Owner {
-	if p := m.byOutput[rel]; p != nil {
-		return Owner{Page: p, Role: RolePage}
-	}
-	if p := m.byResource[rel]; p != nil {
-		return Owner{Page: p, Role: RoleResource}
-	}
-	if p := m.byAlias[rel]; p != nil {
-		return Owner{Page: p, Role: RoleAlias}
+	if o, ok := m.owners[rel]; ok {
+		return o
 	}
 	if p := m.pager(rel); p != nil {
 		return Owner{Page: p, Role: RolePager}
-	}
-	ext := strings.ToLower(path.Ext(rel))
-	if ext != ".html" && ext != ".htm" {
-		if p := m.byStem[stem(rel)]; p != nil {
-			return Owner{Page: p, Role: RoleFormat}
-		}
 	}
 	return Owner{}
 }
@@ -129,11 +146,11 @@ func (m *Map) pager(rel string) *Page {
 	if n == "" || n[0] == '0' || len(n) > 9 {
 		return nil
 	}
-	p := m.byPager[Pager{Prefix: rel[:start], Suffix: rel[end:]}]
-	if p == nil || atoi(n) < p.Pager.First {
+	ref, ok := m.pagers[pagerKey{rel[:start], rel[end:]}]
+	if !ok || atoi(n) < ref.first {
 		return nil
 	}
-	return p
+	return ref.page
 }
 
 // PageOf returns the page whose source is src (slash path relative to the site root).

@@ -17,13 +17,17 @@
 // Map.Warnings.
 //
 // Hugo and Jekyll each implement one interface, generator: the pages of the site, each with every
-// output file it owns (its page, its pager pages, its bundle resources, its alias stubs). Map
-// indexes those files, so that Owner answers for any output file which page it belongs to and in
-// what role, the same way for both.
+// output file it owns (its page, its pager pages, its other output formats, its bundle resources,
+// its alias stubs), and the pages the generator makes without a source (Hugo's homes, sections,
+// taxonomy and term lists and 404 pages, in every language). Map indexes those files, so that
+// Owner answers for any output file which page it belongs to, in what role, and with the page's
+// kind and language, the same way for both.
 //
 // Files by concern: site.go and map.go (the interface and the index); hugo_config.go,
-// hugo_cascade.go, hugo_pages.go, hugo_paths.go (target paths), hugo_permalinks.go; jekyll_config.go,
-// jekyll_reader.go, jekyll_documents.go, jekyll_pagination.go, jekyll_url.go, jekyll_dates.go.
+// hugo_modules.go (themes' and modules' configuration), hugo_outputs.go (output formats),
+// hugo_cascade.go, hugo_pages.go, hugo_lists.go (pages with no content file), hugo_paths.go
+// (target paths), hugo_permalinks.go; jekyll_config.go, jekyll_reader.go, jekyll_documents.go,
+// jekyll_pagination.go, jekyll_url.go, jekyll_dates.go.
 package site
 
 import (
@@ -62,6 +66,10 @@ type Site struct {
 	Output    string // output folder (absolute, or relative to the working directory like Root)
 	// ConfigFiles are the generator configuration files that were read (watch mode follows them).
 	ConfigFiles []string
+	// BaseURL is the URL the site is published at, as its generator's configuration says: Hugo's
+	// baseURL (HUGO_BASEURL overrides it), Jekyll's url followed by its baseurl. Pages' links and
+	// sitemaps' <loc> are absolute URLs under it. "" when the configuration sets none.
+	BaseURL string
 
 	opt  Options
 	gen  generator
@@ -70,21 +78,30 @@ type Site struct {
 }
 
 // generator is what Hugo and Jekyll each implement: every source page of the site with what its
-// generator writes for it, and the problems it lets pass (warnings) apart from those it does not.
+// generator writes for it, the pages it makes without a source, and the problems it lets pass
+// (warnings) apart from those it does not (the error).
 type generator interface {
-	pages() (pages []Page, warnings []error, err error)
+	mapSite() (mapped, error)
+}
+
+// mapped is what a generator maps.
+type mapped struct {
+	pages      []Page
+	sourceless []Page
+	warnings   []error
 }
 
 // plain is a site with no generator: its pages are not known, only its files.
 type plain struct{}
 
-func (plain) pages() ([]Page, []error, error) { return nil, nil, nil }
+func (plain) mapSite() (mapped, error) { return mapped{}, nil }
 
-// Page is one source page and what its generator writes for it.
+// Page is one source page and what its generator writes for it, or (Source "") a page the
+// generator makes without a source: a list page or a 404 page (Map.Sourceless).
 type Page struct {
-	Source string // slash path relative to Site.Root: "content/blog/a.md"
-	Kind   string // "home", "section", "page", "taxonomy", "term" (Hugo); "page", "post", "document" (Jekyll)
-	Lang   string // language code, "" when the site has one language
+	Source string // slash path relative to Site.Root: "content/blog/a.md"; "" for a page with no source
+	Kind   string // in the generator's words: "home", "section", "page", "taxonomy", "term" (Hugo); "pages", "posts", "drafts" or a collection's label (Jekyll)
+	Lang   string // Hugo's language code (defaultContentLanguage on a site with one); "" for Jekyll
 	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
 	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
 	// NoOutput says why the generator would write nothing for the page under the flags and clock
@@ -103,6 +120,17 @@ type Page struct {
 	Aliases []string
 	// Pager says where the pages that continue this list page are written; nil when none can be.
 	Pager *Pager
+	// Formats are the page's other output formats (Hugo's outputs: index.xml, index.json, an AMP
+	// page, a custom format; for Jekyll, Markdown twins a plugin may publish): each takes the
+	// page's decision.
+	Formats []Format
+}
+
+// Format is one of a page's other output formats.
+type Format struct {
+	Name  string // the generator's name for it: "rss", "json", "amp", "markdown"
+	File  string // slash path relative to Site.Output
+	Pager *Pager // where a list page's pages 2..N go in this format; nil when none can be
 }
 
 // ErrNoSite is returned by Open when root is not a folder.

@@ -17,8 +17,8 @@
 //	}
 //
 //	p, err := sitemap.Prune(tmp, f, func(ref sitemap.Ref) bool {
-//		return indexable(ref.URL)   // asked for each <loc>, then each alternate's href
-//	})
+//		return indexable(ref.URL)   // asked for each <loc>, then each alternate's href;
+//	})                              // in an index, told each listed sitemap (ref.Index)
 //	... if err == nil && p.Changed(): replace the file with tmp ...
 //
 // The package reads no files and knows nothing of robots directives: the caller decides, given

@@ -66,6 +66,9 @@ func TestGolden(t *testing.T) {
 }
 
 func describeRef(ref Ref) string {
+	if ref.Index {
+		return fmt.Sprintf("line %d sitemap %s", ref.Line, ref.URL)
+	}
 	if ref.Alternate {
 		return fmt.Sprintf("line %d alternate %s %s (of %s)", ref.Line, ref.Hreflang, ref.URL, ref.Entry)
 	}

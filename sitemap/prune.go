@@ -13,6 +13,9 @@ type Ref struct {
 	Alternate bool   // an <xhtml:link rel="alternate"> of a kept <url>; false for a <url>'s <loc>
 	Hreflang  string // for an alternate
 	Entry     string // for an alternate, the Loc of its <url>
+	// Index marks the <loc> of a <sitemap> in a sitemap index: the caller learns the sitemaps it
+	// lists in the same pass, and the index is copied unchanged whatever keep answers.
+	Index bool
 }
 
 // Pruned counts what Prune read and left out.
@@ -30,11 +33,12 @@ func (p Pruned) Changed() bool { return p.Removed+p.AlternatesRemoved > 0 }
 // Prune copies the sitemap r to w, leaving out each <url> whose <loc> keep rejects and, of the
 // <url> entries kept, each <xhtml:link rel="alternate"> whose href keep rejects. keep is asked
 // in file order, about the <loc> of every <url> whose <loc> is not empty (one without is kept),
-// then about the alternates of that <url> if it is kept. Every other byte is copied as it was. An element left out takes its
-// line with it when it stands alone on that line (the indentation before it and the line end
-// after it); otherwise it takes the white space on one side of it, so that what follows takes
-// its place. A sitemap index, and a file that is not a sitemap, are copied unchanged and keep is
-// not asked.
+// then about the alternates of that <url> if it is kept. Every other byte is copied as it was.
+// An element left out takes its line with it when it stands alone on that line (the indentation
+// before it and the line end after it); otherwise it takes the white space on one side of it, so
+// that what follows takes its place. A sitemap index is copied unchanged: keep is told each of its
+// <sitemap> entries' <loc> (Ref.Index), and its answer is not used. A file that is not a sitemap
+// is copied unchanged and keep is not asked.
 //
 // Errors are those of Reader.Next, and w's. On an error, w holds part of the output: write to a
 // temporary file and keep it only when Prune returns nil.
@@ -64,6 +68,20 @@ func Prune(w io.Writer, r io.Reader, keep func(Ref) bool) (Pruned, error) {
 		}
 		if ed.err != nil {
 			return p, ed.err
+		}
+		if s.kind == Index && s.isEntry(t) {
+			var e Entry
+			links = links[:0]
+			end, err := s.entry(t, &e, &links)
+			if err != nil {
+				return p, err
+			}
+			if e.Loc != "" {
+				keep(Ref{URL: e.Loc, Line: e.Line, Index: true})
+			}
+			ed.write(s.rec.bytes(t.start, end))
+			s.rec.discard(end)
+			continue
 		}
 		if s.kind != URLSet || !s.isEntry(t) {
 			ed.write(raw)

@@ -241,3 +241,14 @@ func TestMemoryBounded(t *testing.T) {
 type countWriter struct{ n int }
 
 func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p), nil }
+
+// TestTooLong: a piece of text longer than the recorder holds is an error at its line, not a
+// sitemap held whole in memory.
+func TestTooLong(t *testing.T) {
+	src := "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<!--" + strings.Repeat("x", maxHeld) + "-->\n</urlset>\n"
+	_, err := Prune(io.Discard, strings.NewReader(src), func(Ref) bool { return true })
+	var fe *frontmatter.Error
+	if !errors.As(err, &fe) || fe.Line != 2 || !errors.Is(err, errTooLong) {
+		t.Errorf("got %v, want an error at line 2 saying the text is too long", err)
+	}
+}

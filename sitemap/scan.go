@@ -43,7 +43,20 @@ type recorder struct {
 	err  error // the reader's error other than io.EOF, which the decoder passes on
 }
 
+// maxHeld is the most the recorder holds: one entry and the token being read. A sitemap entry is a
+// few kilobytes (a <loc> is at most 2,048 characters); a run of text or a comment longer than this
+// would otherwise be held whole, and a 50 MB file of one such token would take several times its
+// size in memory.
+const maxHeld = 4 << 20
+
+// errTooLong is the recorder's answer past maxHeld.
+var errTooLong = errors.New("an entry or a piece of text longer than 4 MiB")
+
 func (c *recorder) ReadByte() (byte, error) {
+	if len(c.buf) >= maxHeld {
+		c.err = errTooLong
+		return 0, errTooLong
+	}
 	b, err := c.r.ReadByte()
 	if err == nil {
 		c.buf = append(c.buf, b)
@@ -159,6 +172,9 @@ func (s *scanner) count(b []byte) {
 // was reading: the tag, comment or text that is wrong or unclosed. The reader's own errors are
 // returned as they are.
 func (s *scanner) error(err error) error {
+	if errors.Is(s.rec.err, errTooLong) {
+		return &frontmatter.Error{Line: s.line, Col: s.col + 1, Err: fmt.Errorf("sitemap: %w", errTooLong)}
+	}
 	if s.rec.err != nil && errors.Is(err, s.rec.err) {
 		return err
 	}

@@ -3,18 +3,17 @@ package watch
 import (
 	"strconv"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/internal/safefs"
 )
 
-// TempPrefix starts the name of every temporary file robotsmith writes beside an output file
-// before renaming it into place; the watcher never reports them.
-const TempPrefix = ".robotsmith-"
-
-// Temporary reports whether a file's base name is a temporary file: robotsmith's own, or one that
-// an editor writes beside the file it saves (swap, backup, lock and atomic-save files). Such a
-// file is never content and lives for a moment; reporting it would only make noise.
+// Temporary reports whether a file's base name is a temporary file: robotsmith's own (its
+// temporary files, originals kept until a build commits, journal: safefs.Own), or one that an
+// editor writes beside the file it saves (swap, backup, lock and atomic-save files). Such a file is
+// never content and lives for a moment; reporting it would only make noise.
 func Temporary(name string) bool {
 	switch {
-	case strings.HasPrefix(name, TempPrefix):
+	case safefs.Own(name):
 		return true
 	case strings.HasSuffix(name, "~"): // vim and emacs backups: page.md~
 		return true

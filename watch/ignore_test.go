@@ -7,9 +7,12 @@ func TestTemporary(t *testing.T) {
 		name string
 		want bool
 	}{
-		// robotsmith's own temporary files (pipeline writes beside the file, then renames)
-		{".robotsmith-index.html.123456", true},
-		{".robotsmith-_headers.99", true},
+		// robotsmith's own files (a build writes beside the file, then renames)
+		{".robotsmith-12.tmp", true},
+		{".robotsmith-3.old", true},
+		{".robotsmith-journal", true},
+		{".robotsmith-done", true},
+		{".robotsmith-page.html", false}, // the site's, whatever it starts with
 		// vim: swap files, backups, the writability probe
 		{".a.md.swp", true},
 		{".a.md.swo", true},

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/fsnotify/fsnotify"
+
+	"github.com/robotsmith/robotsmith/internal/safefs"
 )
 
 // backends are the two ways the watcher learns of changes; every scenario runs with both.
@@ -519,7 +521,7 @@ func TestOwnWritesNotReported(t *testing.T) {
 					return
 				}
 				fixed := []byte(strings.Replace(string(b), "<head>", "<head>"+mark, 1))
-				tmp := filepath.Join(filepath.Dir(p), TempPrefix+filepath.Base(p)+".1")
+				tmp := filepath.Join(filepath.Dir(p), safefs.Prefix+"1.tmp")
 				write(t, tmp, string(fixed))
 				if err := os.Rename(tmp, p); err != nil {
 					t.Fatal(err)

@@ -9,7 +9,11 @@ import (
 func ExampleMerge() {
 	existing := []byte("User-agent: *\nDisallow: /private/\n")
 	block := []byte(markers.Begin + "\nUser-agent: GPTBot\nDisallow: /\n" + markers.End + "\n")
-	out := markers.Merge(existing, block)
+	out, err := markers.Merge(existing, block)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	fmt.Print(string(out))
 	fmt.Println(markers.Find(out)[0].Line)
 	// Output:

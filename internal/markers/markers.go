@@ -7,26 +7,52 @@
 // Usage:
 //
 //	old, _ := os.ReadFile("public/robots.txt") // nil when the file is missing
-//	out := markers.Merge(old, block)           // block runs from Begin through End and its line break
-//	for _, s := range markers.Find(old) {
-//		if !s.Closed {
-//			log.Printf("robots.txt:%d: %q has no %q", s.Line, markers.Begin, markers.End)
-//		}
+//	out, err := markers.Merge(old, block)      // block runs from Begin through End and its line break
+//	if err != nil {
+//		return err // a begin marker without an end marker: *markers.Error, "robots.txt:3: ..."
 //	}
 //
 // A marker is a line that reads exactly Begin or End once surrounding white
 // space is trimmed (a CR before the line break included). A begin marker
-// without an end marker makes a block that runs to the end of the file, so
-// that a half-deleted block is replaced rather than written twice.
+// without an end marker after it is an error, not a block that runs to the
+// end of the file: where robotsmith's block ends cannot be told from the
+// user's lines that follow it, and replacing them would delete them.
 package markers
 
-import "bytes"
+import (
+	"bytes"
+	"errors"
+	"fmt"
+)
 
 // The marker lines, without their line breaks.
 const (
 	Begin = "# robotsmith: begin"
 	End   = "# robotsmith: end"
 )
+
+// ErrUnclosed is a begin marker with no end marker after it; the error is an
+// *Error.
+var ErrUnclosed = errors.New(`"` + Begin + `" has no "` + End + `" after it`)
+
+// Error is a begin marker without an end marker: Merge cannot tell where
+// robotsmith's block ends and the user's lines begin, so it refuses rather
+// than replace everything after the marker.
+type Error struct {
+	File string // the file as the caller names it ("public/_headers"); Merge leaves it ""
+	Line int    // 1-based line of the begin marker
+}
+
+func (e *Error) Error() string {
+	file := e.File
+	if file == "" {
+		file = "the file"
+	}
+	return fmt.Sprintf("%s:%d: %v; add %q after robotsmith's lines (or delete this line), so that the lines after it stay yours", file, e.Line, ErrUnclosed, End)
+}
+
+// Unwrap returns ErrUnclosed.
+func (e *Error) Unwrap() error { return ErrUnclosed }
 
 // Span is one robotsmith block of a file.
 type Span struct {
@@ -80,13 +106,19 @@ func Find(data []byte) []Span {
 // and any later blocks removed; existing may be nil (a missing file). With no
 // block in existing, block is appended, after a blank line when existing has
 // text. An empty block removes the blocks, and leaves a file without one
-// as it was. Every byte outside the blocks is kept.
-func Merge(existing, block []byte) []byte {
+// as it was. Every byte outside the blocks is kept. A begin marker without an
+// end marker is an *Error, and nothing is merged.
+func Merge(existing, block []byte) ([]byte, error) {
 	spans := Find(existing)
+	for _, s := range spans {
+		if !s.Closed {
+			return nil, &Error{Line: s.Line}
+		}
+	}
 	if len(spans) == 0 {
 		out := append([]byte(nil), existing...)
 		if len(block) == 0 {
-			return out
+			return out, nil
 		}
 		switch {
 		case len(out) == 0:
@@ -96,7 +128,7 @@ func Merge(existing, block []byte) []byte {
 		default:
 			out = append(out, '\n', '\n')
 		}
-		return append(out, block...)
+		return append(out, block...), nil
 	}
 	var out []byte
 	prev := 0
@@ -107,5 +139,5 @@ func Merge(existing, block []byte) []byte {
 		}
 		prev = s.End
 	}
-	return append(out, existing[prev:]...)
+	return append(out, existing[prev:]...), nil
 }

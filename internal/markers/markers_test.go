@@ -2,7 +2,9 @@ package markers
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -54,16 +56,50 @@ func TestMerge(t *testing.T) {
 		{"CRLF blank line kept as it is", "a\r\n\r\n", blk, "a\r\n\r\n" + blk},
 		{"replaced in place, user lines kept", "# mine\r\n" + Begin + "\nold\n" + End + "\nUser-agent: x\nDisallow:", blk,
 			"# mine\r\n" + blk + "User-agent: x\nDisallow:"},
-		{"unclosed block replaced to the end", "a\n" + Begin + "\nold\n", blk, "a\n" + blk},
 		{"later blocks removed", "a\n" + blk + "b\n" + blk + "c\n", Begin + "\nnew\n" + End + "\n",
 			"a\n" + Begin + "\nnew\n" + End + "\nb\nc\n"},
 		{"empty block removes the block", "a\n" + blk + "b\n", "", "a\nb\n"},
 		{"empty block leaves a file without one alone", "a", "", "a"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			got := string(Merge([]byte(tc.existing), []byte(tc.block)))
-			if got != tc.want {
+			out, err := Merge([]byte(tc.existing), []byte(tc.block))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := string(out); got != tc.want {
 				t.Errorf("Merge(%q, %q)\n got %q\nwant %q", tc.existing, tc.block, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMergeUnclosed: a begin marker with no end marker after it is an error
+// naming its line, and nothing is merged: taking the block to run to the end
+// of the file would delete the user's lines after it (a robots.txt's rules, a
+// _headers file's rules).
+func TestMergeUnclosed(t *testing.T) {
+	for _, tc := range []struct {
+		desc     string
+		existing string
+		line     int
+	}{
+		{"begin, then the user's lines", "User-agent: *\n" + Begin + "\nold\nUser-agent: x\nDisallow: /\n", 2},
+		{"begin at the end of the file", "a\n  " + Begin, 2},
+		{"a closed block, then an open one", blk + "b\n" + Begin + "\nc\n", 6},
+		{"CRLF after a byte order mark", "\xef\xbb\xbf" + Begin + "\r\nx\r\n", 1},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			out, err := Merge([]byte(tc.existing), []byte(blk))
+			var me *Error
+			if !errors.As(err, &me) || !errors.Is(err, ErrUnclosed) {
+				t.Fatalf("got %q, %v; want an *Error", out, err)
+			}
+			if me.Line != tc.line || out != nil {
+				t.Errorf("got line %d and %d bytes, want line %d and none", me.Line, len(out), tc.line)
+			}
+			me.File = "public/robots.txt"
+			if want := fmt.Sprintf("public/robots.txt:%d: ", tc.line); !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("got %q, want it to start with %q", err, want)
 			}
 		})
 	}
@@ -85,15 +121,24 @@ func FuzzMerge(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, existing []byte) {
-		out := Merge(existing, []byte(blk))
+		out, err := Merge(existing, []byte(blk))
+		old := Find(existing)
+		if len(old) > 0 && !old[len(old)-1].Closed {
+			if !errors.Is(err, ErrUnclosed) || out != nil {
+				t.Fatalf("Merge(%q): got %q, %v; want ErrUnclosed and nothing", existing, out, err)
+			}
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 		spans := Find(out)
 		if len(spans) != 1 || string(out[spans[0].Start:spans[0].End]) != blk {
 			t.Fatalf("Merge(%q) = %q: want exactly one block equal to the new one, found %+v", existing, out, spans)
 		}
-		if again := Merge(out, []byte(blk)); !bytes.Equal(again, out) {
-			t.Fatalf("merging twice changed the file:\n%q\n%q", out, again)
+		if again, err := Merge(out, []byte(blk)); err != nil || !bytes.Equal(again, out) {
+			t.Fatalf("merging twice changed the file:\n%q\n%q (%v)", out, again, err)
 		}
-		old := Find(existing)
 		if len(old) == 0 {
 			sep := out[len(existing):spans[0].Start]
 			if !bytes.HasPrefix(out, existing) || len(sep) > 2 || len(bytes.Trim(sep, "\n")) > 0 {

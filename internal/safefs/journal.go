@@ -135,7 +135,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 		text := strings.TrimSuffix(line, "\n")
 		if n == 1 {
 			if text != journalHeader {
-				return nil, bad(1, "not a robotsmith journal (it starts %q)", excerpt(text))
+				return nil, bad(1, "not a robotsmith journal (it starts %s)", excerpt(text))
 			}
 			crc.Write([]byte(line))
 			continue
@@ -146,7 +146,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 			f := strings.SplitN(rest, " ", 2)
 			e, err := recordEntry(f, 2)
 			if err != nil {
-				return nil, bad(n, "bad tmp record %q: %v", excerpt(text), err)
+				return nil, bad(n, "bad tmp record: %v", err)
 			}
 			if seen[e.n] {
 				return nil, bad(n, "temporary file %d twice", e.n)
@@ -157,7 +157,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 			f := strings.SplitN(rest, " ", 5)
 			e, err := recordEntry(f, 5)
 			if err == nil && f[1] != "new" && f[1] != "old" {
-				err = fmt.Errorf("%q is neither new nor old", excerpt(f[1]))
+				err = fmt.Errorf("%s is neither new nor old", excerpt(f[1]))
 			}
 			if err == nil {
 				e.new = f[1] == "new"
@@ -167,21 +167,21 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 				e.temp.mtime, err = strconv.ParseInt(f[3], 10, 64)
 			}
 			if err != nil {
-				return nil, bad(n, "bad plan record %q: %v", excerpt(text), err)
+				return nil, bad(n, "bad plan record: %v", err)
 			}
 			j.plan = append(j.plan, e)
 		case "commit":
 			var count int
 			var sum uint32
 			if _, err := fmt.Sscanf(rest, "%d %x", &count, &sum); err != nil {
-				return nil, bad(n, "bad commit record %q", excerpt(text))
+				return nil, bad(n, "bad commit record %s", excerpt(text))
 			}
 			if count != len(j.plan) || sum != crc.Sum32() {
 				return nil, bad(n, "the commit record does not match the plan (%d records, checksum %08x; it says %d, %08x)", len(j.plan), crc.Sum32(), count, sum)
 			}
 			j.committed = true
 		default:
-			return nil, bad(n, "unknown record %q", excerpt(text))
+			return nil, bad(n, "unknown record %s", excerpt(text))
 		}
 		crc.Write([]byte(line))
 	}
@@ -218,14 +218,14 @@ func recordEntry(f []string, want int) (*entry, error) {
 	}
 	n, err := strconv.Atoi(f[0])
 	if err != nil || n < 0 {
-		return nil, fmt.Errorf("bad number %q", excerpt(f[0]))
+		return nil, fmt.Errorf("bad number %s", excerpt(f[0]))
 	}
 	name, err := strconv.Unquote(f[want-1])
 	if err != nil {
 		return nil, fmt.Errorf("bad name %s", excerpt(f[want-1]))
 	}
 	if !localName(name) {
-		return nil, fmt.Errorf("%q is not a file inside the folder", excerpt(name))
+		return nil, fmt.Errorf("%s is not a file inside the folder", excerpt(name))
 	}
 	return &entry{n: n, name: name}, nil
 }
@@ -234,14 +234,46 @@ func recordEntry(f []string, want int) (*entry, error) {
 // folder and not one of robotsmith's own names.
 func localName(name string) bool {
 	return name != "" && name != "." && path.Clean(name) == name && filepath.IsLocal(filepath.FromSlash(name)) &&
-		!strings.HasPrefix(path.Base(name), Prefix)
+		!Own(path.Base(name))
 }
 
-// excerpt quotes at most 60 bytes of s.
-func excerpt(s string) string {
-	const max = 60
-	if len(s) <= max {
-		return s
+// Own reports whether the base name name is one that robotsmith makes in the
+// folder: ".robotsmith-journal", ".robotsmith-done", and ".robotsmith-<n>.tmp"
+// and ".robotsmith-<n>.old" (n a number in decimal, without leading zeros).
+// These names are robotsmith's, whoever wrote the file: a walk of the output
+// leaves them out, and a build removes any that no journal named (see
+// Tx.RemoveLeftover). Any other name, ".robotsmith-page.html" too, is the
+// site's.
+func Own(name string) bool {
+	rest, ok := strings.CutPrefix(name, Prefix)
+	if !ok {
+		return false
 	}
-	return s[:max] + "..."
+	if rest == "journal" || rest == "done" {
+		return true
+	}
+	n, ok := strings.CutSuffix(rest, ".tmp")
+	if !ok {
+		n, ok = strings.CutSuffix(rest, ".old")
+	}
+	if !ok || n == "" || len(n) > 1 && n[0] == '0' {
+		return false
+	}
+	for _, c := range []byte(n) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// excerpt quotes at most 32 bytes of s.
+func excerpt(s string) string {
+	// Quoted in ASCII so that a damaged journal cannot put control bytes on
+	// the terminal; cut at 32 bytes so that one message stays a line.
+	const max = 32
+	if len(s) <= max {
+		return strconv.QuoteToASCII(s)
+	}
+	return strconv.QuoteToASCII(s[:max]) + "..."
 }

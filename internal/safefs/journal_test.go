@@ -125,3 +125,39 @@ func FuzzJournal(f *testing.F) {
 		}
 	})
 }
+
+func TestOwn(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{".robotsmith-journal", true},
+		{".robotsmith-done", true},
+		{".robotsmith-0.tmp", true},
+		{".robotsmith-12345.tmp", true},
+		{".robotsmith-7.old", true},
+		// The site's own files, whatever they start with.
+		{".robotsmith-page.html", false},
+		{".robotsmith-.tmp", false},
+		{".robotsmith-07.tmp", false},
+		{".robotsmith-1.tmp.html", false},
+		{".robotsmith-1a.tmp", false},
+		{".robotsmith-journal.txt", false},
+		{".robotsmith-", false},
+		{"robotsmith-1.tmp", false},
+		{"index.html", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Own(tc.name); got != tc.want {
+				t.Errorf("Own(%q) = %v, want %v", tc.name, got, tc.want)
+			}
+		})
+	}
+	// Every name a transaction makes is its own.
+	e := &entry{n: 42, name: "a/b.html"}
+	for _, name := range []string{e.tempBase(), e.oldBase(), journalName, doneName} {
+		if !Own(name) {
+			t.Errorf("Own(%q) = false for a name robotsmith makes", name)
+		}
+	}
+}

@@ -93,11 +93,21 @@ func ReadFile(name string, limit int64) ([]byte, error) {
 // longer than limit is a *SizeError. The buffer is sized from fi once, and
 // grows only if the file grew since; it never holds more than limit+1 bytes.
 func ReadAll(f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
+	return ReadInto(nil, f, fi, limit)
+}
+
+// ReadInto is ReadAll into buf's memory, reused when it is large enough (a
+// worker reading one page after another keeps one buffer): it returns the
+// file's bytes in buf, or in a larger buffer that the next call can reuse.
+func ReadInto(buf []byte, f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
 	if fi.Size() > limit {
-		return nil, &SizeError{Name: f.Name(), Size: fi.Size(), Limit: limit}
+		return buf[:0], &SizeError{Name: f.Name(), Size: fi.Size(), Limit: limit}
 	}
 	r := io.LimitedReader{R: f, N: limit + 1}
-	buf := make([]byte, 0, fi.Size()+1) // +1: room for the read that sees EOF
+	if need := int(fi.Size()) + 1; cap(buf) < need { // +1: room for the read that sees EOF
+		buf = make([]byte, 0, need+need/8)
+	}
+	buf = buf[:0]
 	for {
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -108,11 +118,11 @@ func ReadAll(f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return buf[:0], err
 		}
 	}
 	if int64(len(buf)) > limit {
-		return nil, &SizeError{Name: f.Name(), Size: int64(len(buf)), Limit: limit}
+		return buf[:0], &SizeError{Name: f.Name(), Size: int64(len(buf)), Limit: limit}
 	}
 	return buf, nil
 }
@@ -157,12 +167,14 @@ func regular(f *os.File, name string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(fi.Mode()))}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fmt.Errorf("%w (%s)", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return fi, nil
 }
 
-func kind(m fs.FileMode) string {
+// Kind names a kind of file that is not a regular file, for a message: "a
+// FIFO", "a socket", "a character device", "a folder".
+func Kind(m fs.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a folder"
@@ -183,8 +195,8 @@ func kind(m fs.FileMode) string {
 // ResolveLink follows the symbolic link name (relative to dir, slash or OS
 // separators) to the end of its chain and returns the target's path relative
 // to dir, with slashes, when it is inside dir. A target outside dir (also
-// through a link in a folder on the way) is ErrOutside; a loop or a missing
-// target is the error filepath.EvalSymlinks gives.
+// through a link in a folder on the way) is ErrOutside; a missing target is
+// fs.ErrNotExist and a loop syscall.ELOOP (errors.Is), both *fs.PathError.
 //
 // A page or _headers that is a link into the output is left as a link: its
 // target is processed as itself, under its own name. One that leads outside
@@ -194,8 +206,14 @@ func ResolveLink(dir, name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	target, err := filepath.EvalSymlinks(filepath.Join(dir, filepath.FromSlash(name)))
+	full := filepath.Join(dir, filepath.FromSlash(name))
+	target, err := filepath.EvalSymlinks(full)
 	if err != nil {
+		// EvalSymlinks words a loop as a plain error ("too many links"); the
+		// kernel's own resolution says ELOOP.
+		if _, serr := os.Stat(full); errors.Is(serr, syscall.ELOOP) {
+			return "", &fs.PathError{Op: "resolve", Path: name, Err: syscall.ELOOP}
+		}
 		return "", err
 	}
 	rel, err := filepath.Rel(realDir, target)

@@ -186,7 +186,7 @@ func TestResolveLink(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			got, err := ResolveLink(dir, tc.name)
-			if got != tc.want || (tc.err == nil) != (err == nil) || tc.err != nil && !errors.Is(err, tc.err) && !strings.Contains(err.Error(), "too many links") {
+			if got != tc.want || (tc.err == nil) != (err == nil) || tc.err != nil && !errors.Is(err, tc.err) {
 				t.Errorf("got %q, %v; want %q, %v", got, err, tc.want, tc.err)
 			}
 		})

@@ -222,6 +222,35 @@ func (f *File) Close() error {
 	return err
 }
 
+// RemoveLeftover removes name (a slash path relative to the folder), a file
+// under one of robotsmith's own names (Own) that Begin's recovery did not
+// remove because no journal named it: a temporary file whose tmp record a
+// power loss took (see the package doc), or a copy of an output that held
+// one. The walk of a build's output calls it for each such name it meets,
+// before the build writes anything; a name that is not robotsmith's, or that
+// this transaction has made, is refused.
+func (tx *Tx) RemoveLeftover(name string) error {
+	name = filepath.ToSlash(name)
+	base := path.Base(name)
+	if !Own(base) || !localName(path.Dir(name)) && path.Dir(name) != "." {
+		return fmt.Errorf("safefs: %q is not one of robotsmith's own files", name)
+	}
+	tx.mu.Lock()
+	defer tx.mu.Unlock()
+	if tx.ended {
+		return ErrDone
+	}
+	if path.Dir(name) == "." && (base == journalName || base == doneName) {
+		return fmt.Errorf("safefs: %s is this build's journal", name)
+	}
+	for _, e := range tx.entries {
+		if name == e.tempName() || name == e.oldName() {
+			return fmt.Errorf("safefs: %s is this build's own temporary file", name)
+		}
+	}
+	return removeIfThere(tx.root, name)
+}
+
 // Len is the number of files created so far.
 func (tx *Tx) Len() int {
 	tx.mu.Lock()

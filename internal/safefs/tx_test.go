@@ -493,3 +493,38 @@ func TestRecoverKeepsNewerFiles(t *testing.T) {
 		t.Error(d)
 	}
 }
+
+// TestRemoveLeftover: a build removes a file under one of robotsmith's own
+// names that no journal named (a power loss took its tmp record), and refuses
+// every other name: the site's files, and the transaction's own.
+func TestRemoveLeftover(t *testing.T) {
+	dir := tree(t, map[string]string{
+		"index.html":            "page",
+		"a/.robotsmith-3.tmp":   "left by a power loss",
+		".robotsmith-9.old":     "left",
+		".robotsmith-page.html": "the site's",
+	})
+	tx, err := Begin(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tx.Abort()
+	for _, name := range []string{"a/.robotsmith-3.tmp", ".robotsmith-9.old"} {
+		if err := tx.RemoveLeftover(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	stage(t, tx, dir, map[string]string{"index.html": "new"})
+	for _, name := range []string{".robotsmith-page.html", "index.html", ".robotsmith-0.tmp", ".robotsmith-journal", "../.robotsmith-1.tmp"} {
+		if err := tx.RemoveLeftover(name); err == nil {
+			t.Errorf("%s: removed, want it refused", name)
+		}
+	}
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"index.html": "new", ".robotsmith-page.html": "the site's"}
+	if d := diff(snapshot(t, dir), want); d != "" {
+		t.Error(d)
+	}
+}

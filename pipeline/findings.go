@@ -1,0 +1,336 @@
+package pipeline
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/rules"
+)
+
+// The contradictions of the indexability records (SPEC §7), each naming both sides with file:line.
+// Errors: a noindex that robots.txt hides from a crawler (1), a sitemap entry that is noindex, has
+// no file or is disallowed for every crawler (2, sitemaps.go), a canonical or hreflang link of an
+// indexable page to a URL that is noindex or has no file (3). Warnings: a noindex page whose
+// canonical points elsewhere (4), the home page or every page noindex outside a preview (5), a
+// page's tags that its _headers rule contradicts (6, headers.go).
+
+// findings collects a run's findings, each once: what makes two the same is a key (the pager pages
+// of one list, noindexed by one front matter key and disallowed by one line of robots.txt, are one
+// finding), and the others like it are counted.
+type findings struct {
+	list  []*finding
+	byKey map[string]*finding
+}
+
+type finding struct {
+	sev  Severity
+	text string
+	more int // others like it
+}
+
+func newFindings() *findings { return &findings{byKey: map[string]*finding{}} }
+
+// add records a finding of severity sev, unless one with the same key is there: then it is counted.
+func (fs *findings) add(sev Severity, key, format string, args ...any) {
+	key = string(sev) + "\x00" + key
+	if f := fs.byKey[key]; f != nil {
+		f.more++
+		return
+	}
+	f := &finding{sev: sev, text: fmt.Sprintf(format, args...)}
+	fs.list = append(fs.list, f)
+	fs.byKey[key] = f
+}
+
+// report adds the findings to rep: errors as findings (check exits 1), warnings as warnings.
+func (fs *findings) report(rep *Report) {
+	for _, f := range fs.list {
+		t := f.text
+		if f.more > 0 {
+			t += fmt.Sprintf(" (and %s like it)", Plural(f.more, "more URL"))
+		}
+		if f.sev == SeverityError {
+			rep.Findings = append(rep.Findings, t)
+		} else {
+			rep.Warnings = append(rep.Warnings, t)
+		}
+	}
+}
+
+// noindexSource is where a file's noindex for agent ("robots": every crawler) comes from, for the
+// file's side of a finding: the rule, cascade, front matter or environment that says it (decided
+// again from the compiled sources alone, which reads no file), else the robots tag the page
+// carries (its line, from the step's scan), else the output file itself.
+func (j *job) noindexSource(f *record, agent string) rules.Source {
+	cs := []*rules.Compiled{nil, j.env}
+	if s := j.sources[j.sourceOf(f)]; s != nil {
+		cs[0] = s.inputs
+	}
+	d, _, _ := j.res.Decide(rules.Item{Path: f.url(), Compiled: cs, Asset: !f.html() || f.skipped()})
+	a, ok := d.Agent(agent)
+	if !ok {
+		a, ok = d.Agent("robots")
+	}
+	if ok {
+		for _, v := range a.Values {
+			if v.Token == "noindex" {
+				return v.Source
+			}
+		}
+	}
+	return rules.Source{Kind: rules.FromPage, File: j.outName(f.rel()), Line: int(f.tagLine)}
+}
+
+// place is where a finding about a file's noindex is reported: its source's file and line, or the
+// output file.
+func (j *job) place(s rules.Source, f *record) string {
+	if s.File == "" {
+		return j.outName(f.rel())
+	}
+	if s.Line > 0 {
+		return s.File + ":" + strconv.Itoa(s.Line)
+	}
+	return s.File
+}
+
+// owner names what decides a file, for telling findings apart: its source page, or the file.
+func (j *job) owner(f *record) string {
+	if p := j.sourceOf(f); p != nil {
+		return p.Source
+	}
+	return f.path
+}
+
+// searchAgents are the crawlers whose reading of robots.txt matters for a noindex for every
+// crawler: one that no group names, and the search engines whose tags robotsmith writes. A group
+// for a crawler that does not index for search (GPTBot) hides nothing a search engine needs.
+var searchAgents = [...]string{"robots", "googlebot", "bingbot"}
+
+// crawlFindings is finding 1: a file noindex for a crawler that robots.txt keeps from crawling it,
+// so that the crawler never sees the noindex and may index the URL from links alone.
+func (j *job) crawlFindings(m *model, fs *findings) {
+	for i := range j.files {
+		f := &j.files[i]
+		v := f.verdict
+		if v == nil || v.Class == rules.ErrorPage || v.Class == rules.Redirect {
+			continue
+		}
+		agents := searchAgents[:]
+		if !v.Noindex("robots") {
+			agents = nil
+		}
+		for _, t := range v.Directives.Tags {
+			if t.Name != "robots" && v.Noindex(t.Name) && !slices.Contains(agents, t.Name) {
+				agents = append(agents, t.Name)
+			}
+		}
+		if len(agents) == 0 {
+			continue
+		}
+		path := crawlPath(j.urls.pageURL(f.url()).Pathname())
+		// The agents kept out, by the line that keeps them out.
+		var order []int
+		blocked := map[int][]string{}
+		rule := map[int]string{}
+		for _, a := range agents {
+			d := m.robots.crawler(a).Decide(path)
+			if d.Allowed || d.Rule == nil {
+				continue
+			}
+			if _, ok := blocked[d.Rule.Num]; !ok {
+				order = append(order, d.Rule.Num)
+				rule[d.Rule.Num] = d.Rule.Key + ": " + d.Rule.Value
+			}
+			blocked[d.Rule.Num] = append(blocked[d.Rule.Num], a)
+		}
+		for _, n := range order {
+			src := j.noindexSource(f, blocked[n][0])
+			fs.add(SeverityError, "crawl\x00"+src.String()+"\x00"+strconv.Itoa(n),
+				"%s: %s is noindex (%s), but %s:%d (%s) keeps %s from crawling it, so they never see the noindex and may index the URL from links alone (\"Indexed, though blocked by robots.txt\")",
+				j.place(src, f), f.url(), src, m.robots.name, n, rule[n], strings.Join(blocked[n], ", "))
+		}
+	}
+}
+
+// linkFindings are findings 3 and 4: a canonical or hreflang link of an indexable page to a URL of
+// the site that is noindex or has no file (an error: the page hands its signals to a URL that
+// cannot take them), and a noindex page whose canonical points at another URL (a warning: mixed
+// signals; a canonical to itself is fine).
+func (j *job) linkFindings(fs *findings) {
+	for i := range j.files {
+		f := &j.files[i]
+		v := f.verdict
+		if v == nil || f.nlinks == 0 {
+			continue
+		}
+		for _, l := range j.linkTab.of(f) {
+			to, ok := l.target()
+			at := fmt.Sprintf("%s:%d", j.outName(f.rel()), l.line)
+			what := l.kind.String()
+			if l.kind == hreflangLink {
+				what = "hreflang " + j.linkTab.lang(l)
+			}
+			switch v.Class {
+			case rules.Public:
+				var target, why, key string
+				switch {
+				case !ok:
+					target = j.linkTab.missingPath(l)
+					why, key = "has no file in "+j.site.Output, target
+				case j.files[to].verdict != nil && j.files[to].verdict.Noindex("robots"):
+					t := &j.files[to]
+					target, key = t.url(), j.owner(t)
+					why = "is noindex (" + j.noindexSource(t, "robots").String() + ")"
+				default:
+					continue
+				}
+				fs.add(SeverityError, "link\x00"+what+"\x00"+j.owner(f)+"\x00"+key,
+					"%s: the %s link of %s points at %s, which %s: the page hands its signals to a URL that cannot take them",
+					at, what, f.url(), target, why)
+			case rules.NonPublic:
+				if l.kind != canonicalLink || to == i {
+					continue
+				}
+				dest := j.linkTab.missingPath
+				if ok {
+					dest = func(link) string { return j.files[to].url() }
+				}
+				src := j.noindexSource(f, "robots")
+				fs.add(SeverityWarning, "canonical\x00"+j.owner(f)+"\x00"+dest(l),
+					"%s: %s is noindex (%s), but its canonical (%s) points at %s: mixed signals (noindex says drop this URL, the canonical says index it as another); make it canonical to itself or drop the noindex",
+					j.place(src, f), f.url(), src, at, dest(l))
+			}
+		}
+	}
+}
+
+// stagingFindings is finding 5: the home page noindex, or every page, in a build that is not a
+// preview: a staging setting shipped to production.
+func (j *job) stagingFindings(fs *findings) {
+	if previewKey(j.cfg, j.opt.Env) != "" {
+		return
+	}
+	pages, noindex := 0, 0
+	home := -1
+	for i := range j.files {
+		f := &j.files[i]
+		if f.verdict == nil || !f.html() || f.skipped() {
+			continue
+		}
+		switch f.verdict.Class {
+		case rules.Public:
+			pages++
+		case rules.NonPublic:
+			pages++
+			noindex++
+		default:
+			continue
+		}
+		if f.rel() == "index.html" {
+			home = i
+		}
+	}
+	switch {
+	case pages > 1 && noindex == pages:
+		f := &j.files[max(home, 0)]
+		if home < 0 {
+			for i := range j.files {
+				if v := j.files[i].verdict; v != nil && v.Class == rules.NonPublic {
+					f = &j.files[i]
+					break
+				}
+			}
+		}
+		src := j.noindexSource(f, "robots")
+		fs.add(SeverityWarning, "staging",
+			"%s: every page of the site (%d) is noindex, %s by %s, in a build that is not a preview: a staging setting shipped to production?",
+			j.place(src, f), pages, f.url(), src)
+	case home >= 0 && j.files[home].verdict.Class == rules.NonPublic:
+		f := &j.files[home]
+		src := j.noindexSource(f, "robots")
+		fs.add(SeverityWarning, "staging",
+			"%s: the home page / is noindex (%s) in a build that is not a preview: a staging setting shipped to production?",
+			j.place(src, f), src)
+	}
+}
+
+// headerFindings is finding 6: a page whose own robots tags say otherwise than the X-Robots-Tag a
+// rule of the site's own _headers (outside robotsmith's block) sends for it, about noindex or
+// nofollow: the crawler obeys the more restrictive, so one of the two is not what happens. Pages
+// that robotsmith's block gives lines of their own are headers.Lint's (the rules then clash in
+// _headers itself). One finding per rule, the pages it contradicts counted.
+func (j *job) headerFindings(name string, existing []byte, files []record) []string {
+	if len(existing) == 0 {
+		return nil
+	}
+	fs := newFindings()
+	for _, u := range headers.UserRobotsTags(existing, j.format) {
+		said := headers.Interpret(u.Value)
+		for i := range files {
+			f := &files[i]
+			v := f.verdict
+			if v == nil || !f.html() || f.skipped() || (v.Class != rules.Public && v.Class != rules.NonPublic) || len(j.headerLines(f)) > 0 {
+				continue
+			}
+			served := f.url()
+			if !u.Matches(served) && !(strings.HasSuffix(served, ".html") && u.Matches(strings.TrimSuffix(served, ".html"))) {
+				continue
+			}
+			if d := disagreement(v, said); d != "" {
+				fs.add(SeverityWarning, strconv.Itoa(u.Line),
+					"%s:%d: rule %s sends X-Robots-Tag: %s for %s (%s), whose robots tags say %s: crawlers obey the more restrictive of the two",
+					name, u.Line, u.Path, u.Value, served, j.outName(f.rel()), d)
+			}
+		}
+	}
+	rep := &Report{}
+	fs.report(rep)
+	return rep.Warnings
+}
+
+// disagreement says how a page's tags (v) and an X-Robots-Tag value (h) differ about noindex or
+// nofollow, for every crawler or for an agent the header names: the page's side ("index, follow"),
+// or "" when they agree.
+func disagreement(v *rules.Verdict, h headers.Directives) string {
+	content := func(agent string) string {
+		for _, t := range v.Directives.Tags {
+			if t.Name == agent {
+				return t.Content
+			}
+		}
+		for _, t := range v.Directives.Tags {
+			if t.Name == "robots" {
+				return t.Content
+			}
+		}
+		return ""
+	}
+	// Only what the header says counts: one that says nothing of indexing agrees with any page.
+	differs := func(page string, said map[string]bool) bool {
+		has := func(tok string) bool {
+			for x := range strings.SplitSeq(page, ",") {
+				if strings.TrimSpace(x) == tok {
+					return true
+				}
+			}
+			return false
+		}
+		noindex, nofollow := has("noindex"), has("nofollow")
+		return (said["noindex"] || said["none"]) && !noindex || (said["index"] || said["all"]) && noindex ||
+			(said["nofollow"] || said["none"]) && !nofollow || (said["follow"] || said["all"]) && nofollow
+	}
+	if len(h.Generic) > 0 && differs(content("robots"), h.Generic) {
+		return content("robots")
+	}
+	agents := slices.Sorted(maps.Keys(h.Agents))
+	for _, agent := range agents {
+		if differs(content(agent), h.Agents[agent]) {
+			return agent + ": " + content(agent)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,212 @@
+package pipeline
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// withHead is a page with extra lines in its head (from line 5 on).
+func withHead(lines ...string) string {
+	return "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n" + strings.Join(lines, "\n") + "\n<title>t</title>\n</head>\n<body></body>\n</html>\n"
+}
+
+const noindexTag = `<meta name="robots" content="noindex">`
+
+func sitemapOf(locs ...string) string {
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n")
+	for _, l := range locs {
+		b.WriteString("  <url><loc>https://example.org" + l + "</loc></url>\n")
+	}
+	b.WriteString("</urlset>\n")
+	return b.String()
+}
+
+// TestFindings is the table of SPEC §7's findings on small plain sites: each is reported once (the
+// others like it counted), as an error or a warning as SPEC says, naming both sides with
+// file:line. want are substrings of the one finding (or warning) expected, each list in order.
+func TestFindings(t *testing.T) {
+	rules := "rules:\n  - path: /private/**\n    robots: noindex\n"
+	tests := []struct {
+		desc   string
+		files  map[string]string
+		env    map[string]string
+		errors [][]string
+		warns  [][]string
+	}{
+		{
+			desc: "1: noindex by a rule, disallowed for every crawler: once for the two pages",
+			files: map[string]string{
+				"robotsmith.yaml":      rules,
+				"robots.txt":           "User-agent: *\nDisallow: /private/\n",
+				"index.html":           page,
+				"private/a/index.html": page,
+				"private/b/index.html": page,
+			},
+			errors: [][]string{{"robotsmith.yaml:3: /private/a/ is noindex (rule 1 at ", "robots.txt:2 (Disallow: /private/) keeps robots, googlebot, bingbot from crawling it", "(and 1 more URL like it)"}},
+		},
+		{
+			desc: "1: a theme's noindex, disallowed for googlebot alone",
+			files: map[string]string{
+				"robots.txt":          "User-agent: Googlebot\nDisallow: /hidden/\n\nUser-agent: *\nAllow: /\n",
+				"hidden/x/index.html": withHead(noindexTag),
+			},
+			errors: [][]string{{"hidden/x/index.html:5: /hidden/x/ is noindex (tag at ", "robots.txt:2 (Disallow: /hidden/) keeps googlebot from crawling it"}},
+		},
+		{
+			desc: "1: a group for a crawler that does not index for search hides nothing",
+			files: map[string]string{
+				"robots.txt":          "User-agent: GPTBot\nDisallow: /\n",
+				"hidden/x/index.html": withHead(noindexTag),
+			},
+		},
+		{
+			desc: "2: sitemap: keep reports a noindex entry and one with no file, each at its line",
+			files: map[string]string{
+				"robotsmith.yaml":      rules + "sitemap: keep\n",
+				"index.html":           page,
+				"private/a/index.html": page,
+				"sitemap.xml":          sitemapOf("/", "/private/a/", "/gone/"),
+			},
+			errors: [][]string{
+				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3)"},
+				{"sitemap.xml:5: sitemap lists https://example.org/gone/, which has no file in "},
+			},
+		},
+		{
+			desc: "2: a sitemap entry robots.txt disallows for every crawler, Sitemap: line followed",
+			files: map[string]string{
+				"robots.txt":          "User-agent: *\nDisallow: /drafts/\n\nUser-agent: Bingbot\nDisallow: /drafts/\nSitemap: https://example.org/maps/pages.xml\n",
+				"index.html":          page,
+				"drafts/x/index.html": page,
+				"maps/pages.xml":      sitemapOf("/", "/drafts/x/"),
+			},
+			errors: [][]string{{"maps/pages.xml:4: sitemap lists https://example.org/drafts/x/, which robots.txt disallows for every crawler (", "robots.txt:2: Disallow: /drafts/)"}},
+		},
+		{
+			desc: "2: not for every crawler when one group allows it",
+			files: map[string]string{
+				"robots.txt":          "User-agent: *\nDisallow: /drafts/\n\nUser-agent: Googlebot\nAllow: /\n",
+				"index.html":          page,
+				"drafts/x/index.html": page,
+				"sitemap.xml":         sitemapOf("/", "/drafts/x/"),
+			},
+		},
+		{
+			desc: "2: sitemap: prune leaves out what it would report",
+			files: map[string]string{
+				"robotsmith.yaml":      rules,
+				"index.html":           page,
+				"private/a/index.html": page,
+				"sitemap.xml":          sitemapOf("/", "/private/a/", "/gone/"),
+			},
+		},
+		{
+			desc: "3: canonical and hreflang links of an indexable page to a noindex URL and to no file",
+			files: map[string]string{
+				"robotsmith.yaml":      rules,
+				"a/index.html":         withHead(`<link rel="canonical" href="/private/a/">`, `<link rel="alternate" hreflang="de" href="../de/a/">`, `<link rel="alternate" hreflang="en" href="/a/">`),
+				"private/a/index.html": page,
+			},
+			errors: [][]string{
+				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3)"},
+				{"a/index.html:6: the hreflang de link of /a/ points at /de/a/, which has no file in "},
+			},
+		},
+		{
+			desc: "3: links to other sites and a redirect stub's canonical are not checked",
+			files: map[string]string{
+				"a/index.html":   withHead(`<link rel="canonical" href="https://elsewhere.example/a/">`),
+				"old/index.html": withHead(`<link rel="canonical" href="/gone/">`, `<meta http-equiv="refresh" content="0; url=/gone/">`),
+			},
+		},
+		{
+			desc: "4: a noindex page canonical to another URL; a self-canonical is fine",
+			files: map[string]string{
+				"a/index.html":    withHead(noindexTag, `<link rel="canonical" href="/b/">`),
+				"self/index.html": withHead(noindexTag, `<link rel="canonical" href="/self/">`),
+				"b/index.html":    page,
+				"index.html":      page,
+			},
+			warns: [][]string{{"a/index.html:5: /a/ is noindex (tag at ", "but its canonical (", "a/index.html:6) points at /b/: mixed signals"}},
+		},
+		{
+			desc: "5: the home page noindex",
+			files: map[string]string{
+				"index.html":   withHead(noindexTag),
+				"a/index.html": page,
+			},
+			warns: [][]string{{"index.html:5: the home page / is noindex (tag at ", "in a build that is not a preview"}},
+		},
+		{
+			desc: "5: every page noindex, said once",
+			files: map[string]string{
+				"robotsmith.yaml": "rules:\n  - path: /**\n    robots: noindex\n",
+				"index.html":      page,
+				"a/index.html":    page,
+			},
+			warns: [][]string{{"robotsmith.yaml:3: every page of the site (2) is noindex, / by rule 1 at "}},
+		},
+		{
+			desc: "5: not in a preview",
+			files: map[string]string{
+				"index.html":   withHead(noindexTag),
+				"a/index.html": page,
+			},
+			env: map[string]string{"CONTEXT": "deploy-preview"},
+		},
+		{
+			desc: "6: a rule of the site's own _headers says noindex for indexable pages",
+			files: map[string]string{
+				"_headers":       "/a/*\n  X-Robots-Tag: noindex\n/b/*\n  X-Robots-Tag: noarchive\n",
+				"a/index.html":   page,
+				"a/x/index.html": page,
+				"b/index.html":   page,
+				"index.html":     page,
+			},
+			warns: [][]string{{"_headers:2: rule /a/* sends X-Robots-Tag: noindex for /a/ (", "whose robots tags say index, follow", "(and 1 more URL like it)"}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, tc.files)
+			rep, err := Run(context.Background(), Options{Root: dir, Env: func(k string) string { return tc.env[k] }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			check := func(what string, got []string, want [][]string) {
+				t.Helper()
+				if len(got) != len(want) {
+					t.Errorf("%s: got %d, want %d:\n%s", what, len(got), len(want), strings.Join(got, "\n"))
+					return
+				}
+				for i, parts := range want {
+					for _, p := range parts {
+						if !strings.Contains(got[i], p) {
+							t.Errorf("%s %d: got %q, want it to hold %q", what, i+1, got[i], p)
+						}
+					}
+				}
+			}
+			check("findings", rep.Findings, tc.errors)
+			check("warnings", rep.Warnings, tc.warns)
+		})
+	}
+}
+
+// TestStrict: with Strict (check --strict) every warning is a finding, and check fails on it.
+func TestStrict(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{"index.html": withHead(noindexTag), "a/index.html": page})
+	for _, strict := range []bool{false, true} {
+		rep, err := Run(context.Background(), Options{Root: dir, Strict: strict})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := len(rep.Findings), map[bool]int{false: 0, true: 1}[strict]; got != want || len(rep.Findings)+len(rep.Warnings) != 1 {
+			t.Errorf("strict %v: %d findings, %d warnings; want %d findings and 1 message in all", strict, got, len(rep.Warnings), want)
+		}
+	}
+}

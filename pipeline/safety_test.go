@@ -1,0 +1,209 @@
+//go:build unix
+
+package pipeline
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/internal/safefs"
+)
+
+// hasWarning reports whether one of ws contains every part.
+func hasWarning(ws []string, parts ...string) bool {
+	return slices.ContainsFunc(ws, func(w string) bool {
+		for _, p := range parts {
+			if !strings.Contains(w, p) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// interrupted leaves in dir what a build killed while it wrote its temporary files leaves: a
+// journal naming a temporary file, and the file.
+func interrupted(t *testing.T, dir string) {
+	t.Helper()
+	writeTree(t, dir, map[string]string{
+		safefs.Prefix + "journal":           "robotsmith journal 1\ntmp 0 \"index.html\"\n",
+		safefs.Prefix + "0.tmp":             "half a page",
+		"blog/a/" + safefs.Prefix + "1.tmp": "not in the journal: a power loss took its record",
+	})
+}
+
+// TestRecoverFirst: every command first undoes what an interrupted build left in the output, and
+// says so; a build does it before it runs the configured command, whose output it would otherwise
+// mix with robotsmith's leftovers.
+func TestRecoverFirst(t *testing.T) {
+	ctx := context.Background()
+	for _, cmd := range []string{"build", "check", "explain"} {
+		t.Run(cmd, func(t *testing.T) {
+			dir := plainSite(t)
+			interrupted(t, dir)
+			if cmd == "build" {
+				// The command fails if it sees the journal's temporary file.
+				writeTree(t, dir, map[string]string{"robotsmith.yaml": "command: test ! -e " + safefs.Prefix + "0.tmp\n"})
+			}
+			var warnings []string
+			switch cmd {
+			case "build", "check":
+				rep, err := Run(ctx, Options{Root: dir, Write: cmd == "build", RunCommand: true})
+				if err != nil {
+					t.Fatal(err)
+				}
+				warnings = rep.Warnings
+				if !hasWarning(warnings, "undid an interrupted build", "1 temporary files removed") {
+					t.Errorf("warnings %q: none says what was undone", warnings)
+				}
+			case "explain":
+				if _, err := Explain(ctx, Options{Root: dir}, []string{"/"}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, name := range []string{safefs.Prefix + "journal", safefs.Prefix + "0.tmp"} {
+				if _, err := os.Lstat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+					t.Errorf("%s: %v, want it removed", name, err)
+				}
+			}
+			// The temporary file no journal names: a build removes it (the folder is locked);
+			// check leaves it to the next build and says so.
+			_, err := os.Lstat(filepath.Join(dir, "blog/a", safefs.Prefix+"1.tmp"))
+			switch cmd {
+			case "build":
+				if !os.IsNotExist(err) || !hasWarning(warnings, "blog/a/"+safefs.Prefix+"1.tmp: removed") {
+					t.Errorf("the leftover: %v, warnings %q; want it removed, with a warning", err, warnings)
+				}
+			case "check":
+				if err != nil || !hasWarning(warnings, "1 temporary file of an interrupted or running robotsmith build") {
+					t.Errorf("the leftover: %v, warnings %q; want it kept, with a warning", err, warnings)
+				}
+			}
+		})
+	}
+}
+
+// TestLinksAndSpecialFiles: links into the output are kept and decided by their own path as files
+// (their targets processed as themselves); links that lead outside, to nothing or round a loop,
+// folder links, FIFOs and sockets are skipped with a warning each, and never opened.
+func TestLinksAndSpecialFiles(t *testing.T) {
+	dir := plainSite(t)
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"secret.html": page})
+	writeTree(t, dir, map[string]string{"robotsmith.yaml": "rules:\n  - path: /private/**\n    robots: noindex\n  - path: /**/*.pdf\n    robots: noindex\n"})
+	links := map[string]string{
+		"private/alias.html": "../blog/a/index.html", // a page link: decided as a file, by its path
+		"files/y.pdf":        "x.pdf",                // a file link: decided by its path
+		"out.html":           filepath.Join(outside, "secret.html"),
+		"gone.html":          "nothing.html",
+		"loop.html":          "loop.html",
+		"mirror":             "blog",
+		"elsewhere":          outside,
+	}
+	for name, target := range links {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe.html"), 0o644); err != nil {
+		t.Skip(err)
+	}
+	before := readTree(t, outside)
+	rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range [][]string{
+		{"out.html", "leads outside the output folder"},
+		{"gone.html", "a symbolic link to nothing"},
+		{"loop.html", "a symbolic link in a loop"},
+		{"mirror", "a symbolic link to the folder blog: not followed"},
+		{"elsewhere", "leads outside the output folder"},
+		{"pipe.html", "a FIFO: skipped, never read"},
+	} {
+		if !hasWarning(rep.Warnings, w...) {
+			t.Errorf("no warning says %q: %q", w, rep.Warnings)
+		}
+	}
+	if len(rep.Warnings) != 6 {
+		t.Errorf("%d warnings, want 6: %q", len(rep.Warnings), rep.Warnings)
+	}
+	for name, target := range links {
+		if got, err := os.Readlink(filepath.Join(dir, filepath.FromSlash(name))); err != nil || got != target {
+			t.Errorf("%s: %q, %v; want the link to %s kept", name, got, err, target)
+		}
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	h := read("_headers")
+	for _, want := range []string{"/private/alias.html\n  X-Robots-Tag: noindex, follow\n", "/files/y.pdf\n  X-Robots-Tag: noindex, follow\n"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("_headers lacks %q:\n%s", want, h)
+		}
+	}
+	if !strings.Contains(read("blog/a/index.html"), `content="index, follow"`) {
+		t.Errorf("the page a link leads to is not processed as itself")
+	}
+	if rep.Skipped != 1 || rep.Pages != 4 {
+		t.Errorf("got %d pages and %d skipped, want 4 (the link's target among them) and 1 (the page link)", rep.Pages, rep.Skipped)
+	}
+	if after := readTree(t, outside); !slices.Equal(sortedKeys(after), sortedKeys(before)) || after["secret.html"] != page {
+		t.Errorf("the folder outside changed: %q", after)
+	}
+}
+
+func sortedKeys(m map[string]string) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// TestConfigInOutput: robotsmith's configuration in the output (a plain folder's own, or the copy
+// Jekyll makes of every file its exclude: does not name) is robotsmith's input, not a file of the
+// site; a file that only shares its name is the site's.
+func TestConfigInOutput(t *testing.T) {
+	const cfg = "rules:\n  - path: /**/*.yaml\n    robots: noindex\n"
+	for _, tc := range []struct {
+		desc, copy string
+		files      int
+	}{
+		{"a copy is not a site file", cfg, 0},
+		{"another file of the same name is", "title: mine\n" + strings.Repeat("#", len(cfg)-len("title: mine\n")), 1},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{
+				"robotsmith.yaml":          cfg,
+				"_site/index.html":         page,
+				"_site/robotsmith.yaml":    tc.copy,
+				"_site/sub/robotsmith.yml": cfg, // another name: a site file
+			})
+			rep, err := Run(context.Background(), Options{Root: dir, Output: filepath.Join(dir, "_site"), Write: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Files != tc.files+1 {
+				t.Errorf("%d files, want %d", rep.Files, tc.files+1)
+			}
+			h := readTree(t, dir)["_site/_headers"]
+			if got := strings.Contains(h, "/robotsmith.yaml\n"); got != (tc.files == 1) {
+				t.Errorf("a _headers rule for /robotsmith.yaml: %v, want %v\n%s", got, tc.files == 1, h)
+			}
+		})
+	}
+}

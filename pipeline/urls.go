@@ -1,0 +1,108 @@
+package pipeline
+
+import (
+	"net/url"
+	"strings"
+
+	whatwg "github.com/nlnwa/whatwg-url/url"
+)
+
+// The site's URLs: pages' canonical and hreflang links and sitemaps' <loc> are URLs, and the
+// output is files. A URL is resolved as a browser resolves it (the WHATWG URL Standard, which is
+// what a crawler's HTML parser follows: white space and tabs in an href, backslashes, dot
+// segments, percent-encoding of what a path may not hold), against the page's own URL under the
+// site's base URL and the page's <base>. github.com/nlnwa/whatwg-url implements the standard and
+// passes the web-platform-tests URL suite; net/url follows RFC 3986, which refuses or reads
+// differently hrefs that browsers accept.
+
+// placeholderBase stands for the site's base URL when its generator's configuration gives none:
+// relative links still resolve, and no absolute link is taken for the site's.
+const placeholderBase = "https://robotsmith.invalid/"
+
+// siteURLs is the site's URL space, read-only after newSiteURLs.
+type siteURLs struct {
+	// base is the site's base URL, ending in "/"; placeholderBase when it has none, so that only
+	// relative links are then known to be the site's.
+	base *whatwg.Url
+	path string // the base URL's path, "/" or "/docs/"
+	own  bool   // the site has a base URL of its own
+}
+
+// newSiteURLs reads the site's base URL (site.Site.BaseURL). One that is not an absolute http(s)
+// URL ("/blog", a Jekyll baseurl without url) keeps its path on the placeholder host.
+func newSiteURLs(baseURL string) siteURLs {
+	ph, _ := whatwg.Parse(placeholderBase)
+	u := siteURLs{base: ph, path: "/"}
+	if baseURL == "" {
+		return u
+	}
+	if !strings.HasSuffix(baseURL, "/") {
+		baseURL += "/"
+	}
+	b, err := ph.Parse(baseURL)
+	if err != nil || (b.Scheme() != "http" && b.Scheme() != "https") {
+		return u
+	}
+	u.base, u.path, u.own = b, b.Pathname(), b.Host() != ph.Host()
+	return u
+}
+
+// pageURL is the absolute URL an output file is served at (urlPath as record.url gives it).
+func (u siteURLs) pageURL(urlPath string) *whatwg.Url {
+	// "./" keeps a first segment with a colon ("a:b/") from reading as a scheme.
+	p, err := u.base.Parse("./" + strings.TrimPrefix(urlPath, "/"))
+	if err != nil {
+		return u.base
+	}
+	return p
+}
+
+// docBase is the URL a page's relative links resolve against: its <base href> (resolved against
+// the page's URL) when it has one that resolves, else the page's URL.
+func docBase(page *whatwg.Url, base string) *whatwg.Url {
+	if base == "" {
+		return page
+	}
+	if b, err := page.Parse(base); err == nil {
+		return b
+	}
+	return page
+}
+
+// sitePath is the URL path within the site of an absolute URL: its path with the base URL's path
+// removed and percent-decoded, as the output's files are named ("/blog/café/"). ok is false for a
+// URL that is not the site's: another scheme than http(s), another host than the base URL's
+// (unless anyHost: a sitemap's <loc> is matched by its path whatever its host), or a path outside
+// the base URL's.
+func (u siteURLs) sitePath(abs *whatwg.Url, anyHost bool) (string, bool) {
+	if s := abs.Scheme(); s != "http" && s != "https" {
+		return "", false
+	}
+	if !anyHost && !strings.EqualFold(abs.Host(), u.base.Host()) {
+		return "", false
+	}
+	p := abs.Pathname()
+	if !strings.HasPrefix(p, u.path) {
+		if p+"/" != u.path {
+			return "", false
+		}
+		p = u.path
+	}
+	p = "/" + p[len(u.path):]
+	if d, err := url.PathUnescape(p); err == nil {
+		p = d
+	}
+	return p, true
+}
+
+// servedBy calls try with each output file (slash path relative to the output folder) that may
+// serve the URL path p, in the order hosts look for them, until try returns true: /a/ is
+// a/index.html; /a is a itself, then a/index.html and a.html (Netlify and Cloudflare Pages serve
+// pretty URLs from both). It reports whether try did.
+func servedBy(p string, try func(rel string) bool) bool {
+	rel := strings.TrimPrefix(p, "/")
+	if rel == "" || strings.HasSuffix(rel, "/") {
+		return try(rel + "index.html")
+	}
+	return try(rel) || try(rel+"/index.html") || try(rel+".html")
+}

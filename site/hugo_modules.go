@@ -1,0 +1,153 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/mod/modfile"
+)
+
+// maxModuleDepth bounds the chain of themes that import themes.
+const maxModuleDepth = 10
+
+// readModules reads the configuration of the site's themes and modules (`theme`, module.imports,
+// and theirs in turn) and merges what Hugo merges from them that changes paths: their
+// outputFormats and mediaTypes, each name the project does not define (loadModules and the
+// "shallow" merge strategy in config/). Their other keys (uglyURLs, outputs, taxonomies,
+// pagination) do not reach the site, as in Hugo. A module found only in Go's module cache is not
+// read; every other place Hugo looks is: module.replacements, the hugo.work workspace, the
+// project's go.mod replace lines, _vendor and themesDir.
+func (r *hugoConfigReader) readModules() error {
+	res := r.moduleResolver()
+	seen := map[string]bool{}
+	queue := moduleImports(r.cfg)
+	for depth := 0; len(queue) > 0 && depth < maxModuleDepth; depth++ {
+		var next []string
+		for _, imp := range queue {
+			dir := res.dir(imp)
+			if dir == "" || seen[dir] {
+				continue
+			}
+			seen[dir] = true
+			mr := &hugoConfigReader{s: r.s, cfg: map[string]any{}, root: dir}
+			if err := mr.readRoot(); err != nil {
+				return err
+			}
+			if err := mr.readDir(filepath.Join(dir, "config", "_default")); err != nil {
+				return err
+			}
+			mergeShallow(r.cfg, "outputformats", mr.cfg)
+			mergeShallow(r.cfg, "mediatypes", mr.cfg)
+			next = append(next, moduleImports(mr.cfg)...)
+		}
+		queue = next
+	}
+	return nil
+}
+
+// moduleImports are the module paths a configuration imports: its theme(s), then module.imports.
+func moduleImports(cfg map[string]any) []string {
+	out := toStrings(cfg["theme"])
+	if mod, ok := cfg["module"].(map[string]any); ok {
+		imports, _ := mod["imports"].([]any)
+		for _, imp := range imports {
+			switch v := imp.(type) {
+			case string:
+				out = append(out, v)
+			case map[string]any:
+				if p := strOr(v["path"], ""); p != "" && !toBool(v["disable"]) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out
+}
+
+// moduleResolver finds a module's folder on disk, in Hugo's order (modules/collect.go): a
+// module.replacements entry (a folder relative to themesDir), else _vendor, else what Go resolves
+// (the workspace's modules, the go.mod's replace lines), else themesDir.
+type moduleResolver struct {
+	root, themesDir string
+	replaced        map[string]string // module.replacements: module path -> folder
+	gomods          map[string]string // module path -> folder, as Go resolves it on disk
+}
+
+func (r *hugoConfigReader) moduleResolver() moduleResolver {
+	root := r.s.Root
+	res := moduleResolver{root: root, themesDir: r.s.abs(strOr(r.cfg["themesdir"], "themes")),
+		replaced: map[string]string{}, gomods: map[string]string{}}
+	mod, _ := r.cfg["module"].(map[string]any)
+	if mf := readGoMod(filepath.Join(root, "go.mod")); mf != nil {
+		for _, rep := range mf.Replace {
+			if modfile.IsDirectoryPath(rep.New.Path) {
+				res.gomods[rep.Old.Path] = abs(root, rep.New.Path)
+			}
+		}
+	}
+	if ws := strOr(mod["workspace"], r.s.opt.Env("HUGO_MODULE_WORKSPACE")); ws != "" && ws != "off" {
+		ws = abs(root, ws)
+		if b, err := os.ReadFile(ws); err == nil {
+			if wf, err := modfile.ParseWork(ws, b, nil); err == nil {
+				for _, u := range wf.Use {
+					dir := abs(filepath.Dir(ws), u.Path)
+					if mf := readGoMod(filepath.Join(dir, "go.mod")); mf != nil && mf.Module != nil {
+						res.gomods[mf.Module.Mod.Path] = dir
+					}
+				}
+			}
+		}
+	}
+	reps := toStrings(mod["replacements"])
+	if v := r.s.opt.Env("HUGO_MODULE_REPLACEMENTS"); v != "" {
+		reps = append(reps, v)
+	}
+	for _, list := range reps {
+		for _, rep := range strings.Split(list, ",") {
+			from, to, ok := strings.Cut(rep, "->")
+			if ok {
+				res.replaced[strings.TrimSpace(from)] = abs(res.themesDir, strings.TrimSpace(to))
+			}
+		}
+	}
+	return res
+}
+
+// dir is the module's folder, "" when it is not on disk outside Go's module cache.
+func (m moduleResolver) dir(path string) string {
+	if dir, ok := m.replaced[path]; ok {
+		return dir
+	}
+	cands := []string{
+		filepath.Join(m.root, "_vendor", filepath.FromSlash(path)),
+		m.gomods[path],
+		filepath.Join(m.themesDir, filepath.FromSlash(path)),
+	}
+	for _, c := range cands {
+		if fi, err := os.Stat(c); c != "" && err == nil && fi.IsDir() {
+			return c
+		}
+	}
+	return ""
+}
+
+func readGoMod(p string) *modfile.File {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil
+	}
+	f, err := modfile.Parse(p, b, nil)
+	if err != nil {
+		return nil
+	}
+	return f
+}
+
+// abs resolves p against base unless it is absolute.
+func abs(base, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(base, filepath.FromSlash(p))
+}

@@ -1,0 +1,332 @@
+package site
+
+// Where Jekyll writes each page and document (page.rb, document.rb, url.rb, drops/url_drop.rb).
+
+import (
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/robotsmith/robotsmith/frontmatter"
+)
+
+// outputOf turns a URL and output extension into the output file, for pages (Page#destination)
+// or documents (Document#destination).
+func outputOf(url, ext string, isPage bool) string {
+	p := strings.TrimPrefix(jekyllUnescape(url), "/")
+	if strings.HasSuffix(url, "/") {
+		if isPage {
+			p += "index"
+		} else {
+			return p + "index.html"
+		}
+	}
+	if !strings.HasSuffix(p, ext) {
+		p += ext
+	}
+	return path.Clean("/" + p)[1:]
+}
+
+// servedURL is the URL path an output file is served at: "a/index.html" is "/a/".
+func servedURL(out string) string {
+	if out == "index.html" {
+		return "/"
+	}
+	if strings.HasSuffix(out, "/index.html") {
+		return "/" + strings.TrimSuffix(out, "index.html")
+	}
+	return "/" + out
+}
+
+// outputExt is Renderer#output_ext: a permalink's own extension, else the converters'.
+func (c *jekyllConfig) outputExt(ext, permalink string, hasPermalink bool) string {
+	if hasPermalink && !strings.HasSuffix(permalink, "/") {
+		if e := rubyExtname(permalink); e != "" {
+			return e
+		}
+	}
+	lower := strings.ToLower(ext)
+	switch {
+	case c.markdownExt[lower]:
+		return ".html"
+	case lower == ".scss" || lower == ".sass":
+		return ".css" // jekyll-sass-converter, a dependency of Jekyll 4
+	}
+	return ext
+}
+
+// configName is the config file's name as sources show it.
+func (w *jekyllWalk) configName() string {
+	if w.c.file == "" {
+		return "_config.yml"
+	}
+	return w.c.file
+}
+
+// page reads one page (Page#initialize, Page#url, Page#destination).
+func (w *jekyllWalk) page(dirRel, name string) {
+	rel := path.Join(dirRel, name)
+	if w.seen[rel] {
+		return
+	}
+	w.seen[rel] = true
+	abs := filepath.Join(w.source, filepath.FromSlash(rel))
+	srcRel := w.srcRel(rel)
+	data, in, _, ok := w.read(abs, srcRel, rel, "pages")
+	if !ok {
+		return
+	}
+	p := Page{Source: srcRel, Kind: "pages", Inputs: in}
+	if data.isFalse("published") && !w.c.unpublished {
+		p.NoOutput = "published: false"
+	}
+	ext := rubyExtname(name)
+	basename := strings.TrimRight(strings.TrimSuffix(name, ext), ".")
+	permalink, hasPermalink := data.str("permalink")
+	outExt := w.c.outputExt(ext, permalink, hasPermalink)
+	var template string
+	switch {
+	case outExt != ".html" && outExt != ".htm" && outExt != ".xhtml":
+		template = "/:path/:basename:output_ext"
+	case basename == "index":
+		template = "/:path/"
+	default:
+		template = jekyllPermalinkSuffix("/:path/:basename", w.c.style)
+	}
+	if hasPermalink {
+		template = permalink
+	}
+	dir := ""
+	if dirRel != "" {
+		dir = "/" + dirRel
+	}
+	url := jekyllURLHash(template, []string{"path", "basename", "output_ext"}, map[string]string{"path": dir, "basename": basename, "output_ext": outExt})
+	p.Output = outputOf(url, outExt, true)
+	p.URL = servedURL(p.Output)
+	w.pages = append(w.pages, p)
+}
+
+// document reads one post, draft or collection document (Document#read, #url, #destination).
+// rel is relative to the source folder.
+func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool) {
+	if w.seen[rel] {
+		return
+	}
+	w.seen[rel] = true
+	d := &jekyllDoc{col: col, draft: draft, rel: rel, abs: filepath.Join(w.source, filepath.FromSlash(rel)), src: w.srcRel(rel)}
+	// relative_path is relative to the collections folder.
+	d.docRel = rel
+	if cd := w.c.collectionsDir; cd != "" {
+		d.docRel = strings.TrimPrefix(rel, cd+"/")
+	}
+	data, in, dateLine, ok := w.read(d.abs, d.src, d.docRel, col.label)
+	if !ok {
+		return
+	}
+	p := Page{Source: d.src, Kind: d.kind(), Inputs: in}
+	d.cats = d.categories(data)
+	if err := w.docDate(d, data, dateLine); err != nil {
+		w.errs = append(w.errs, &frontmatter.Error{File: d.src, Err: err})
+		return
+	}
+	p.NoOutput = w.docNoOutput(d, data)
+	permalink, hasPermalink := data.str("permalink")
+	d.ext = rubyExtname(d.docRel)
+	d.outExt = w.c.outputExt(d.ext, permalink, hasPermalink)
+	template := col.permalink
+	if hasPermalink {
+		template = permalink
+	}
+	url, err := jekyllURLDrop(template, d.lookup)
+	if err != nil {
+		w.errs = append(w.errs, &frontmatter.Error{File: d.src, Err: err})
+		return
+	}
+	p.Output = outputOf(url, d.outExt, false)
+	p.URL = servedURL(p.Output)
+	w.pages = append(w.pages, p)
+}
+
+// jekyllDoc is one document being read: what its URL placeholders are filled from.
+type jekyllDoc struct {
+	col         *jekyllCollection
+	draft       bool
+	rel, docRel string // relative to the source folder, and to the collections folder
+	abs, src    string // on disk, and as Page.Source
+	cats        []string
+	date        time.Time
+	slug        string
+	ext, outExt string
+}
+
+// kind is the document's type in the words of Jekyll's defaults scopes: posts, drafts or the
+// collection's label.
+func (d *jekyllDoc) kind() string {
+	if d.draft {
+		return "drafts"
+	}
+	return d.col.label
+}
+
+// categories is Document#categories_from_path, then merge_categories! with the data's categories
+// and populate_categories.
+func (d *jekyllDoc) categories(data jekyllData) []string {
+	relDir := "_" + d.col.label
+	if d.draft {
+		relDir = "_drafts"
+	}
+	var cats []string
+	if !strings.HasPrefix(d.docRel, relDir) {
+		super := d.docRel
+		if i := strings.Index(d.docRel, relDir); i >= 0 {
+			super = d.docRel[:i]
+		}
+		base := path.Base(d.docRel)
+		for _, c := range strings.Split(super, "/") {
+			if c != "" && c != relDir && c != base {
+				cats = append(cats, c)
+			}
+		}
+	}
+	cats = appendUnique(cats, data.list("categories", true)...)
+	if _, ok := data["category"]; ok {
+		cats = appendUnique(cats, data.list("category", false)...)
+	}
+	return cats
+}
+
+// docDate sets the document's date and slug: the date from its data, else its file name, else the
+// build time (a draft's: its file's mtime); the slug from the data, else the file name.
+func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, dateLine int) error {
+	dateSet := false
+	if n, ok := data["date"]; ok {
+		t, err := jekyllNodeDate(n, w.c.loc)
+		if err != nil {
+			// Jekyll built the site, so it read this date; robotsmith reads the forms Ruby's
+			// Time.parse reads in practice, and says so where it cannot, using the file name's.
+			w.warnings = append(w.warnings, &frontmatter.Error{File: d.src, Line: dateLine,
+				Err: fmt.Errorf("front matter: date: %v, which robotsmith cannot read as Jekyll does; the date in the file name is used", err)})
+		} else {
+			d.date, dateSet = t, true
+		}
+	}
+	if m := postNameRE.FindStringSubmatch(d.docRel); m != nil {
+		d.slug = m[2]
+		if !dateSet || d.date.Unix() == w.c.time.Unix() {
+			t, err := jekyllParseTime(m[1], w.c.loc)
+			if err != nil {
+				return err
+			}
+			d.date, dateSet = t, true
+		}
+	} else if m := draftNameRE.FindStringSubmatch(d.docRel); m != nil {
+		d.slug = m[1]
+	}
+	if base := path.Base(d.docRel); d.slug == "" && !strings.Contains(base, ".") {
+		d.slug = base
+	}
+	d.slug = strings.TrimRight(d.slug, ".")
+	if !dateSet {
+		d.date = w.c.time
+		if d.draft {
+			if fi, err := os.Stat(d.abs); err == nil {
+				d.date = fi.ModTime().In(w.c.loc)
+			}
+		}
+	}
+	if s, ok := data.str("slug"); ok {
+		d.slug = s
+	}
+	return nil
+}
+
+// docNoOutput says why Jekyll writes nothing for the document (Document#write?, Publisher).
+func (w *jekyllWalk) docNoOutput(d *jekyllDoc, data jekyllData) string {
+	switch {
+	case d.draft && !w.c.showDrafts:
+		return "draft"
+	case data.isFalse("published") && !w.c.unpublished:
+		return "published: false"
+	case !d.col.output:
+		return fmt.Sprintf("collection %q has output: false", d.col.label)
+	case !w.c.future && d.date.Unix() > w.c.time.Unix():
+		return "future date"
+	}
+	return ""
+}
+
+// lookup fills one URL placeholder (Drops::UrlDrop).
+func (d *jekyllDoc) lookup(key string) (string, bool) {
+	if f, ok := jekyllDateKeys[key]; ok {
+		return rubyStrftime(d.date, f), true
+	}
+	switch key {
+	case "collection":
+		return d.col.label, true
+	case "path":
+		cleaned := strings.TrimSuffix(d.docRel, d.ext)
+		cleaned = strings.Replace(cleaned, "_"+d.col.label, "", 1)
+		return strings.TrimRight(cleaned, "."), true
+	case "output_ext":
+		return d.outExt, true
+	case "name":
+		base := path.Base(d.docRel)
+		return jekyllSlugify(strings.TrimSuffix(base, rubyExtname(base)), false, false), true
+	case "title":
+		// data["slug"]: the front matter's, else the file name's (Document#populate_title).
+		return jekyllSlugify(d.slug, true, true), true
+	case "slug":
+		return jekyllSlugify(d.slug, false, false), true
+	case "categories", "slugified_categories":
+		var out []string
+		for _, c := range d.cats {
+			if key == "categories" {
+				out = appendUnique(out, lowerASCII(c))
+			} else {
+				out = appendUnique(out, jekyllSlugify(c, false, false))
+			}
+		}
+		return strings.Join(out, "/"), true
+	}
+	return "", false
+}
+
+// markdownTwins are the files in which sites publish a page's Markdown beside its HTML, with
+// a plugin, since Jekyll has no output formats of its own: for a page written to blog/a/index.html,
+// blog/a.md (what the page's URL /blog/a/ becomes with .md), blog/a/index.md and
+// blog/a/index.html.md (llmstxt.org's convention); for about.html, about.md and about.html.md.
+// A twin that exists is the page's content in another format, so it takes the page's decision.
+func markdownTwins(out string) []Format {
+	ext := path.Ext(out)
+	if out == "" || ext != ".html" && ext != ".htm" {
+		return nil
+	}
+	names := []string{strings.TrimSuffix(out, ext) + ".md", out + ".md"}
+	if dir, ok := strings.CutSuffix(out, "/index"+ext); ok {
+		names = append(names, dir+".md")
+	}
+	fs := make([]Format, len(names))
+	for i, n := range names {
+		fs[i] = Format{Name: "markdown", File: n}
+	}
+	return fs
+}
+
+func appendUnique(list []string, vals ...string) []string {
+	for _, v := range vals {
+		found := false
+		for _, x := range list {
+			if x == v {
+				found = true
+				break
+			}
+		}
+		if !found {
+			list = append(list, v)
+		}
+	}
+	return list
+}
