@@ -181,8 +181,8 @@ func TestWatchGenerators(t *testing.T) {
 			wants: []want{{file: "_site/blog/b.html", gone: true}, {text: "/blog/b.html gone (was noindex)"}, {file: "_site/_headers", text: "/files/x.pdf"}},
 		},
 		{
-			desc:  "broken front matter",
-			edit:  map[string]string{"blog/a.md": "---\nlayout: default\ntitle: [unclosed\n---\nbroken\n"},
+			desc: "broken front matter",
+			edit: map[string]string{"blog/a.md": "---\nlayout: default\ntitle: [unclosed\n---\nbroken\n"},
 			// Jekyll builds the page without its front matter; robotsmith warns, and maps it
 			// as Jekyll does.
 			wants: []want{{text: "blog/a.md:3: front matter", stderr: true}},

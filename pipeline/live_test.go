@@ -82,7 +82,7 @@ func holds(t *testing.T, file, text string) bool {
 
 const (
 	noindexPrefix = `<meta name="robots" content="noindex`
-	publicTag  = `<meta name="googlebot" content="index, follow`
+	publicTag     = `<meta name="googlebot" content="index, follow`
 )
 
 func TestLiveBuild(t *testing.T) {

@@ -129,7 +129,6 @@ func (o *ownWrites) add(rel string, data []byte) {
 	o.mu.Unlock()
 }
 
-
 // commit puts every file writeFile wrote in place, or (an error) none: a failure, a file that
 // another process changed meanwhile, or ctx ending (SIGINT, SIGTERM) undoes the files already
 // replaced. It reports whether any file was written; its warnings are leftovers the next run
