@@ -643,12 +643,16 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 		l.relink()
 	}
 	subset := make([]record, len(idx))
+	before := make([]fs.FileInfo, len(idx))
 	for k, i := range idx {
 		old := &l.files[i]
 		subset[k] = newRecord(old.path)
 		subset[k].flags |= old.flags & isLink
 		if old.link() {
 			subset[k].flags |= old.flags & isSkipped
+		}
+		if subset[k].html() {
+			before[k], _ = j.root.Lstat(subset[k].rel())
 		}
 	}
 	b := j.process(ctx, subset)
@@ -690,6 +694,16 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 		}
 	}
 	l.warn(u, b.warnings()...)
+	for k := range subset {
+		if !failed[k] && subset[k].html() && rewritten(j, before[k], subset[k].rel()) {
+			// The generator wrote the page while it was read (Hugo truncates and writes in
+			// place): what was read may be torn, and its decision is not kept. Its write, if
+			// any, fails the commit, which puts nothing in place. Again once quiet.
+			l.retry[subset[k].path] = true
+			u.Busy++
+			failed[k] = true
+		}
+	}
 
 	for k, i := range idx {
 		if failed[k] {
@@ -748,12 +762,17 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 		// and the commit (the generator wrote it again), or removed a temporary file (Jekyll's
 		// cleaner). Again once the generator is quiet.
 		l.lastErr = err
-		u.Busy += n
+		again := 0
 		for k, i := range idx {
 			if !failed[k] {
 				l.retry[l.files[i].path] = true
+				again++
 			}
 		}
+		if again == 0 && u.Busy == 0 {
+			again = n // the site steps' files alone
+		}
+		u.Busy += again
 		l.siteRetry = l.siteRetry || siteDirty
 		return
 	}
@@ -808,6 +827,14 @@ func (l *Live) relink() {
 	}
 	l.nlinked = len(t.all)
 	l.moved = false
+}
+
+// rewritten reports whether the output file rel is no longer the one read (before, its state
+// then): the generator wrote it, in place or by a rename, since.
+func rewritten(j *job, before fs.FileInfo, rel string) bool {
+	now, err := j.root.Lstat(rel)
+	return before == nil || err != nil || !os.SameFile(before, now) ||
+		now.Size() != before.Size() || !now.ModTime().Equal(before.ModTime())
 }
 
 // sameForSite reports whether the site steps see a and b, two records of one file, alike: the
