@@ -724,9 +724,50 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	sameSnapshot(t, "failed build (rule value)", fresh, snapshot(t, out))
 	os.WriteFile(cfgPath, cfg, 0o644)
 
+	// A misspelt restriction fails closed (SPEC §4): wherever it was written, the build exits 1
+	// with "did you mean" at the typo's line and writes nothing.
+	for _, tc := range []struct {
+		desc, file, old, new, want string
+	}{
+		{"a rule's value", "robotsmith.yaml", "  - kind: [taxonomy, term]\n    robots: noindex, follow", "  - kind: [taxonomy, term]\n    robots: noindx, follow", `did you mean "noindex"?`},
+		{"a rule's value with a Cyrillic lookalike", "robotsmith.yaml", "    robots: noindex\n", "    robots: no\u0456ndex\n", `did you mean "noindex"?`},
+		{"a rule's agent", "robotsmith.yaml", "googlebot: max-snippet:160", "googlebto: max-snippet:160", `did you mean "googlebot"?`},
+		{"a rule's path selector", "robotsmith.yaml", "  - path: /internal/**", "  - paht: /internal/**", `did you mean "path"?`},
+		{"a rule's kind selector", "robotsmith.yaml", "  - kind: [taxonomy, term]", "  - kinds: [taxonomy, term]", `did you mean "kind"?`},
+		{"a rule's kind", "robotsmith.yaml", "  - kind: [taxonomy, term]", "  - kind: [taxonmy, term]", `did you mean "taxonomy"?`},
+		{"a front matter key", "content/about.md", "title = \"About this site\"\n", "title = \"About this site\"\nnoindx = true\n", `did you mean "noindex"?`},
+	} {
+		p := filepath.Join(dir, filepath.FromSlash(tc.file))
+		orig, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		typo := strings.Replace(string(orig), tc.old, tc.new, 1)
+		if typo == string(orig) {
+			t.Fatalf("%s: %s has no %q to misspell", tc.desc, tc.file, tc.old)
+		}
+		i := 0 // the typo's line is that of the first byte it changed
+		for typo[i] == orig[i] {
+			i++
+		}
+		line := strings.Count(typo[:i], "\n") + 1
+		if err := os.WriteFile(p, []byte(typo), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runCmd(t, "build", "--no-command", dir)
+		at := fmt.Sprintf("%s:%d:", tc.file, line)
+		if r.code != 1 || !strings.Contains(r.stderr, at) || !strings.Contains(r.stderr, tc.want) || !strings.Contains(r.stderr, "no file was written") {
+			t.Errorf("%s misspelt: exit %d, stderr %q; want 1, %q and %q", tc.desc, r.code, r.stderr, at, tc.want)
+		}
+		sameSnapshot(t, "failed build ("+tc.desc+" misspelt)", fresh, snapshot(t, out))
+		if err := os.WriteFile(p, orig, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+
 	// explain names the source of every value, and an unknown path exits 1.
 	r = runCmd(t, "explain", dir, "/tags/", "/files/terms.pdf")
-	if r.code != 0 || !strings.Contains(r.stdout, "noindex") || !strings.Contains(r.stdout, "rule 1 at") {
+	if r.code != 0 || !strings.Contains(r.stdout, "noindex") || !regexp.MustCompile(`rule 1 at \S*robotsmith.yaml:\d+ \(kind: taxonomy\)`).MatchString(r.stdout) || !strings.Contains(r.stdout, "(path: /**/*.pdf)") {
 		t.Errorf("explain: exit %d\nstdout %s\nstderr %s", r.code, r.stdout, r.stderr)
 	}
 	r = runCmd(t, "explain", dir, "/old-path/")
@@ -756,7 +797,7 @@ func TestJSONGolden(t *testing.T) {
 		before func()
 	}{
 		{"sample-site.build.json", []string{"build", "--json", "--no-command", dir}, 0, nil},
-		{"sample-site.explain.json", []string{"explain", "--json", "--agent", "GPTBot,Googlebot", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/no/such/page/"}, 1, nil},
+		{"sample-site.explain.json", []string{"explain", "--json", "--agent", "GPTBot,Googlebot", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/tags/robots/page/2/", "/no/such/page/"}, 1, nil},
 		{"sample-site.config-error.json", []string{"check", "--json", dir}, 1, func() {
 			f, err := os.OpenFile(filepath.Join(dir, "robotsmith.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {

@@ -67,6 +67,9 @@ func TestSchemaRejects(t *testing.T) {
 		{"a crawler with an unknown purpose", explain, `"purposes": [
             "training"`, `"purposes": [
             "scraping"`},
+		{"a matching rule as a string", explain, `"rules": [
+        {`, `"rules": ["rule 1", {`},
+		{"a matching rule without what matched", explain, `"kind": "term",`, ``},
 	}
 	sch := compileSchema(t)
 	for _, tc := range tests {

@@ -8,9 +8,14 @@
 //		return err                           // *config.Error: "robotsmith.yaml:7: rules[2]: ..."
 //	}
 //	r, err := rules.New(cfg.Rules())
+//	s, err := site.Open("my-site", site.Options{Generator: cfg.Generator})
+//	err = cfg.CheckSite(config.Site{Generator: s.Generator, Kinds: s.Kinds(), Langs: s.Langs()})
 //
 // An unknown key or a bad value is an *Error naming the file and line. Directive values are checked
-// by rules.New, whose errors name the same file and line through rules.Source.
+// by rules.New, whose errors name the same file and line through rules.Source. A rule's `kind` and
+// `lang` values depend on the site's generator and its configuration, read after robotsmith's own:
+// CheckSite checks them, naming their lines too. A rule's key that looks like a misspelt selector
+// (paht, kinds, language) is an error rather than a crawler's name.
 package config
 
 import (
@@ -53,6 +58,8 @@ type Config struct {
 	Sitemap          string        // "prune" (default) or "keep"
 	RobotsTxt        RobotsTxt     // robotsmith's block of robots.txt (robots.go)
 	AI               aipref.Policy // the AI preferences (robots.go)
+
+	selectors []selector // the rules' kind and lang values with their lines, for CheckSite
 }
 
 // Headers is the `headers:` key.
@@ -164,6 +171,7 @@ func Parse(file string, src []byte) (*Config, error) {
 		return nil, errors.Join(limitErrors(file, p.errs)...)
 	}
 	c.File = file
+	c.selectors = p.sel
 	return c, nil
 }
 
@@ -185,6 +193,7 @@ func errorLine(err error) int {
 type parser struct {
 	file string
 	errs []error
+	sel  []selector // the rules' kind and lang values read so far
 }
 
 func (p *parser) errorf(n *node, format string, args ...any) {
@@ -386,16 +395,27 @@ func (p *parser) rules(n *node) []rules.Rule {
 			continue
 		}
 		r := rules.Rule{Source: src}
+		misspelt := false
 		for j, k := range it.keys {
 			v := it.vals[j]
-			if strings.EqualFold(k, "path") {
+			switch lk := strings.ToLower(strings.TrimSpace(k)); lk {
+			case "path":
 				r.Paths = p.globs(v, fmt.Sprintf("rules[%d]: path", num))
-				continue
+			case "kind":
+				r.Kinds = p.selectorValues(v, num, lk)
+			case "lang":
+				r.Langs = p.selectorValues(v, num, lk)
+			default:
+				if sel, ok := misspeltSelector(lk); ok {
+					p.errorf(v, "rules[%d]: unknown key %s (did you mean %s?); a rule selects with path, kind and lang, and its other keys name crawlers", num, quote(k), quote(sel))
+					misspelt = true
+					continue
+				}
+				r.Values = append(r.Values, p.agentValue(v, k, src)...)
 			}
-			r.Values = append(r.Values, p.agentValue(v, k, src)...)
 		}
-		if len(r.Paths) == 0 {
-			p.errorf(it, "rules[%d]: no path given (a glob such as /tags/** or a list of globs)", num)
+		if len(r.Paths) == 0 && len(r.Kinds) == 0 && len(r.Langs) == 0 && !misspelt {
+			p.errorf(it, "rules[%d]: no path, kind or lang given (path: /tags/**, kind: [taxonomy, term], lang: fr)", num)
 		}
 		if len(r.Values) == 0 {
 			p.errorf(it, "rules[%d]: no directives given (for example robots: noindex)", num)

@@ -29,6 +29,9 @@ rules:
   - path: [/**/*.pdf, /downloads/**]
     robots: noindex
     GoogleBot-News: nosnippet
+  - kind: [taxonomy, term]
+    lang: fr
+    robots: noindex, follow
 error_pages: [/404.html, /**/404.html]
 headers: {format: cloudflare, html: true}
 sitemap: keep
@@ -61,6 +64,11 @@ robots = "noindex, follow"
 path = ["/**/*.pdf", "/downloads/**"]
 robots = "noindex"
 GoogleBot-News = "nosnippet"
+
+[[rules]]
+kind = ["taxonomy", "term"]
+lang = "fr"
+robots = "noindex, follow"
 `
 
 const fullJSON = `{
@@ -81,7 +89,9 @@ const fullJSON = `{
      "robots": "noindex, follow"},
     {"path": ["/**/*.pdf", "/downloads/**"],
      "robots": "noindex",
-     "GoogleBot-News": "nosnippet"}
+     "GoogleBot-News": "nosnippet"},
+    {"kind": ["taxonomy", "term"], "lang": "fr",
+     "robots": "noindex, follow"}
   ],
   "error_pages": ["/404.html", "/**/404.html"],
   "headers": {"format": "cloudflare", "html": true},
@@ -125,8 +135,12 @@ func TestParseFormats(t *testing.T) {
 			if want := []string{"robots=index, follow", "googlebot=max-snippet:-1, max-image-preview:large"}; !reflect.DeepEqual(defaults, want) {
 				t.Errorf("defaults: got %q, want %q", defaults, want)
 			}
-			if len(c.RuleList) != 2 {
-				t.Fatalf("rules: got %d, want 2", len(c.RuleList))
+			if len(c.RuleList) != 3 {
+				t.Fatalf("rules: got %d, want 3", len(c.RuleList))
+			}
+			r3 := c.RuleList[2]
+			if len(r3.Paths) != 0 || !reflect.DeepEqual(r3.Kinds, []string{"taxonomy", "term"}) || !reflect.DeepEqual(r3.Langs, []string{"fr"}) {
+				t.Errorf("rule 3 selectors: got paths %q kinds %q langs %q, want none, [taxonomy term], [fr]", r3.Paths, r3.Kinds, r3.Langs)
 			}
 			r := c.RuleList[1]
 			if want := []string{"/**/*.pdf", "/downloads/**"}; !reflect.DeepEqual(r.Paths, want) {
@@ -157,7 +171,11 @@ func TestErrors(t *testing.T) {
 		{"unknown key", "robotsmith.yaml", "tags: three\nsitemaps: prune\n", []string{`robotsmith.yaml:2: unknown key "sitemaps"`}},
 		{"bad enum", "robotsmith.yaml", "tags: four\n", []string{`robotsmith.yaml:1: tags: "four" is not one of three, single`}},
 		{"bad generator", "robotsmith.yaml", "\ngenerator: gatsby\n", []string{`robotsmith.yaml:2: generator: "gatsby"`}},
-		{"rule without path", "robotsmith.yaml", "rules:\n  - robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: no path given`}},
+		{"rule without selector", "robotsmith.yaml", "rules:\n  - robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: no path, kind or lang given`}},
+		{"empty kind", "robotsmith.yaml", "rules:\n  - kind: \"\"\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: kind: an empty value`}},
+		{"empty kind list", "robotsmith.yaml", "rules:\n  - kind: []\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: kind: an empty list`}},
+		{"kind not a string", "robotsmith.yaml", "rules:\n  - kind: {a: b}\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: kind: want a string`}},
+		{"empty lang in a list names its line", "robotsmith.yaml", "rules:\n  - lang:\n      - fr\n      - \"\"\n    robots: noindex\n", []string{`robotsmith.yaml:4: rules[1]: lang: an empty value`}},
 		{"rule without directives", "robotsmith.yaml", "rules:\n  - path: /a/**\n", []string{`robotsmith.yaml:2: rules[1]: no directives given`}},
 		{"relative glob", "robotsmith.yaml", "rules:\n  - path: tags/**\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: path: "tags/**" must be a URL path`}},
 		{"rules not a list", "robotsmith.yaml", "rules:\n  path: /a\n", []string{`robotsmith.yaml:2: rules: want a list`}},
@@ -250,4 +268,117 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil Config without an error")
 		}
 	})
+}
+
+// TestMisspeltSelectors: a rule's key that looks like path, kind or lang (or a word people write
+// for them) is an error with "did you mean", not a crawler's name that silently leaves the rule
+// selecting less or nothing (SPEC §4: nothing a user wrote is silently dropped); a crawler's name
+// near none of them stays an agent, however unknown.
+func TestMisspeltSelectors(t *testing.T) {
+	for _, tc := range []struct {
+		desc, key, want string // want "" for an agent
+	}{
+		{"two letters swapped", "paht", "path"},
+		{"one letter dropped", "pth", "path"},
+		{"one letter doubled", "kindd", "kind"},
+		{"plural kinds", "kinds", "kind"},
+		{"plural langs", "langs", "lang"},
+		{"plural paths", "paths", "path"},
+		{"the long word language", "language", "lang"},
+		{"languages", "languages", "lang"},
+		{"language misspelt", "langauge", "lang"},
+		{"Jekyll's word type", "type", "kind"},
+		{"types", "types", "kind"},
+		{"glob", "glob", "path"},
+		{"upper case", "PAHT", "path"},
+		{"hyphenated", "la-ng", "lang"},
+		{"a Cyrillic lookalike", "kіnd", "kind"},
+		{"a legitimately unknown agent", "otherbot", ""},
+		{"a short unknown agent two edits from kind", "kinbot", ""},
+		{"a well-known agent", "yeti", ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			src := "rules:\n  - path: /a/**\n    " + tc.key + ": noindex\n    robots: nofollow\n"
+			c, err := Parse("robotsmith.yaml", []byte(src))
+			if tc.want == "" {
+				if err != nil {
+					t.Fatalf("Parse: %v; want %q read as an agent", err, tc.key)
+				}
+				if got := c.RuleList[0].Values[0].Agent; got != strings.ToLower(tc.key) {
+					t.Errorf("agent: got %q, want %q", got, strings.ToLower(tc.key))
+				}
+				return
+			}
+			want := `robotsmith.yaml:3: rules[1]: unknown key "` + tc.key + `" (did you mean "` + tc.want + `"?)`
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Parse: got %v, want an error containing %q", err, want)
+			}
+		})
+	}
+	// A rule whose only selector is misspelt says so once, not also that it has none.
+	_, err := Parse("robotsmith.yaml", []byte("rules:\n  - paht: /tags/**\n    robots: noindex\n"))
+	if err == nil || strings.Contains(err.Error(), "no path, kind or lang given") || !strings.Contains(err.Error(), `did you mean "path"?`) {
+		t.Errorf("Parse: got %v, want only the misspelt key", err)
+	}
+}
+
+// TestCheckSite: kinds and languages are the generator's; a wrong one is an error at its own line
+// with the nearest valid one.
+func TestCheckSite(t *testing.T) {
+	hugo := Site{Generator: "hugo", Kinds: []string{"home", "section", "page", "taxonomy", "term", "404"}, Langs: []string{"en", "fr", "pt-br"}}
+	jekyll := Site{Generator: "jekyll", Kinds: []string{"pages", "posts", "drafts", "recipes"}}
+	plain := Site{Generator: "none"}
+	for _, tc := range []struct {
+		desc  string
+		site  Site
+		rules string
+		want  []string // nil: no error
+	}{
+		{"every Hugo kind", hugo, "  - kind: [home, section, page, taxonomy, term, 404, html, file]\n", nil},
+		{"every Jekyll kind", jekyll, "  - kind: [pages, posts, drafts, recipes, html, file]\n", nil},
+		{"any site's kinds", plain, "  - kind: [html, file]\n", nil},
+		{"kinds in another case", hugo, "  - kind: [Taxonomy, TERM]\n", nil},
+		{"a language in another case", hugo, "  - lang: [FR, pt-BR]\n", nil},
+		{"a Hugo kind misspelt", hugo, "  - kind: [taxonmy]\n", []string{`robotsmith.yaml:3: rules[1]: kind: a Hugo site has no kind "taxonmy" (did you mean "taxonomy"?); its kinds are home, section, page, taxonomy, term, 404, and any site's html and file`}},
+		{"a Hugo kind in the plural", hugo, "  - kind: taxonomies\n", []string{`(did you mean "taxonomy"?)`}},
+		{"a Hugo kind with a hyphen", hugo, "  - kind: sec-tion\n", []string{`(did you mean "section"?)`}},
+		{"a Jekyll kind on Hugo", hugo, "  - kind: pages\n", []string{`a Hugo site has no kind "pages" (did you mean "page"?)`}},
+		{"a Hugo kind on Jekyll", jekyll, "  - kind: page\n", []string{`a Jekyll site has no kind "page" (did you mean "pages"?)`}},
+		{"a Jekyll collection misspelt", jekyll, "  - kind: recipies\n", []string{`(did you mean "recipes"?)`}},
+		{"a Jekyll kind in the singular", jekyll, "  - kind: post\n", []string{`(did you mean "posts"?)`}},
+		{"a kind with a Cyrillic lookalike", hugo, "  - kind: pаge\n", []string{`(did you mean "page"?)`}},
+		{"a kind far from every one", hugo, "  - kind: tags\n", []string{`a Hugo site has no kind "tags"; its kinds are home`}},
+		{"a generator kind on a plain folder", plain, "  - kind: page\n", []string{`a site without a generator has no kind "page"; it has only the kinds of any site, html and file`}},
+		{"each bad value at its line", hugo, "  - kind:\n      - page\n      - pagez\n      - termz\n", []string{"robotsmith.yaml:5: rules[1]: kind:", "robotsmith.yaml:6: rules[1]: kind:"}},
+		{"an undefined language", hugo, "  - lang: de\n", []string{`robotsmith.yaml:3: rules[1]: lang: "de" is not a language of the site; its configuration defines en, fr, pt-br`}},
+		{"a language misspelt", hugo, "  - lang: pt-rb\n", []string{`(did you mean "pt-br"?)`}},
+		{"a language on Jekyll", jekyll, "  - lang: fr\n", []string{`robotsmith.yaml:3: rules[1]: lang: a Jekyll site defines no languages (lang selects Hugo's languages); select a language's pages by path instead (path: /fr/**)`}},
+		{"a language on a plain folder", plain, "  - lang: fr\n", []string{`a site without a generator defines no languages`}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			c, err := Parse("robotsmith.yaml", []byte("tags: three\nrules:\n"+tc.rules+"    robots: noindex\n"))
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			err = c.CheckSite(tc.site)
+			if tc.want == nil {
+				if err != nil {
+					t.Errorf("CheckSite: %v, want no error", err)
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("CheckSite: no error, want %q", tc.want)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("CheckSite: got %q, want it to contain %q", err, w)
+				}
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Errorf("error %T is not a *config.Error", err)
+			}
+		})
+	}
 }

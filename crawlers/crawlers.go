@@ -181,21 +181,18 @@ func (c *Catalogue) Resembles(name string) (string, bool) {
 	if _, ok := c.index[n]; ok || n == "" {
 		return "", false
 	}
-	best, bestDist := "", 3
+	var lower, tokens []string
 	for _, t := range c.Tokens() {
 		lt := strings.ToLower(t)
-		if c.crawlers[c.index[lt]].Generic {
-			continue
-		}
-		d := suggest.Distance(n, lt)
-		if d > 2 || len(lt) <= 6 && d > 1 {
-			continue
-		}
-		if d < bestDist {
-			best, bestDist = t, d
+		if !c.crawlers[c.index[lt]].Generic {
+			lower, tokens = append(lower, lt), append(tokens, t)
 		}
 	}
-	return best, best != ""
+	near, ok := suggest.Resembles(n, lower)
+	if !ok {
+		return "", false
+	}
+	return tokens[slices.Index(lower, near)], true
 }
 
 //go:embed catalogue.yaml

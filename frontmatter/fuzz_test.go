@@ -20,6 +20,9 @@ func FuzzFrontmatter(f *testing.F) {
 	for _, tc := range cascadeCases {
 		f.Add([]byte(tc.src))
 	}
+	for _, tc := range misspeltKeyCases {
+		f.Add([]byte(tc.src))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		lines := 1 + bytes.Count(src, []byte{'\n'})
 		checkErr := func(what string, err error) {
@@ -73,9 +76,6 @@ func checkDocument(t *testing.T, d *Document, src []byte, lines int, checkErr fu
 			t.Fatalf("key %q at line %d outside %d lines", k.Name, n, lines)
 		}
 	}
-	for _, w := range d.Warnings {
-		checkErr("Warnings", w)
-	}
 	in, err := d.Robots()
 	checkErr("Robots", err)
 	for _, i := range in {
@@ -92,5 +92,8 @@ func checkDocument(t *testing.T, d *Document, src []byte, lines int, checkErr fu
 		if c.Line < 1 || c.Line > lines {
 			t.Fatalf("cascade line %d outside %d lines", c.Line, lines)
 		}
+	}
+	for _, w := range d.Warnings { // Robots' and Cascades' too
+		checkErr("Warnings", w)
 	}
 }

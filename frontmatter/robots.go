@@ -3,6 +3,7 @@ package frontmatter
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -23,7 +24,8 @@ func robotsKeys(dialect Dialect) []string {
 // Source{Kind: rules.FromFrontMatter, File, Line of the key, Key as written}. In Hugo's dialect the
 // keys are read under `params` too (Hugo's place for custom front matter), Key "params.robots".
 // A value of the wrong type is an *Error at the key's line; all such problems are returned
-// together.
+// together. A key that looks like a misspelt robots key (`noindx: true`) is an error when it would
+// have hidden the page, else a warning in d.Warnings when it would have restricted it (typos.go).
 func (d *Document) Robots() ([]rules.Input, error) {
 	return d.RobotsIn(d.Root, rules.FromFrontMatter)
 }
@@ -37,7 +39,8 @@ func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 	var in []rules.Input
 	var errs []error
 	read := func(m *Node, prefix string) {
-		for _, name := range robotsKeys(d.dialect) {
+		keys := robotsKeys(d.dialect)
+		for _, name := range keys {
 			k, ok := m.Fold(name)
 			if !ok {
 				continue
@@ -49,6 +52,16 @@ func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 				continue
 			}
 			in = append(in, got...)
+		}
+		// The other keys are not robotsmith's, unless they look like a robots key misspelt
+		// (typos.go).
+		for _, k := range m.Keys {
+			if slices.ContainsFunc(keys, func(name string) bool { return strings.EqualFold(name, k.Name) }) {
+				continue
+			}
+			if err := d.lookalike(k, prefix); err != nil {
+				errs = append(errs, err)
+			}
 		}
 	}
 	read(m, "")

@@ -28,7 +28,7 @@ type Explanation struct {
 	Source  string   `json:"source"`                 // the source page, "" when none
 	AliasOf string   `json:"alias_of,omitempty"`     // for an alias stub: the source page it redirects to
 	Class   string   `json:"class"`                  // public, noindex, error page, redirect, file
-	Rules   []string `json:"rules"`                  // matching config rules: "rule 2 at robotsmith.yaml:14"
+	Rules   []Rule   `json:"rules"`                  // the config rules that match it
 	Agents  []Agent  `json:"agents"`                 // the effective directives per agent
 	Tags    []Tag    `json:"tags"`                   // what the page gets (pages only)
 	Header  []string `json:"x_robots_tag,omitempty"` // X-Robots-Tag lines in _headers (files; pages with headers.html)
@@ -66,6 +66,17 @@ type Link struct {
 	// Status is what the URL is: "indexable", "noindex", "error page", "redirect", "file", "no
 	// file" (a URL of the site that no file serves), "other site", or "unresolvable".
 	Status string `json:"status"`
+}
+
+// Rule is a config rule that matches the path, and what each of its selectors matched.
+type Rule struct {
+	Rule int    `json:"rule"` // 1-based
+	File string `json:"file"` // the configuration file
+	Line int    `json:"line"` // where the rule starts
+	Path string `json:"path"` // the glob that matched; "" when the rule has no path
+	Kind string `json:"kind"` // the kind that matched ("taxonomy", "file"); "" when the rule has none
+	Lang string `json:"lang"` // the language that matched; "" when the rule has none
+	Text string `json:"text"` // "rule 2 at robotsmith.yaml:14 (kind: taxonomy, lang: fr)"
 }
 
 // Agent is one agent's effective directives, each with where it came from.
@@ -170,11 +181,12 @@ func (j *job) lookup(q string) (record, bool, error) {
 
 func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, error) {
 	e := Explanation{Query: q, URL: f.url(), File: j.outName(f.rel())}
-	for _, n := range j.res.Matching(f.url()) {
-		e.Rules = append(e.Rules, j.cfg.RuleList[n-1].Source.String())
-	}
 	at := j.fileIndex(f.rel())
 	o := j.step(w, &f, true)
+	for _, r := range o.matches {
+		e.Rules = append(e.Rules, Rule{Rule: r.Rule, File: r.Source.File, Line: r.Source.Line,
+			Path: r.Path, Kind: r.Kind, Lang: r.Lang, Text: r.String()})
+	}
 	if o.err == nil {
 		o.err = j.sources[o.src].err()
 	}
@@ -307,7 +319,11 @@ func (e Explanation) Text() string {
 	}
 	fmt.Fprintf(&b, "  class: %s\n", e.Class)
 	if len(e.Rules) > 0 {
-		fmt.Fprintf(&b, "  matching rules: %s\n", strings.Join(e.Rules, "; "))
+		var rs []string
+		for _, r := range e.Rules {
+			rs = append(rs, r.Text)
+		}
+		fmt.Fprintf(&b, "  matching rules: %s\n", strings.Join(rs, "; "))
 	}
 	for _, a := range e.Agents {
 		var toks []string

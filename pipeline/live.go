@@ -542,6 +542,7 @@ func (l *Live) reread(u *Update, j *job) (*job, error) {
 	}
 	nj := *j
 	nj.pages = m
+	nj.kinds = nj.pageKinds(m)
 	nj.sources = make(map[*site.Page]*source, len(j.sources))
 	old := map[string]*site.Page{}
 	if j.pages != nil {

@@ -36,7 +36,8 @@ type job struct {
 	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
 	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
 
-	pages *site.Map // every source page, indexed by the output files it owns
+	pages *site.Map           // every source page, indexed by the output files it owns
+	kinds map[string][]string // site.KindsOf of every page kind of the site, worked out once
 	// sources are the compiled directives of the pages that have any, by page.
 	sources map[*site.Page]*source
 
@@ -186,6 +187,10 @@ func openLayout(ctx context.Context, opt Options) (*job, error) {
 		// --output is relative to the working directory, like every path on the command line.
 		s.Output = opt.Output
 	}
+	// The kinds and languages rules may select depend on the generator and its configuration.
+	if err := cfg.CheckSite(config.Site{Generator: s.Generator, Kinds: s.Kinds(), Langs: s.Langs()}); err != nil {
+		return nil, err
+	}
 	j.site = s
 	j.urls = newSiteURLs(s.BaseURL)
 	j.linkTab = newLinkTable()
@@ -249,11 +254,25 @@ func (j *job) readSources() error {
 		return err
 	}
 	j.pages = m
+	j.kinds = j.pageKinds(m)
 	for _, w := range m.Warnings {
 		j.warnings = append(j.warnings, w.Error())
 	}
 	j.compile()
 	return nil
+}
+
+// pageKinds works out site.KindsOf once for every page kind of m.
+func (j *job) pageKinds(m *site.Map) map[string][]string {
+	kinds := map[string][]string{}
+	for _, ps := range [][]site.Page{m.Pages, m.Sourceless} {
+		for i := range ps {
+			if _, ok := kinds[ps[i].Kind]; !ok {
+				kinds[ps[i].Kind] = j.site.KindsOf(ps[i].Kind)
+			}
+		}
+	}
+	return kinds
 }
 
 // compile compiles the directives of every page that has any, once. Their warnings and errors are
@@ -281,18 +300,28 @@ func compileSource(inputs []rules.Input) *source {
 	return s
 }
 
-// sourceOf is the one place that says which source page an output file takes its decision from:
-// the page that wrote it (whatever flags built it), the list page a pager page continues, the page
-// another output format of it (index.xml, index.md) belongs to, or the page a bundle resource
-// belongs to; nil for none, and for an alias stub, which is a redirect. A list page the generator
-// made without a source (and its pager pages and formats) has an owner, with its kind and
-// language, but no source page.
-func (j *job) sourceOf(f *record) *site.Page {
+// pageOf is the one place that says which page an output file takes its decision from: the page
+// that wrote it (whatever flags built it), the list page a pager page continues, the page another
+// output format of it (index.xml, index.md) belongs to, or the page a bundle resource belongs to;
+// none for an alias stub, which is a redirect, or a file of no page. It gives the page's source
+// (nil when the generator made the page without one: a list, a 404 page) and the kinds and
+// language that rules select the file by: its page's (site.KindsOf), for every one of those roles
+// (a bundle resource, being a file, is `kind: file` as well).
+func (j *job) pageOf(f *record) (src *site.Page, kinds []string, lang string) {
 	o := j.pages.Owner(f.rel())
-	if o.Role == site.RoleAlias || o.Page == nil || o.Page.Source == "" {
-		return nil
+	if o.Role == site.RoleAlias || o.Page == nil {
+		return nil, nil, ""
 	}
-	return o.Page
+	if o.Page.Source != "" {
+		src = o.Page
+	}
+	return src, j.kinds[o.Page.Kind], o.Page.Lang
+}
+
+// sourceOf is the source page an output file takes its decision from (pageOf), nil for none.
+func (j *job) sourceOf(f *record) *site.Page {
+	src, _, _ := j.pageOf(f)
+	return src
 }
 
 // sourceProblems are the warnings and errors of the sources the run's files took their decisions

@@ -30,6 +30,7 @@ type worker struct {
 type outcome struct {
 	src      *site.Page     // the source page the file takes its decision from, nil for none
 	decision rules.Decision // every value with its source (only when asked for: explain)
+	matches  []rules.Matched
 	warnings []string
 	err      error
 	// page is, with full, the page's links and <base> as written (explain shows every link, those
@@ -44,16 +45,18 @@ type outcome struct {
 // source page alone: it is never opened. With full, the outcome also holds the decision with every
 // value's source.
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
-	o.src = j.sourceOf(f)
+	src, kinds, lang := j.pageOf(f)
+	o.src = src
 	// The third source, ai.meta's noai, is for HTML pages alone: cs[:2] decides files.
 	cs := []*rules.Compiled{nil, j.env, j.aiMeta}
 	if s := j.sources[o.src]; s != nil {
 		cs[0] = s.inputs
 		s.used.Store(true)
 	}
+	// What the file is decided as; a page adds the tags it carries.
+	file := rules.Item{Path: f.url(), Kinds: kinds, Lang: lang, Compiled: cs[:2], Asset: true}
 	if !f.html() || f.link() {
-		it := rules.Item{Path: f.url(), Compiled: cs[:2], Asset: true}
-		o.decide(j, f, it, full)
+		o.decide(j, f, file, full)
 		return o
 	}
 	name := j.outName(f.rel())
@@ -79,7 +82,8 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 			if full {
 				o.page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
 			}
-			it := rules.Item{Path: f.url(), Compiled: cs, Inputs: w.pageInputs(j, name, pg), Redirect: pg.Redirect}
+			it := file
+			it.Compiled, it.Asset, it.Inputs, it.Redirect = cs, false, w.pageInputs(j, name, pg), pg.Redirect
 			if !o.decide(j, f, it, full) {
 				return rules.Directives{}
 			}
@@ -95,7 +99,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
-		o.decide(j, f, rules.Item{Path: f.url(), Compiled: cs[:2], Asset: true}, full)
+		o.decide(j, f, file, full)
 		return o
 	}
 	if len(w.links) > 0 {
@@ -125,6 +129,7 @@ func (o *outcome) decide(j *job, f *record, it rules.Item, full bool) bool {
 	f.verdict, o.err = v, err
 	if full {
 		o.decision, _, _ = j.res.Decide(it)
+		o.matches = j.res.Matching(it)
 	}
 	return err == nil
 }

@@ -158,7 +158,7 @@ func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
 	tags, warns, err := parseInputs(local[:0], it.Inputs)
 	fixed := m.r.fixed(it)
 	key := append(buf[:0], byte(fixed))
-	key = m.r.appendMatches(key, it.Path)
+	key = m.r.appendMatches(key, it)
 	// The rule matches have one length for a resolver; the sources and the tags are counted and
 	// each source is length-prefixed, so that no two items write the same key.
 	key = binary.AppendUvarint(key, uint64(len(it.Compiled)))
@@ -178,7 +178,7 @@ func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
 	v := m.m[string(key)]
 	m.mu.RUnlock()
 	if v == nil {
-		v = m.r.merge(it.Path, fixed, it.Compiled, tags).Verdict()
+		v = m.r.merge(it, fixed, tags).Verdict()
 		m.mu.Lock()
 		if old := m.m[string(key)]; old != nil {
 			v = old
@@ -197,11 +197,12 @@ func (m *Memo) Len() int {
 	return len(m.m)
 }
 
-// appendMatches writes which rules match path, one bit each.
-func (r *Resolver) appendMatches(b []byte, path string) []byte {
+// appendMatches writes which rules match it, one bit each: all that its path, kind, language and
+// being a file or a page decide.
+func (r *Resolver) appendMatches(b []byte, it Item) []byte {
 	var cur byte
 	for i, cr := range r.rules {
-		if cr.matches(path) {
+		if cr.matches(it) {
 			cur |= 1 << (i % 8)
 		}
 		if i%8 == 7 {

@@ -61,7 +61,7 @@
 // # Merging
 //
 // Decide reads the defaults (built-in, SPEC §3.1, or the config's), then every
-// rule whose globs match the path, in order, then the item's own inputs
+// rule that matches the item, in order, then the item's own inputs
 // (cascade, front matter, tags already in the page, environment). Merging is
 // additive per agent: an agent's set is the "robots" set plus its own values.
 // In each slot the most restrictive value wins regardless of its source:
@@ -99,6 +99,23 @@
 // into the robots tag). A non-public page gets only the robots tag. Error
 // pages (Config.ErrorPages, never for assets) and redirect stubs get
 // Directives{Clear: true}: no tags, existing ones removed.
+//
+// # Selecting
+//
+// A rule selects with Paths, Kinds and Langs; it needs one at least, and matches an item when
+// every selector it has matches (any of its values). Kinds are the item's Kinds in the
+// generator's words ("taxonomy", "posts"; a pager page and another output format have their
+// page's) or, for any site, KindFile (Item.Asset: a non-HTML file) and KindHTML (a page); Langs
+// are the item's Lang. Both compare without case. rules knows no generator: which kinds and
+// languages a site has is checked by the caller (package config, once the site is open).
+// Matching says which rules match an item and with what: "rule 2 at robotsmith.yaml:14 (kind:
+// taxonomy, lang: fr)".
+//
+//	r, err := rules.New(rules.Config{Rules: []rules.Rule{{
+//		Kinds:  []string{"taxonomy", "term"},
+//		Values: []rules.Input{{Agent: "robots", Value: "noindex, follow"}},
+//	}}})
+//	d, _, err := r.Decide(rules.Item{Path: "/fr/frtags/", Kinds: []string{"taxonomy"}, Lang: "fr"}) // noindex
 //
 // # Paths
 //

@@ -108,3 +108,33 @@ func ExampleMemo_Verdict() {
 	// Output:
 	// noindex noindex, follow true 1
 }
+
+// Every language's tag lists noindex, whatever each language calls its taxonomy: a rule by kind.
+// Matching says what of each rule matched, for `robotsmith explain`.
+func ExampleResolver_Matching() {
+	r, _ := rules.New(rules.Config{Rules: []rules.Rule{
+		{
+			Kinds:  []string{"taxonomy", "term"},
+			Values: []rules.Input{{Agent: "robots", Value: "noindex, follow"}},
+			Source: rules.Source{Kind: rules.FromRule, File: "robotsmith.yaml", Line: 12, Rule: 1},
+		},
+		{
+			Kinds:  []string{"page"},
+			Langs:  []string{"de", "fr"},
+			Values: []rules.Input{{Agent: "googlebot", Value: "max-snippet:50"}},
+			Source: rules.Source{Kind: rules.FromRule, File: "robotsmith.yaml", Line: 14, Rule: 2},
+		},
+	}})
+	for _, it := range []rules.Item{
+		{Path: "/fr/frtags/allez/page/2/", Kinds: []string{"term"}, Lang: "fr"}, // a pager page: its list's kind
+		{Path: "/fr/posts/a/", Kinds: []string{"page"}, Lang: "fr"},
+		{Path: "/posts/a/", Kinds: []string{"page"}, Lang: "en"},
+	} {
+		d, _, _ := r.Decide(it)
+		fmt.Println(it.Path, d.Class, r.Matching(it))
+	}
+	// Output:
+	// /fr/frtags/allez/page/2/ noindex [rule 1 at robotsmith.yaml:12 (kind: term)]
+	// /fr/posts/a/ public [rule 2 at robotsmith.yaml:14 (kind: page, lang: fr)]
+	// /posts/a/ public []
+}

@@ -3,6 +3,7 @@ package rules
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -32,12 +33,26 @@ type Input struct {
 	Source Source
 }
 
-// Rule is one section rule from the config.
+// Rule is one section rule from the config. It selects with Paths, Kinds and Langs: it needs at
+// least one of them, and matches an item when every one it has matches (SPEC §2).
 type Rule struct {
-	Paths  []string // globs over URL paths as served (SPEC §2)
+	Paths []string // globs over URL paths as served (SPEC §2)
+	// Kinds are what the item is, in the generator's words (Item.Kinds: Hugo's home, section, page,
+	// taxonomy, term; Jekyll's pages, posts, drafts, a collection's label), or KindFile and
+	// KindHTML for any site; any case. Which names a site has is the caller's to check: rules
+	// knows no generator.
+	Kinds  []string
+	Langs  []string // languages (Item.Lang), any case
 	Values []Input  // one per agent key of the rule; Source.Kind == FromRule, File, Line, Rule set
 	Source Source   // the rule itself (FromRule, File, Line of the rule, Rule number)
 }
+
+// The kinds every site has, whatever its generator: a rule's `kind: file` selects the non-HTML
+// files (Item.Asset), `kind: html` the pages.
+const (
+	KindFile = "file"
+	KindHTML = "html"
+)
 
 // Config is everything site-wide. The zero value is useful: built-in defaults, no rules,
 // the default error pages (/404.html, /**/404.html, /50x.html), three tags.
@@ -70,7 +85,10 @@ type parsed struct {
 
 type compiledRule struct {
 	num    int
+	src    Source
 	paths  []string
+	kinds  []string // lower case
+	langs  []string // lower case
 	values []parsed
 }
 
@@ -121,9 +139,16 @@ func New(cfg Config) (r *Resolver, err error) {
 		if src.Rule == 0 {
 			src.Rule = i + 1
 		}
-		cr := compiledRule{num: src.Rule}
-		if len(rule.Paths) == 0 {
-			errs = append(errs, &Error{Source: src, Err: errors.New("rule has no path")})
+		cr := compiledRule{num: src.Rule, src: src}
+		if len(rule.Paths) == 0 && len(rule.Kinds) == 0 && len(rule.Langs) == 0 {
+			errs = append(errs, &Error{Source: src, Err: errors.New("rule has no path, kind or lang")})
+		}
+		var err error
+		if cr.kinds, err = selectorValues("kind", rule.Kinds); err != nil {
+			errs = append(errs, &Error{Source: src, Err: err})
+		}
+		if cr.langs, err = selectorValues("lang", rule.Langs); err != nil {
+			errs = append(errs, &Error{Source: src, Err: err})
 		}
 		for _, g := range rule.Paths {
 			if err := checkGlob(g); err != nil {
@@ -205,6 +230,19 @@ func parseInput(in Input) (parsed, []Warning, error) {
 	return parsed{agent: agent, toks: toks, src: in.Source}, ws, nil
 }
 
+// selectorValues trims and lower-cases a rule's kinds or languages; an empty one is an error.
+func selectorValues(key string, vs []string) ([]string, error) {
+	out := make([]string, 0, len(vs))
+	for _, v := range vs {
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v == "" {
+			return nil, fmt.Errorf("an empty %s", key)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}
+
 var errGlobSlash = errors.New("a path glob must start with /")
 
 func checkGlob(g string) error {
@@ -240,20 +278,81 @@ func match(glob, path string) bool {
 	return false
 }
 
-// Matching returns the 1-based numbers of the rules that match a URL path (for explain).
-func (r *Resolver) Matching(path string) []int {
-	var nums []int
-	for _, cr := range r.rules {
-		if cr.matches(path) {
-			nums = append(nums, cr.num)
-		}
-	}
-	return nums
+// Matched is a rule that matches an item, and what each of its selectors matched with.
+type Matched struct {
+	Rule   int    // 1-based
+	Source Source // the rule's: "rule 2 at robotsmith.yaml:14"
+	Path   string // the first of its globs that matches the item's path; "" when it has none
+	Kind   string // the kind of the rule that the item is ("taxonomy", "file"); "" when it has none
+	Lang   string // the language of the rule that the item is in; "" when it has none
 }
 
-func (cr compiledRule) matches(path string) bool {
-	for _, g := range cr.paths {
-		if match(g, path) {
+// String is what explain prints: "rule 2 at robotsmith.yaml:14 (kind: taxonomy, lang: fr)".
+func (m Matched) String() string {
+	var sel []string
+	for _, s := range [...][2]string{{"path", m.Path}, {"kind", m.Kind}, {"lang", m.Lang}} {
+		if s[1] != "" {
+			sel = append(sel, s[0]+": "+s[1])
+		}
+	}
+	return m.Source.String() + " (" + strings.Join(sel, ", ") + ")"
+}
+
+// Matching returns the rules that match it, in order, with what matched (for explain).
+func (r *Resolver) Matching(it Item) []Matched {
+	var out []Matched
+	for _, cr := range r.rules {
+		if m, ok := cr.match(it); ok {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// matches reports whether the rule matches it: every selector it has does.
+func (cr compiledRule) matches(it Item) bool {
+	_, ok := cr.match(it)
+	return ok
+}
+
+// match is matches, saying what matched. The cheap selectors are tried first.
+func (cr compiledRule) match(it Item) (Matched, bool) {
+	m := Matched{Rule: cr.num, Source: cr.src}
+	if len(cr.kinds) > 0 {
+		i := slices.IndexFunc(cr.kinds, it.isKind)
+		if i < 0 {
+			return m, false
+		}
+		m.Kind = cr.kinds[i]
+	}
+	if len(cr.langs) > 0 {
+		i := slices.IndexFunc(cr.langs, func(l string) bool { return strings.EqualFold(l, it.Lang) })
+		if i < 0 {
+			return m, false
+		}
+		m.Lang = cr.langs[i]
+	}
+	if len(cr.paths) > 0 {
+		i := slices.IndexFunc(cr.paths, func(g string) bool { return match(g, it.Path) })
+		if i < 0 {
+			return m, false
+		}
+		m.Path = cr.paths[i]
+	}
+	return m, true
+}
+
+// isKind reports whether the item is of kind k (lower case): KindFile and KindHTML say what the
+// file is, any other name what its page is.
+func (it Item) isKind(k string) bool {
+	switch k {
+	case KindFile:
+		return it.Asset
+	case KindHTML:
+		return !it.Asset
+	}
+	for _, ik := range it.Kinds {
+		if strings.EqualFold(k, ik) {
 			return true
 		}
 	}
@@ -263,6 +362,12 @@ func (cr compiledRule) matches(path string) bool {
 // Item is one page or file to decide.
 type Item struct {
 	Path string // URL path as served: "/blog/post/", "/files/x.pdf", "/404.html"
+	// Kinds are what the page the file belongs to is, in the generator's words: one kind
+	// ("taxonomy", "posts"), or more where the generator counts a page as several (a Jekyll draft
+	// is a post too); none for a file of no page. A pager page has its list page's, another output
+	// format its page's.
+	Kinds []string
+	Lang  string // the language of the page the file belongs to ("fr"); "" for none
 	// Compiled are the item's sources compiled once (Compile), read in order: its page's cascade
 	// and front matter, the environment. nil entries are skipped.
 	Compiled []*Compiled
@@ -283,7 +388,7 @@ func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
 		}
 	}()
 	tags, warns, err := parseInputs(nil, it.Inputs)
-	return r.merge(it.Path, r.fixed(it), it.Compiled, tags), warns, err
+	return r.merge(it, r.fixed(it), tags), warns, err
 }
 
 // parseInputs parses in, appending to dst; a malformed input spoils only itself.
@@ -323,22 +428,22 @@ func (r *Resolver) fixed(it Item) fixedClass {
 	return byDirectives
 }
 
-// merge is the one merge of the package: defaults, the rules matching path in order, the compiled
+// merge is the one merge of the package: defaults, the rules matching it in order, its compiled
 // sources, then tags.
-func (r *Resolver) merge(path string, fixed fixedClass, cs []*Compiled, tags []parsed) Decision {
+func (r *Resolver) merge(it Item, fixed fixedClass, tags []parsed) Decision {
 	b := builder{own: map[string]*agentSets{}}
 	for _, p := range r.defaults {
 		b.add(p)
 	}
 	for _, cr := range r.rules {
-		if cr.matches(path) {
+		if cr.matches(it) {
 			for _, p := range cr.values {
 				b.add(p)
 			}
 		}
 	}
 	extra := append([]string(nil), r.agents...)
-	for _, c := range cs {
+	for _, c := range it.Compiled {
 		if c == nil {
 			continue
 		}
@@ -353,7 +458,7 @@ func (r *Resolver) merge(path string, fixed fixedClass, cs []*Compiled, tags []p
 		}
 		b.add(p)
 	}
-	d := b.decision(path, r.style)
+	d := b.decision(it.Path, r.style)
 	d.extra = uniqSorted(extra)
 	switch {
 	case fixed == fixedRedirect:

@@ -65,7 +65,7 @@ func TestNewErrors(t *testing.T) {
 		`robotsmith.yaml:14: rule 2: "tags/**": a path glob must start with /`,
 		`robotsmith.yaml:14: rule 2: "/a/[b": bad glob`,
 		`robotsmith.yaml:14: rule 2: "max-image-preview:huge"`,
-		`robotsmith.yaml:20: rule 3: rule has no path`,
+		`robotsmith.yaml:20: rule 3: rule has no path, kind or lang`,
 		`error_pages: "404.html"`,
 	} {
 		if !strings.Contains(err.Error(), want) {
@@ -93,14 +93,18 @@ func TestNewWarningsAndMatching(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		path string
-		want []int
+		want []string
 	}{
-		{"/blog/tags/go/", []int{1, 2}},
-		{"/blog/a.pdf", []int{1, 3}},
+		{"/blog/tags/go/", []string{"rule 1 at robotsmith.yaml:13 (path: /blog/**)", "rule 2 at robotsmith.yaml:16 (path: /blog/tags/**)"}},
+		{"/blog/a.pdf", []string{"rule 1 at robotsmith.yaml:13 (path: /blog/**)", "rule 3 at robotsmith.yaml:19 (path: /**/*.pdf)"}},
 		{"/about/", nil},
 	} {
-		if got := r.Matching(tc.path); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("Matching(%q) = %v, want %v", tc.path, got, tc.want)
+		var got []string
+		for _, m := range r.Matching(Item{Path: tc.path}) {
+			got = append(got, m.String())
+		}
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Matching(%q) = %q, want %q", tc.path, got, tc.want)
 		}
 	}
 }

@@ -20,6 +20,7 @@ import (
 type hugoConfig struct {
 	env             string     // HUGO_ENVIRONMENT, "production" by default
 	langs           []hugoLang // configured, enabled languages, by weight then code
+	disabledLangs   []string   // configured languages that are disabled, sorted
 	defaultLang     string     // defaultContentLanguage, "en"
 	defaultInSubdir bool       // defaultContentLanguageInSubdir
 	roots           []hugoRoot // content roots with the language they hold ("" = by file name)
@@ -45,7 +46,8 @@ type hugoConfig struct {
 type hugoLang struct {
 	code       string
 	weight     int
-	contentDir string // absolute; "" when the language shares the site's contentDir
+	contentDir string            // absolute; "" when the language shares the site's contentDir
+	taxonomies map[string]string // the language's own `taxonomies` (plural -> singular); nil: the site's
 }
 
 type hugoRoot struct {
@@ -83,6 +85,33 @@ func (h *hugoConfig) langIndex(code string) int {
 		}
 	}
 	return len(h.langs)
+}
+
+// taxonomiesOf are the language's taxonomies, plural -> singular: its own `taxonomies` when its
+// configuration has them (they replace the site's: Hugo v0.165 writes /fr/frtags/ and no
+// /fr/tags/ for `languages.fr.taxonomies = {frtag = "frtags"}`), else the site's.
+func (h *hugoConfig) taxonomiesOf(lang string) map[string]string {
+	for _, l := range h.langs {
+		if l.code == lang && l.taxonomies != nil {
+			return l.taxonomies
+		}
+	}
+	return h.taxonomies
+}
+
+// readTaxonomies reads a `taxonomies` map (singular = plural); ok is false when v is none.
+func readTaxonomies(v any) (map[string]string, bool) {
+	t, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	m := map[string]string{}
+	for singular, plural := range t {
+		if p := strOr(plural, ""); p != "" {
+			m[strings.ToLower(p)] = singular
+		}
+	}
+	return m, true
 }
 
 func (h *hugoConfig) hasLang(code string) bool {
@@ -326,13 +355,8 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 		return fmt.Errorf("%s: permalinks: %w", s.Root, err)
 	}
 	h.taxonomies = map[string]string{"tags": "tag", "categories": "category"}
-	if t, ok := cfg["taxonomies"].(map[string]any); ok {
-		h.taxonomies = map[string]string{}
-		for singular, plural := range t {
-			if p := strOr(plural, ""); p != "" {
-				h.taxonomies[strings.ToLower(p)] = singular
-			}
-		}
+	if t, ok := readTaxonomies(cfg["taxonomies"]); ok {
+		h.taxonomies = t
 	}
 	h.disableKinds = map[string]bool{}
 	for _, k := range toStrings(cfg["disablekinds"]) {
@@ -359,9 +383,11 @@ func (h *hugoConfig) decodeLanguages(s *Site, cfg map[string]any) {
 		for code, v := range langs {
 			lm, _ := v.(map[string]any)
 			if disabled[code] || toBool(lm["disabled"]) {
+				h.disabledLangs = append(h.disabledLangs, code)
 				continue
 			}
 			l := hugoLang{code: code, weight: toInt(lm["weight"])}
+			l.taxonomies, _ = readTaxonomies(lm["taxonomies"])
 			if cd := strOr(lm["contentdir"], ""); cd != "" {
 				l.contentDir = s.abs(cd)
 			}
@@ -371,6 +397,7 @@ func (h *hugoConfig) decodeLanguages(s *Site, cfg map[string]any) {
 	if len(h.langs) == 0 {
 		h.langs = []hugoLang{{code: h.defaultLang}}
 	}
+	sort.Strings(h.disabledLangs)
 	sort.Slice(h.langs, func(i, j int) bool {
 		a, b := h.langs[i], h.langs[j]
 		if a.weight != b.weight {

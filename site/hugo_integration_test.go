@@ -37,6 +37,7 @@ var hugoFixtures = []struct {
 	{name: "nokinds"},
 	{name: "langdirs", args: []string{"-D"}},
 	{name: "formats"},
+	{name: "taxlangs"},
 }
 
 // hugoTruthLayout replaces each fixture's 404 page, in the copy the test builds, with Hugo's own

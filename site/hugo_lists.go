@@ -34,11 +34,11 @@ func (h *hugoConfig) madeLists(srcs []*hugoSrc, sections map[sectionKey]*hugoSrc
 		add(l.code, "home", "", "/", "")
 		add(l.code, "404", "", "/404", "404 Page not found")
 		for _, top := range sortedTops(tops, l.code) {
-			if _, ok := h.taxonomies[h.normPath(top)]; !ok {
+			if _, ok := h.taxonomiesOf(l.code)[h.normPath(top)]; !ok {
 				add(l.code, "section", top, "/"+h.normPath(top), h.sectionTitle(top))
 			}
 		}
-		for _, plural := range sortedKeys(h.taxonomies) {
+		for _, plural := range sortedKeys(h.taxonomiesOf(l.code)) {
 			add(l.code, "taxonomy", plural, "/"+plural, plural)
 		}
 		for _, t := range terms {
@@ -65,7 +65,7 @@ func (h *hugoConfig) usedTerms(srcs []*hugoSrc) []hugoTerm {
 	seen := map[hugoTerm]bool{}
 	var out []hugoTerm
 	for _, p := range srcs {
-		for _, plural := range sortedKeys(h.taxonomies) {
+		for _, plural := range sortedKeys(h.taxonomiesOf(p.lang)) {
 			for _, v := range toStrings(p.meta[plural]) {
 				t := hugoTerm{p.lang, plural, v}
 				if v != "" && !seen[t] {

@@ -413,7 +413,7 @@ func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
 		// disableKinds does not change a kind: a configured taxonomy's _index files stay taxonomy
 		// and term pages, and noOutput drops the disabled ones (Hugo v0.165 writes tags/go/ with
 		// disableKinds = ["taxonomy"]).
-		if _, ok := h.taxonomies[segs[0]]; ok {
+		if _, ok := h.taxonomiesOf(f.lang)[segs[0]]; ok {
 			switch len(segs) {
 			case 1:
 				return "taxonomy", "/" + dir

@@ -98,6 +98,7 @@ func (s *Site) openJekyll() error {
 		for _, k := range doc.Root.Keys {
 			r.key(k)
 		}
+		c.warnings = append(c.warnings, doc.Warnings...) // the defaults' robots keys'
 	}
 	if err := errors.Join(r.errs...); err != nil {
 		return err

@@ -242,7 +242,6 @@ func (w *jekyllWalk) read(abs, srcRel, defaultsRel, typ string) (data jekyllData
 		w.errs = append(w.errs, err)
 		return nil, nil, 0, false
 	}
-	w.warnings = append(w.warnings, doc.Warnings...)
 	matched, data := w.c.jekyllMatched(w.source, defaultsRel, typ)
 	for _, d := range matched {
 		in = append(in, d.inputs...)
@@ -251,6 +250,7 @@ func (w *jekyllWalk) read(abs, srcRel, defaultsRel, typ string) (data jekyllData
 	if err != nil {
 		w.errs = append(w.errs, err)
 	}
+	w.warnings = append(w.warnings, doc.Warnings...) // Robots' too
 	in = append(in, own...)
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {

@@ -40,7 +40,7 @@ func TestNoindexEverySourceHugo(t *testing.T) {
 		{name: "basic"}, {name: "permalinks"}, {name: "ugly"}, {name: "multilingual"},
 		{name: "configdir", env: map[string]string{"HUGO_ENVIRONMENT": "staging"}},
 		{name: "mounts"}, {name: "edge"}, {name: "nokinds"},
-		{name: "langdirs", args: []string{"-D"}}, {name: "formats"},
+		{name: "langdirs", args: []string{"-D"}}, {name: "formats"}, {name: "taxlangs"},
 	}
 	for _, fx := range fixtures {
 		t.Run(fx.name, func(t *testing.T) {

@@ -180,6 +180,52 @@ func Open(root string, opt Options) (*Site, error) {
 	return s, nil
 }
 
+// Kinds are the kinds the site's pages can have, in the generator's words: Hugo's page kinds
+// (home, section, page, taxonomy, term, and 404 for its 404 pages); Jekyll's document types
+// (pages, posts, drafts, and each collection's label); none for a plain folder.
+func (s *Site) Kinds() []string {
+	switch {
+	case s.hugo != nil:
+		return []string{"home", "section", "page", "taxonomy", "term", "404"}
+	case s.jek != nil:
+		kinds := []string{"pages", "posts", "drafts"}
+		for _, c := range s.jek.collections {
+			if !contains(kinds, c.label) {
+				kinds = append(kinds, c.label)
+			}
+		}
+		return kinds
+	}
+	return nil
+}
+
+// KindsOf are the kinds a page of kind is, for rules to select it by: its own, and for a Jekyll
+// draft "posts" as well (Jekyll 4.3 gives a draft its collection's type, posts, in `defaults`
+// scopes, and lists it among site.posts). None for "".
+func (s *Site) KindsOf(kind string) []string {
+	switch {
+	case kind == "":
+		return nil
+	case s.jek != nil && kind == "drafts":
+		return []string{"drafts", "posts"}
+	}
+	return []string{kind}
+}
+
+// Langs are the languages the generator's configuration defines: Hugo's language codes, in
+// weight order, then the disabled ones (defined, though nothing is built for them); the default
+// language alone on a site that configures none. Jekyll has no languages: none.
+func (s *Site) Langs() []string {
+	if s.hugo == nil {
+		return nil
+	}
+	var out []string
+	for _, l := range s.hugo.langs {
+		out = append(out, l.code)
+	}
+	return append(out, s.hugo.disabledLangs...)
+}
+
 // Pages maps every source page to its output (Map's Pages). For None it returns no pages.
 func (s *Site) Pages() ([]Page, error) {
 	m, err := s.Map()

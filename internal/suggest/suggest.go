@@ -7,6 +7,9 @@
 //	if s, d := suggest.Nearest("noindx", known); d <= 2 {
 //		return fmt.Errorf("unknown directive %q (did you mean %q?)", "noindx", s)
 //	}
+//	if s, ok := suggest.Resembles("paht", []string{"path", "kind", "lang"}); ok {
+//		return fmt.Errorf("unknown key %q (did you mean %q?)", "paht", s) // one edit: "path"
+//	}
 //
 // Distances are Levenshtein edits counted in runes (github.com/agnivade/levenshtein), so a
 // lookalike letter from another script (a Cyrillic і in noіndex) is one edit, like any other; two
@@ -52,6 +55,37 @@ func swapped(a, b []rune) bool {
 		i++
 	}
 	return i+1 < len(a) && a[i] == b[i+1] && a[i+1] == b[i] && string(a[i+2:]) == string(b[i+2:])
+}
+
+// Resembles returns the word of known that w looks like a misspelling of, and whether there is
+// one: a word w is not equal to, within two edits of it, or one edit for a known word of six
+// runes or fewer (two edits would make half of all short words typos: "mybot" is two edits from
+// both "ccbot" and "msnbot", "kin" from "kind" and "lang"). Of several, the nearest wins, then
+// the first listed. Case counts: callers compare lower-case words.
+func Resembles(w string, known []string) (string, bool) {
+	best, bestDist := "", 3
+	for _, k := range known {
+		if k == w {
+			return "", false
+		}
+		d := Distance(w, k)
+		if d > Edits(k) {
+			continue
+		}
+		if d < bestDist {
+			best, bestDist = k, d
+		}
+	}
+	return best, best != ""
+}
+
+// Edits is how many edits away from a known word a misspelling of it may be: two, or one for a
+// word of six runes or fewer.
+func Edits(known string) int {
+	if len([]rune(known)) <= 6 {
+		return 1
+	}
+	return 2
 }
 
 // ASCII reports whether s holds only ASCII characters. A name or value that is not ASCII is never

@@ -65,3 +65,29 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+func TestResembles(t *testing.T) {
+	known := []string{"path", "kind", "lang", "language", "googlebot", "ccbot", "msnbot"}
+	for _, tc := range []struct {
+		desc, w, want string
+	}{
+		{"two neighbours swapped in a short word", "paht", "path"},
+		{"a plural of a short word", "kinds", "kind"},
+		{"one letter dropped from a long word", "languge", "language"},
+		{"two edits from a long word", "lnaguage", "language"},
+		{"a plural of a long word", "languages", "language"},
+		{"two edits from a crawler name", "gogglebot-", "googlebot"},
+		{"Cyrillic lookalike", "pаth", "path"},
+		{"two edits from two short words is no typo", "mybot", ""},
+		{"two edits from a short word is no typo", "ki", ""},
+		{"equal is no typo", "kind", ""},
+		{"far from everything", "otherbot", ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			got, ok := Resembles(tc.w, known)
+			if got != tc.want || ok != (tc.want != "") {
+				t.Errorf("Resembles(%q) = %q, %v; want %q, %v", tc.w, got, ok, tc.want, tc.want != "")
+			}
+		})
+	}
+}
