@@ -230,7 +230,8 @@ robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
 			about: `Does build's work once (without the configured command), then watches the output folder,
 the content folder and the configuration, and re-processes what each change affects: a page
 the generator rewrote, the pages an edited front matter reaches, every page after a change to
-robotsmith's or the generator's configuration; _headers follows. One line per batch says what
+robotsmith's or the generator's configuration; _headers, robots.txt and the sitemaps follow.
+Each batch's files are put in place at once, or none. One line per batch says what
 changed, how long it took, and which pages became noindex or public. A broken edit prints its
 error (file:line), the files it touches are left as the generator wrote them, and the watch
 goes on; the fix brings them back in step.
