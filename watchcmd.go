@@ -191,6 +191,9 @@ func (c *cli) show(u *pipeline.Update, o *options) {
 		for _, w := range u.Warnings {
 			fmt.Fprintln(c.stderr, w)
 		}
+		for _, f := range u.Findings {
+			fmt.Fprintln(c.stderr, f)
+		}
 	}
 	fmt.Fprintf(c.stdout, "%s %s\n", time.Now().Format("15:04:05"), u.Line())
 	if o.verbose {
