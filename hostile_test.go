@@ -53,11 +53,6 @@ import (
 // folder, leave none of robotsmith's temporary files, and change nothing on a
 // second run.
 
-// hostileSkips are cases that fail today because the fix belongs to another
-// part of robotsmith; each names the part and why. Set
-// ROBOTSMITH_HOSTILE_ALL=1 to run them anyway. (None today.)
-var hostileSkips = map[string]string{}
-
 const (
 	hostileChildEnv = "ROBOTSMITH_HOSTILE_CHILD" // the child's arguments, as JSON
 	childMemory     = 3 << 30                    // the child's address-space limit
@@ -461,23 +456,16 @@ func TestHostile(t *testing.T) {
 	if len(files) < 80 {
 		t.Fatalf("got %d hostile cases, want at least 80", len(files))
 	}
-	for name := range hostileSkips {
-		if _, err := os.Stat(filepath.Join("testdata", "hostile", name+".txtar")); err != nil {
-			t.Errorf("hostileSkips names %s, which is not a case", name)
-		}
-	}
 	for _, file := range files {
 		c := readHostileCase(t, file)
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
-			if reason, ok := hostileSkips[c.name]; ok && os.Getenv("ROBOTSMITH_HOSTILE_ALL") == "" {
-				t.Skip(reason)
-			}
 			dir := t.TempDir()
 			c.build(t, dir)
-			// In proportion: a generous constant, and per megabyte of input.
+			// In proportion: a generous constant (a bound on a hang, which is minutes, not a measure: a
+			// loaded 2-core machine takes 15 s for a 10,000-agent config), and per megabyte of input.
 			mb := float64(c.input) / (1 << 20)
-			timeLimit := 20*time.Second + time.Duration(mb*float64(2*time.Second))
+			timeLimit := 90*time.Second + time.Duration(mb*float64(2*time.Second))
 			memLimit := int64(300<<20) + 4*c.input
 			before := stateOf(t, dir)
 			r := runHostileChild(t, dir, c.args, timeLimit)

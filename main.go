@@ -125,6 +125,10 @@ func exitCode(err error) int {
 type cli struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
+	// terminal reports whether w is a terminal, where a progress line belongs (isTerminal); now is
+	// the progress line's clock (time.Now). Tests set both to draw the line off a terminal.
+	terminal func(w io.Writer) bool
+	now      func() time.Time
 }
 
 // options are the flags' values; each command's FlagSet binds the ones it takes.
@@ -309,22 +313,27 @@ func lookup(name string) *command {
 // run is robotsmith: it parses args, runs the command and writes to stdout and stderr. Errors are
 // printed here; the returned error only decides the exit status (exitCode).
 func run(ctx context.Context, args []string, getenv func(string) string, stdout, stderr io.Writer) error {
-	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv}
+	c := &cli{stdout: stdout, stderr: stderr, getenv: getenv, terminal: isTerminal, now: time.Now}
+	return c.run(ctx, args)
+}
+
+// run is run with c's surroundings.
+func (c *cli) run(ctx context.Context, args []string) error {
 	err := dispatch(ctx, c, args)
 	if ctx.Err() != nil && !errors.As(err, new(exitStatus)) {
 		// A signal stopped the run: whatever the command said, the exit status says so (but
 		// for watch, which a signal ends as it should, and which says its own status).
 		if sig, ok := context.Cause(ctx).(*interrupted); ok {
-			fmt.Fprintf(stderr, "robotsmith: %v\n", sig)
+			fmt.Fprintf(c.stderr, "robotsmith: %v\n", sig)
 			return sig
 		}
 	}
 	var ue *usageError
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintln(stderr, ue.line())
+		fmt.Fprintln(c.stderr, ue.line())
 	case err != nil && !errors.Is(err, errFailed) && !errors.Is(err, flag.ErrHelp) && !errors.As(err, new(exitStatus)):
-		fmt.Fprintf(stderr, "robotsmith: %v\n", err)
+		fmt.Fprintf(c.stderr, "robotsmith: %v\n", err)
 	}
 	return err
 }
@@ -624,8 +633,8 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 			opt.CommandOutput = &held
 		}
 		var prog *progress
-		if !o.quiet && isTerminal(c.stderr) {
-			prog = newProgress(c.stderr, time.Now)
+		if !o.quiet && c.terminal(c.stderr) {
+			prog = newProgress(c.stderr, c.now)
 			opt.Progress = prog.update
 		}
 		rep, err := pipeline.Run(ctx, opt)

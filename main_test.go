@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -467,6 +468,70 @@ func TestProgress(t *testing.T) {
 	}
 	var none *progress
 	none.clear() // no progress (not a terminal, -q): nothing to erase
+}
+
+// TestProgressLine runs build and check on the sample site as if stderr were a terminal, with a
+// clock that moves 400 ms at each look: the pipeline's count of files done of the total is drawn
+// on one line, redrawn in place up to the total, and erased before anything else is printed; with
+// -q, or off a terminal, there is none.
+func TestProgressLine(t *testing.T) {
+	gen := genBinary(t)
+	dir := copySite(t, gen)
+	generate(t, gen, dir)
+	line := regexp.MustCompile("\rrobotsmith: (\\d+)/(\\d+) files\033\\[K")
+	tests := []struct {
+		desc     string
+		args     []string
+		terminal bool
+		drawn    bool
+	}{
+		{"check on a terminal", []string{"check", dir}, true, true},
+		{"check --json on a terminal", []string{"check", "--json", dir}, true, true},
+		{"build on a terminal", []string{"build", "--no-command", dir}, true, true},
+		{"check -q on a terminal", []string{"check", "-q", dir}, true, false},
+		{"check off a terminal", []string{"check", dir}, false, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" },
+				terminal: func(io.Writer) bool { return tc.terminal },
+				now:      func() time.Time { clock = clock.Add(400 * time.Millisecond); return clock }}
+			c.run(context.Background(), tc.args)
+			if strings.Contains(stdout.String(), "\r") {
+				t.Errorf("a progress line on stdout: %q", stdout.String())
+			}
+			got := stderr.String()
+			draws := line.FindAllStringSubmatch(got, -1)
+			if !tc.drawn {
+				if strings.Contains(got, "\r") {
+					t.Errorf("stderr has a progress line: %q", got)
+				}
+				return
+			}
+			if len(draws) < 2 {
+				t.Fatalf("stderr: got %q, want the progress line drawn and redrawn", got)
+			}
+			last := draws[len(draws)-1]
+			if last[1] != last[2] || last[2] == "0" {
+				t.Errorf("the last progress line is %q, want all files done", last[0])
+			}
+			prev := -1
+			for _, d := range draws {
+				var done int
+				fmt.Sscan(d[1], &done)
+				if done < prev || d[2] != last[2] {
+					t.Errorf("progress went %d to %q", prev, d[0])
+				}
+				prev = done
+			}
+			// The line is erased before the summary, warnings and errors are printed.
+			if rest := got[strings.LastIndex(got, last[0])+len(last[0]):]; !strings.HasPrefix(rest, "\r\033[K") || strings.Contains(rest[1:], "\r") {
+				t.Errorf("after the last progress line: %q, want it erased once", rest)
+			}
+		})
+	}
 }
 
 // TestWorkflowCommands is the table of GitHub Actions workflow commands, escaped as the runner

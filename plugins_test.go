@@ -5,7 +5,9 @@ package main
 // and the Jekyll plugin by Jekyll 4.3.1 (`jekyll build`, and `jekyll serve` with its regeneration).
 
 import (
+	"bytes"
 	"context"
+	"debug/elf"
 	"fmt"
 	"io"
 	"net"
@@ -13,10 +15,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/mod/module"
+	modzip "golang.org/x/mod/zip"
 
 	"github.com/robotsmith/robotsmith/internal/hosttest"
 	"github.com/robotsmith/robotsmith/internal/testtool"
@@ -66,27 +72,19 @@ func TestNetlifyPlugin(t *testing.T) {
 	hosttest.RunInNetns(t, "TestNetlifyPluginInNetns", hosttest.Netlify)
 }
 
+// TestNetlifyPluginVersion runs TestNetlifyPluginVersionInNetns likewise, with a time limit of its
+// own: go run compiles robotsmith.
+func TestNetlifyPluginVersion(t *testing.T) {
+	hosttest.RunInNetns(t, "TestNetlifyPluginVersionInNetns", hosttest.Netlify)
+}
+
 // TestNetlifyPluginInNetns builds copies of the sample site with `netlify build --offline`, the
 // stand-in generator as the build command and plugins/netlify installed as a local plugin, as
 // README's Netlify section says: in production robotsmith's tags and _headers are in the publish
-// folder; in a deploy preview (previews: noindex) every page is noindex; a broken front matter fails
-// the build, and robotsmith writes nothing.
+// folder; in a deploy preview (previews: noindex) every page is noindex; the config input names a
+// configuration elsewhere; a broken front matter fails the build, and robotsmith writes nothing.
 func TestNetlifyPluginInNetns(t *testing.T) {
-	hosttest.RequireNetns(t)
-	netlify := hosttest.Command(t, hosttest.Netlify)
-	bin := buildRobotsmith(t)
-	gen := genBinary(t)
-
-	tests := []struct {
-		desc       string
-		context    string
-		broken     bool
-		fromSource bool                // robotsmith's source in the site at robotsmith/, built by the build command
-		binary     string              // the plugin's binary input; "" for bin/robotsmith
-		fails      []string            // the build fails, saying these
-		want       map[string][]string // file in the publish folder -> what it must hold
-		not        map[string][]string
-	}{
+	netlifyBuilds(t, []netlifyCase{
 		{
 			desc:       "production, built from source",
 			context:    "production",
@@ -107,6 +105,17 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 			not: map[string][]string{"blog/index.html": {`<meta name="googlebot"`}},
 		},
 		{
+			// The config input: without it robotsmith would find no configuration, and the taxonomy
+			// rule would not make tags/ noindex.
+			desc:    "config input",
+			context: "production",
+			config:  "seo/robots.yaml",
+			want: map[string][]string{
+				"tags/index.html": {`<meta name="robots" content="noindex, follow">`},
+				"_headers":        {"/files/terms.pdf\n  X-Robots-Tag: noindex, nofollow"},
+			},
+		},
+		{
 			desc:    "broken front matter",
 			context: "production",
 			broken:  true,
@@ -120,7 +129,51 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 			fails:   []string{"robotsmith could not be started", "set the plugin's binary (or version) input"},
 			not:     map[string][]string{"blog/index.html": {robotsmithBlock}},
 		},
-	}
+	})
+}
+
+// TestNetlifyPluginVersionInNetns: the version input runs robotsmith with go run.
+func TestNetlifyPluginVersionInNetns(t *testing.T) {
+	netlifyBuilds(t, []netlifyCase{
+		{
+			// The version input: `go run github.com/robotsmith/robotsmith@VERSION`, with the module
+			// served by a module proxy in a folder (GOPROXY=file://...), as the Go module proxy will
+			// serve it once it is published. No robotsmith binary is anywhere: only go run can pass.
+			desc:    "version input",
+			context: "production",
+			version: "v0.1.0",
+			binary:  "no-such-robotsmith",
+			says:    []string{"go: downloading github.com/robotsmith/robotsmith v0.1.0"},
+			want: map[string][]string{
+				"blog/index.html": {robotsmithBlock, `<meta name="robots" content="index, follow">`},
+				"tags/index.html": {`<meta name="robots" content="noindex, follow">`},
+			},
+		},
+	})
+}
+
+// netlifyCase is one `netlify build --offline` of a copy of the sample site.
+type netlifyCase struct {
+	desc       string
+	context    string
+	broken     bool
+	fromSource bool                // robotsmith's source in the site at robotsmith/, built by the build command
+	binary     string              // the plugin's binary input; "" for bin/robotsmith
+	version    string              // the plugin's version input, served by a local module proxy
+	config     string              // robotsmith.yaml moved there, and the plugin's config input
+	fails      []string            // the build fails, saying these
+	says       []string            // the build passes, saying these
+	want       map[string][]string // file in the publish folder -> what it must hold
+	not        map[string][]string
+}
+
+// netlifyBuilds runs each case, inside the network namespace.
+func netlifyBuilds(t *testing.T, tests []netlifyCase) {
+	hosttest.RequireNetns(t)
+	netlify := hosttest.Command(t, hosttest.Netlify)
+	bin := buildRobotsmith(t)
+	gen := genBinary(t)
+
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
@@ -143,6 +196,21 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 			if tc.binary != "" {
 				binary = tc.binary
 			}
+			inputs := fmt.Sprintf("    binary = %q\n", binary)
+			var env []string
+			if tc.version != "" {
+				inputs += fmt.Sprintf("    version = %q\n", tc.version)
+				env = moduleProxy(t, tc.version)
+			}
+			if tc.config != "" {
+				if err := os.MkdirAll(filepath.Join(site, filepath.Dir(tc.config)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.Rename(filepath.Join(site, "robotsmith.yaml"), filepath.Join(site, tc.config)); err != nil {
+					t.Fatal(err)
+				}
+				inputs += fmt.Sprintf("    config = %q\n", tc.config)
+			}
 			writeFile(t, site, "netlify.toml", fmt.Sprintf(`[build]
   command = %q
   publish = "public"
@@ -150,12 +218,11 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 [[plugins]]
   package = %q
   [plugins.inputs]
-    binary = %q
-`, command, plugin, binary))
+%s`, command, plugin, inputs))
 			if tc.broken {
 				writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
 			}
-			out, err := netlifyBuild(t, netlify, site, tc.context)
+			out, err := netlifyBuild(t, netlify, site, tc.context, env...)
 			if tc.fails != nil {
 				if err == nil {
 					t.Fatalf("netlify build passed:\n%s", out)
@@ -167,6 +234,11 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 				}
 			} else if err != nil {
 				t.Fatalf("netlify build: %v\n%s", err, out)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("netlify build output lacks %q", want)
+				}
 			}
 			for file, wants := range tc.want {
 				got := readFile(t, filepath.Join(site, "public", file))
@@ -192,8 +264,8 @@ func TestNetlifyPluginInNetns(t *testing.T) {
 }
 
 // netlifyBuild runs `netlify build --offline` in site with telemetry and update checks off, in the
-// deploy context given.
-func netlifyBuild(t *testing.T, netlify []string, site, deployContext string) (string, error) {
+// deploy context given, with env added to its environment.
+func netlifyBuild(t *testing.T, netlify []string, site, deployContext string, env ...string) (string, error) {
 	t.Helper()
 	xdg := t.TempDir()
 	writeFile(t, xdg, "netlify/config.json", `{"telemetryDisabled":true}`+"\n")
@@ -210,11 +282,49 @@ func netlifyBuild(t *testing.T, netlify []string, site, deployContext string) (s
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "XDG_DATA_HOME="+xdg, "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
 		"NO_UPDATE_NOTIFIER=1", "BROWSER=none", "NETLIFY_TELEMETRY_DISABLED=1", "CONTEXT=", "GITHUB_ACTIONS=",
 		"GOCACHE="+strings.TrimSpace(string(gocache)))
+	cmd.Env = append(cmd.Env, env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = 10 * time.Second
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// moduleProxy serves robotsmith's source as github.com/robotsmith/robotsmith@version from a module
+// proxy in a folder, the layout the Go module proxy serves (GOPROXY protocol: list, .info, .mod,
+// .zip), and returns the environment for the go command to use it with no network: robotsmith from
+// the folder, its dependencies from the module cache's own download folder (which has that
+// layout), a fresh module cache (a cached robotsmith@version from an earlier run would hide a change
+// of the source), and no checksum database: it is out of reach offline, robotsmith@version is not in
+// it, and the dependencies come from the module cache, which the go command checked against it when
+// it downloaded them.
+func moduleProxy(t *testing.T, version string) []string {
+	t.Helper()
+	const modPath = "github.com/robotsmith/robotsmith"
+	src := filepath.Join(t.TempDir(), "src")
+	testtool.CopyTree(t, ".", src, ".git", "sample-site/public")
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, filepath.FromSlash(modPath), "@v")
+	var zipped bytes.Buffer
+	// x/mod's zip is the module zip format the go command checks (paths, sizes, nested modules left out).
+	if err := modzip.CreateFromDir(&zipped, module.Version{Path: modPath, Version: version}, src); err != nil {
+		t.Fatalf("module zip: %v", err)
+	}
+	writeFile(t, dir, version+".zip", zipped.String())
+	writeFile(t, dir, version+".mod", readFile(t, "go.mod"))
+	writeFile(t, dir, version+".info", fmt.Sprintf(`{"Version":%q,"Time":"2026-01-01T00:00:00Z"}`+"\n", version))
+	writeFile(t, dir, "list", version+"\n")
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	deps := filepath.Join(strings.TrimSpace(string(modcache)), "cache", "download")
+	return []string{
+		"GOPROXY=file://" + filepath.ToSlash(proxy) + ",file://" + filepath.ToSlash(deps),
+		"GOMODCACHE=" + filepath.Join(t.TempDir(), "mod"),
+		"GOFLAGS=-modcacherw -trimpath", // the temporary folder can be removed; the build cache serves the dependencies
+		"GOSUMDB=off",
+	}
 }
 
 // jekyllSite copies the plugin fixture, with plugins/jekyll/robotsmith.rb in its _plugins/ and
@@ -240,8 +350,36 @@ func jekyllCmd(ctx context.Context, jekyll, site string, args ...string) *exec.C
 	return cmd
 }
 
+// startJekyll starts jekyll with args in site (serve, or build --watch), its output going to a file
+// that the log function returned reads as it grows; at the end of the test it stops jekyll, and
+// shows the output if the test failed.
+func startJekyll(ctx context.Context, t *testing.T, jekyll, site string, args ...string) (log func() string) {
+	t.Helper()
+	cmd := jekyllCmd(ctx, jekyll, site, args...)
+	logFile, err := os.Create(filepath.Join(t.TempDir(), "jekyll.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log = func() string { return readFile(t, logFile.Name()) }
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
+		cmd.Wait()
+		if t.Failed() {
+			t.Logf("jekyll %s:\n%s", strings.Join(args, " "), log())
+		}
+		logFile.Close()
+	})
+	return log
+}
+
 // TestJekyllPlugin builds the fixture with Jekyll 4.3.1 and the plugin in _plugins/: `jekyll build`
-// runs robotsmith on _site (tags, _headers, robotsmith.yaml kept out of _site); a broken front matter
+// runs robotsmith on _site (tags, _headers, robotsmith.yaml kept out of _site), quietly with
+// --quiet, and `jekyll build --watch` runs it again on a regeneration; a broken front matter
 // fails `jekyll build` with robotsmith's file:line and nothing written by robotsmith; and under
 // `jekyll serve` every regeneration runs robotsmith again, a bad edit included, which is reported
 // while serve goes on.
@@ -290,6 +428,54 @@ func TestJekyllPlugin(t *testing.T) {
 		}
 	})
 
+	t.Run("build --quiet", func(t *testing.T) {
+		// Jekyll's --quiet is robotsmith's -q: the tags are written, the summary is not printed.
+		site := jekyllSite(t, bin)
+		out, err := jekyllCmd(ctx, jekyll, site, "build", "--quiet").CombinedOutput()
+		if err != nil {
+			t.Fatalf("jekyll build --quiet: %v\n%s", err, out)
+		}
+		if got := readFile(t, filepath.Join(site, "_site", "index.html")); !strings.Contains(got, robotsmithBlock) {
+			t.Errorf("jekyll build --quiet: robotsmith did not run")
+		}
+		if strings.Contains(string(out), "changed 5 files") {
+			t.Errorf("jekyll build --quiet printed robotsmith's summary:\n%s", out)
+		}
+	})
+
+	t.Run("build --watch", func(t *testing.T) {
+		site := jekyllSite(t, bin)
+		log := startJekyll(ctx, t, jekyll, site, "build", "--watch", "--force_polling")
+		index := filepath.Join(site, "_site", "index.html")
+		// poke, when set, is called every 3 s while waiting: the watcher takes its first look at the
+		// files some time after it says it is enabled, and an edit before that look is no change to it.
+		waitFor := func(what, want string, poke func()) {
+			t.Helper()
+			deadline := time.Now().Add(90 * time.Second)
+			for i := 0; time.Now().Before(deadline); i++ {
+				if poke != nil && i%10 == 0 {
+					poke()
+				}
+				if b, err := os.ReadFile(index); err == nil && strings.Contains(string(b), want) {
+					return
+				}
+				time.Sleep(300 * time.Millisecond)
+			}
+			t.Fatalf("%s: _site/index.html never had %q", what, want)
+		}
+		waitFor("first build", `<meta name="robots" content="index, follow">`, nil)
+		started := time.Now().Add(90 * time.Second)
+		for !strings.Contains(log(), "Auto-regeneration: enabled") {
+			if time.Now().After(started) {
+				t.Fatal("jekyll build --watch never started watching")
+			}
+			time.Sleep(300 * time.Millisecond)
+		}
+		waitFor("regeneration", `<meta name="robots" content="index, nofollow">`, func() {
+			writeFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
+		})
+	})
+
 	t.Run("broken front matter", func(t *testing.T) {
 		site := jekyllSite(t, bin)
 		writeFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: max-snippet:lots\n---\nAbout.\n")
@@ -315,25 +501,7 @@ func TestJekyllPlugin(t *testing.T) {
 		}
 		port := l.Addr().(*net.TCPAddr).Port
 		l.Close()
-		cmd := jekyllCmd(ctx, jekyll, site, "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--force_polling")
-		// Jekyll's output goes to a file, which the test reads as it grows.
-		logFile, err := os.Create(filepath.Join(t.TempDir(), "serve.log"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer logFile.Close()
-		log := func() string { return readFile(t, logFile.Name()) }
-		cmd.Stdout, cmd.Stderr = logFile, logFile
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		defer func() {
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-			cmd.Wait()
-			if t.Failed() {
-				t.Logf("jekyll serve:\n%s", log())
-			}
-		}()
+		log := startJekyll(ctx, t, jekyll, site, "serve", "--host", "127.0.0.1", "--port", fmt.Sprint(port), "--force_polling")
 		base := fmt.Sprintf("http://127.0.0.1:%d", port)
 		waitFor := func(what, path, want string) {
 			t.Helper()
@@ -372,4 +540,98 @@ func TestJekyllPlugin(t *testing.T) {
 			t.Errorf("robotsmith ran %d times, want once per regeneration (4)", n)
 		}
 	})
+}
+
+// TestREADMEInstall runs the commands of README's Install section as a user types them in the
+// clone (this folder), in order, with `robotsmith` found on PATH where go install put it: each
+// must succeed, `robotsmith version` must print the version, and the cross-compiled binary must be
+// a Linux amd64 executable. Two names in them are placeholders: the clone's folder (`cd robotsmith`)
+// and the site's repository (`../my-site`), here a temporary folder.
+func TestREADMEInstall(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds robotsmith; not with -short")
+	}
+	readme := readFile(t, "README.md")
+	_, section, ok := strings.Cut(readme, "\n## Install\n")
+	if !ok {
+		t.Fatal("README.md has no \"## Install\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	var lines []string
+	for _, block := range regexp.MustCompile("(?s)```sh\n(.*?)```").FindAllStringSubmatch(section, -1) {
+		for l := range strings.Lines(block[1]) {
+			l, _, _ = strings.Cut(l, "#")
+			if l = strings.TrimSpace(l); l != "" && l != "cd robotsmith" {
+				lines = append(lines, l)
+			}
+		}
+	}
+	if len(lines) < 3 {
+		t.Fatalf("README's Install section has %d commands, want go install, robotsmith version and go build: %q", len(lines), lines)
+	}
+	mySite := t.TempDir()
+	gobin := t.TempDir()
+	var out strings.Builder
+	for _, l := range lines {
+		l = strings.ReplaceAll(l, "../my-site", mySite)
+		cmd := exec.Command("sh", "-c", l)
+		cmd.Env = append(os.Environ(), "GOBIN="+gobin, "PATH="+gobin+string(os.PathListSeparator)+os.Getenv("PATH"))
+		b, err := cmd.CombinedOutput()
+		out.Write(b)
+		if err != nil {
+			t.Fatalf("README's %q: %v\n%s", l, err, b)
+		}
+	}
+	if !strings.Contains(out.String(), "robotsmith devel") {
+		t.Errorf("README's install commands did not print robotsmith's version:\n%s", out.String())
+	}
+	f, err := elf.Open(filepath.Join(mySite, "bin", "robotsmith"))
+	if err != nil {
+		t.Fatalf("the cross-compiled binary: %v", err)
+	}
+	defer f.Close()
+	if f.Machine != elf.EM_X86_64 || f.Type != elf.ET_EXEC {
+		t.Errorf("the cross-compiled binary is %v %v, want a Linux amd64 executable", f.Machine, f.Type)
+	}
+}
+
+// TestREADMECloudflare runs README's Cloudflare Pages build command, as written, in a Hugo site
+// with robotsmith's source at robotsmith/ and `headers: {format: cloudflare}` in its robotsmith.yaml,
+// with the real Hugo: it builds robotsmith from source, runs Hugo, then robotsmith on public/.
+func TestREADMECloudflare(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds robotsmith and runs Hugo; not with -short")
+	}
+	hugo := os.Getenv("HUGO")
+	if hugo == "" {
+		testtool.Missing(t, "HUGO is not set: .ci/run builds Hugo v0.165.0; export HUGO=$HOME/.cache/robotsmith/tools/bin/hugo")
+	}
+	readme := readFile(t, "README.md")
+	m := regexp.MustCompile("\\*\\*Cloudflare Pages\\*\\*[^`]*`([^`]+)`").FindStringSubmatch(readme)
+	if m == nil {
+		t.Fatal("README.md has no Cloudflare Pages build command")
+	}
+	command := m[1]
+	site := t.TempDir()
+	testtool.CopyTree(t, filepath.Join("site", "testdata", "hugo", "basic"), site)
+	testtool.CopyTree(t, ".", filepath.Join(site, "robotsmith"), ".git", "sample-site/public")
+	writeFile(t, site, "robotsmith.yaml", "headers: {format: cloudflare}\n")
+	// Hugo as the build image has it: `hugo` on PATH.
+	bin := t.TempDir()
+	if err := os.Symlink(hugo, filepath.Join(bin, "hugo")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command("sh", "-c", command)
+	cmd.Dir = site
+	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GITHUB_ACTIONS=", "CF_PAGES=", "CONTEXT=")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("README's Cloudflare build command %q: %v\n%s", command, err, out)
+	}
+	if got := readFile(t, filepath.Join(site, "public", "index.html")); !strings.Contains(got, robotsmithBlock) {
+		t.Errorf("public/index.html has no robotsmith tags after %q:\n%s", command, out)
+	}
+	if got := readFile(t, filepath.Join(site, "public", "_headers")); !strings.Contains(got, "# robotsmith: begin") {
+		t.Errorf("public/_headers has no robotsmith block:\n%s", got)
+	}
 }

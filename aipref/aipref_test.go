@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -210,25 +211,65 @@ func TestVersions(t *testing.T) {
 	}
 }
 
+// combineCases are TestCombine's table and FuzzCombine's seeds.
+var combineCases = []struct {
+	desc string
+	in   []string
+	want string
+}{
+	{"one statement", []string{"train-ai=n, search=y"}, "train-ai=n, search=y"},
+	{"any n wins", []string{"train-ai=y, search=y", "search=n"}, "train-ai=y, search=n"},
+	{"n is not undone by a later y", []string{"train-ai=n", "train-ai=y"}, "train-ai=n"},
+	{"labels in the order first seen", []string{"search=y", "train-ai=n, search=y"}, "search=y, train-ai=n"},
+	{"a repeated label keeps its last value within a statement", []string{"train-ai=n, train-ai=y"}, "train-ai=y"},
+	{"parameters dropped", []string{"train-ai=n;x=1"}, "train-ai=n"},
+	{"what is not y or n is ignored", []string{"train-ai=maybe, search, =y, bots=?1", "search=n"}, "search=n"},
+	{"nothing", nil, ""},
+}
+
 func TestCombine(t *testing.T) {
-	for _, tc := range []struct {
-		desc string
-		in   []string
-		want string
-	}{
-		{"one statement", []string{"train-ai=n, search=y"}, "train-ai=n, search=y"},
-		{"any n wins", []string{"train-ai=y, search=y", "search=n"}, "train-ai=y, search=n"},
-		{"n is not undone by a later y", []string{"train-ai=n", "train-ai=y"}, "train-ai=n"},
-		{"labels in the order first seen", []string{"search=y", "train-ai=n, search=y"}, "search=y, train-ai=n"},
-		{"a repeated label keeps its last value within a statement", []string{"train-ai=n, train-ai=y"}, "train-ai=y"},
-		{"parameters dropped", []string{"train-ai=n;x=1"}, "train-ai=n"},
-		{"what is not y or n is ignored", []string{"train-ai=maybe, search, =y, bots=?1", "search=n"}, "search=n"},
-		{"nothing", nil, ""},
-	} {
+	for _, tc := range combineCases {
 		t.Run(tc.desc, func(t *testing.T) {
 			if got := Combine(tc.in...); got != tc.want {
 				t.Errorf("Combine(%q) = %q, want %q", tc.in, got, tc.want)
 			}
 		})
 	}
+}
+
+// FuzzCombine: whatever two statements hold, Combine's result reads back as itself, holds each
+// label once, and says n for every label either statement says n for.
+func FuzzCombine(f *testing.F) {
+	for _, tc := range combineCases {
+		in := append(slices.Clone(tc.in), "", "")
+		f.Add(in[0], in[1])
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		got := Combine(a, b)
+		if again := Combine(got); again != got {
+			t.Fatalf("Combine(%q, %q) = %q, which reads back as %q", a, b, got, again)
+		}
+		labels := map[string]bool{}
+		for _, m := range strings.Split(got, ", ") {
+			k, _, _ := strings.Cut(m, "=")
+			if got != "" && labels[k] {
+				t.Fatalf("Combine(%q, %q) = %q holds %s twice", a, b, got, k)
+			}
+			labels[k] = true
+		}
+		for _, s := range []string{a, b} {
+			last := map[string]string{}
+			for _, m := range strings.Split(s, ",") {
+				m, _, _ = strings.Cut(m, ";")
+				if k, v, ok := strings.Cut(strings.TrimSpace(m), "="); ok && (strings.TrimSpace(v) == "y" || strings.TrimSpace(v) == "n") && strings.TrimSpace(k) != "" {
+					last[strings.TrimSpace(k)] = strings.TrimSpace(v)
+				}
+			}
+			for k, v := range last {
+				if v == "n" && !strings.Contains(", "+got+", ", ", "+k+"=n, ") {
+					t.Fatalf("Combine(%q, %q) = %q: %s=n of %q lost", a, b, got, k, s)
+				}
+			}
+		}
+	})
 }

@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 )
@@ -17,6 +18,7 @@ var cascadeCases = []struct {
 	src  string
 	want []cascadeWant
 	err  string
+	warn string // the document's warnings, joined
 }{
 	{
 		desc: "yaml map without target",
@@ -44,6 +46,13 @@ var cascadeCases = []struct {
 		desc: "target wins over _target",
 		src:  "---\ncascade:\n  _target: {path: /old/**}\n  target: {path: /new/**}\n  robots: noindex\n---\n",
 		want: []cascadeWant{{Target: Target{Path: "/new/**"}, Values: map[string]any{"robots": "noindex"}, Line: 2}},
+		warn: "p.md:3: front matter: cascade entry has both target and _target: robotsmith uses target (Hugo picks either, at random); remove one",
+	},
+	{
+		desc: "target wins over _target written after it",
+		src:  "+++\n[cascade]\nnoindex = true\n[cascade.target]\npath = '/new/**'\n[cascade._target]\npath = '/old/**'\n+++\n",
+		want: []cascadeWant{{Target: Target{Path: "/new/**"}, Values: map[string]any{"noindex": true}, Line: 2}},
+		warn: "p.md:6: front matter: cascade entry has both target and _target: robotsmith uses target (Hugo picks either, at random); remove one",
 	},
 	{
 		desc: "toml table",
@@ -161,6 +170,13 @@ func TestCascades(t *testing.T) {
 			}
 			if gotErr != tc.err {
 				t.Errorf("Cascades() error = %q, want %q", gotErr, tc.err)
+			}
+			gotWarn := ""
+			if w := errors.Join(d.Warnings...); w != nil {
+				gotWarn = w.Error()
+			}
+			if gotWarn != tc.warn {
+				t.Errorf("warnings = %q, want %q", gotWarn, tc.warn)
 			}
 		})
 	}

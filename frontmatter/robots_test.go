@@ -15,10 +15,11 @@ func fm(k string, n int) rules.Source {
 }
 
 var robotsCases = []struct {
-	desc string
-	src  string
-	want []rules.Input
-	err  string // the joined message; "" for none
+	desc    string
+	src     string
+	dialect Dialect // the zero value is Hugo
+	want    []rules.Input
+	err     string // the joined message; "" for none
 }{
 	{
 		desc: "yaml robots string",
@@ -114,6 +115,42 @@ var robotsCases = []struct {
 		},
 	},
 	{
+		desc: "hugo params robots",
+		src:  "---\ntitle: x\nparams:\n  robots: noindex\n---\n",
+		want: []rules.Input{{Agent: "robots", Value: "noindex", Source: fm("params.robots", 4)}},
+	},
+	{
+		desc: "hugo params noindex in a flow map",
+		src:  "---\nparams: {noindex: true}\n---\n",
+		want: []rules.Input{{Agent: "robots", Value: "noindex", Source: fm("params.noindex", 2)}},
+	},
+	{
+		desc: "hugo params table in toml, key in another case",
+		src:  "+++\ntitle = 'x'\n[Params]\nnoindex = true\nrobots = 'nosnippet'\n+++\n",
+		want: []rules.Input{
+			{Agent: "robots", Value: "nosnippet", Source: fm("Params.robots", 5)},
+			{Agent: "robots", Value: "noindex", Source: fm("Params.noindex", 4)},
+		},
+	},
+	{
+		desc: "hugo params beside the top level keys",
+		src:  "---\nnofollow: true\nparams:\n  robots: noindex\n---\n",
+		want: []rules.Input{
+			{Agent: "robots", Value: "nofollow", Source: fm("nofollow", 2)},
+			{Agent: "robots", Value: "noindex", Source: fm("params.robots", 4)},
+		},
+	},
+	{
+		desc: "hugo params robots of the wrong type",
+		src:  "---\nparams:\n  noindex: maybe\n---\n",
+		err:  "p.md:3: front matter: params.noindex: want true or false, got \"maybe\"",
+	},
+	{
+		desc:    "jekyll has no params: a site's own key",
+		src:     "---\nparams: {robots: noindex, noindex: true}\n---\n",
+		dialect: Jekyll,
+	},
+	{
 		desc: "no robots keys",
 		src:  "---\ntitle: x\n---\n",
 	},
@@ -145,7 +182,7 @@ var robotsCases = []struct {
 func TestRobots(t *testing.T) {
 	for _, tc := range robotsCases {
 		t.Run(tc.desc, func(t *testing.T) {
-			d, err := Parse("p.md", []byte(tc.src), Hugo)
+			d, err := Parse("p.md", []byte(tc.src), tc.dialect)
 			if err != nil {
 				t.Fatalf("Parse: %v", err)
 			}

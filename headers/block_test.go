@@ -381,40 +381,64 @@ func FuzzBlock(f *testing.F) {
 	f.Add("/a.pdf\n/b/c.png\n/b/d.png\n/b/", "noindex|googlebot: nosnippet", uint8(3), false)
 	f.Add("/A.pdf\n/a.pdf", "noindex", uint8(1), false)
 	f.Add("/x/1.png\n/x/2.png\n/x/", "noimageindex", uint8(120), true)
-	f.Fuzz(func(t *testing.T, paths, lines string, copies uint8, cf bool) {
-		opt := Options{Format: Netlify}
-		if cf {
-			opt.Format = Cloudflare
+	for _, tc := range blockFuzzFinds {
+		f.Add(tc.paths, tc.lines, tc.copies, tc.cf)
+	}
+	f.Fuzz(checkBlockFor)
+}
+
+// checkBlockFor is FuzzBlock's property: for the paths (one a line) and lines
+// ("|"-separated), each path copied copies%150 more times, Block either fails
+// or writes a block in which every file gets exactly its lines.
+func checkBlockFor(t *testing.T, paths, lines string, copies uint8, cf bool) {
+	opt := Options{Format: Netlify}
+	if cf {
+		opt.Format = Cloudflare
+	}
+	var files []File
+	// Each "|"-separated piece is a line; "agent: content" makes an agent's line.
+	var hl []rules.HeaderLine
+	for _, piece := range strings.Split(lines, "|") {
+		agent, content, ok := strings.Cut(piece, ": ")
+		if !ok {
+			agent, content = "", piece
 		}
-		var files []File
-		// Each "|"-separated piece is a line; "agent: content" makes an agent's line.
-		var hl []rules.HeaderLine
-		for _, piece := range strings.Split(lines, "|") {
-			agent, content, ok := strings.Cut(piece, ": ")
-			if !ok {
-				agent, content = "", piece
+		hl = append(hl, rules.HeaderLine{Agent: agent, Content: content})
+	}
+	for i, p := range strings.Split(paths, "\n") {
+		for c := 0; c < int(copies%150)+1; c++ {
+			q := p
+			if c > 0 {
+				q = fmt.Sprintf("%s/%d.png", strings.TrimSuffix(p, "/"), c)
 			}
-			hl = append(hl, rules.HeaderLine{Agent: agent, Content: content})
-		}
-		for i, p := range strings.Split(paths, "\n") {
-			for c := 0; c < int(copies%150)+1; c++ {
-				q := p
-				if c > 0 {
-					q = fmt.Sprintf("%s/%d.png", strings.TrimSuffix(p, "/"), c)
-				}
-				fl := File{Path: q}
-				if (i+c)%3 != 0 {
-					fl.Lines = hl
-				}
-				files = append(files, fl)
+			fl := File{Path: q}
+			if (i+c)%3 != 0 {
+				fl.Lines = hl
 			}
+			files = append(files, fl)
 		}
-		out, err := Block(files, opt)
-		if err != nil {
-			return
-		}
-		checkBlock(t, out, files, opt)
-	})
+	}
+	out, err := Block(files, opt)
+	if err != nil {
+		return
+	}
+	checkBlock(t, out, files, opt)
+}
+
+// blockFuzzFinds are the inputs the fuzzer found failing, each fixed since.
+var blockFuzzFinds = []struct {
+	desc, paths, lines string
+	copies             uint8
+	cf                 bool
+}{
+	{"a path of two slashes", "//0", "0", 'x', false},
+	{"a path and a bare slash", "/Aaaa\n/", "000 ", 1, false},
+}
+
+func TestBlockFuzzFinds(t *testing.T) {
+	for _, tc := range blockFuzzFinds {
+		t.Run(tc.desc, func(t *testing.T) { checkBlockFor(t, tc.paths, tc.lines, tc.copies, tc.cf) })
+	}
 }
 
 // g is a generic X-Robots-Tag line, ag an agent's line and ls a file's lines: the structured form

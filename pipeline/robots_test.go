@@ -438,3 +438,31 @@ func TestExplainCrawlers(t *testing.T) {
 		}
 	}
 }
+
+// TestRobotsTxtFindingsSeeBlock: the findings of SPEC §7 read robots.txt as the run leaves it,
+// robotsmith's block merged: a sitemap entry that only the block's Disallow keeps every crawler
+// from is reported, naming the block's line in robots.txt, by check before anything is written
+// and by build.
+func TestRobotsTxtFindingsSeeBlock(t *testing.T) {
+	dir := robotsSite(t, "robots_txt:\n  groups:\n    - agents: [\"*\"]\n      disallow: [/blog/a/]\n", "User-agent: *\nAllow: /\n")
+	writeTree(t, dir, map[string]string{"public/sitemap.xml": "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n" +
+		"<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>https://example.org/blog/a/</loc></url>\n</urlset>\n"})
+	// robots.txt after build: the user's two lines, a blank line, the begin marker, its comment,
+	// a blank line, User-agent: * and the block's Disallow on line 8.
+	want := "sitemap lists https://example.org/blog/a/, which robots.txt disallows for every crawler (" +
+		filepath.Join(dir, "public", "robots.txt") + ":8: Disallow: /blog/a/)"
+	for _, write := range []bool{false, true} {
+		rep, err := Run(context.Background(), Options{Root: dir, Write: write})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !slices.ContainsFunc(rep.Findings, func(f string) bool { return strings.Contains(f, want) }) {
+			t.Errorf("write %v: findings %q, want one containing %q", write, rep.Findings, want)
+		}
+	}
+	if got := readTree(t, dir)["public/robots.txt"]; !strings.Contains(got, "\nDisallow: /blog/a/\n") || strings.Count(got, "\n") < 8 {
+		t.Fatalf("robots.txt after build:\n%s", got)
+	} else if line := strings.Split(got, "\n")[7]; line != "Disallow: /blog/a/" {
+		t.Errorf("robots.txt line 8 is %q, want the block's Disallow", line)
+	}
+}

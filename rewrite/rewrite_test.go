@@ -202,13 +202,39 @@ func TestInvariants(t *testing.T) {
 	}
 }
 
+// fuzzFinds are the inputs the fuzzer found failing, each fixed since: the
+// invariants must hold for them, with the directive set (an index into
+// directiveSets, as FuzzRewrite takes it) they failed with.
+var fuzzFinds = []struct {
+	desc  string
+	src   string
+	which uint8
+}{
+	{"a tag spliced into a tag", "<html><<meta name=robots>meta name=robots>", 2},
+	{"a doctype cut short", "<!DOCTYPE", 'E'},
+	{"an unterminated comment after html", "<html><!--0>", 0},
+	{"a mixed-case meta with a stray quote", "<heAd>0<metA nAme=\"MYCrAwler\" Content=0\">", 7},
+	{"a charset line ending in CRLF", "<!\n><heAd><metA ChArset>\r\n", 0},
+	{"a start marker ending the head, no end marker", "<html><head>\n <!--robotsmith-->", 0},
+}
+
+func TestFuzzFinds(t *testing.T) {
+	for _, tc := range fuzzFinds {
+		t.Run(tc.desc, func(t *testing.T) {
+			checkInvariants(t, []byte(tc.src), directiveSets[int(tc.which)%len(directiveSets)].d)
+		})
+	}
+}
+
 func FuzzRewrite(f *testing.F) {
 	for _, p := range testPages(f) {
 		for i := range directiveSets {
 			f.Add(p.src, uint8(i))
 		}
 	}
-	f.Add([]byte("<html><<meta name=robots>meta name=robots>"), uint8(2))
+	for _, tc := range fuzzFinds {
+		f.Add([]byte(tc.src), tc.which)
+	}
 	f.Fuzz(func(t *testing.T, src []byte, which uint8) {
 		checkInvariants(t, src, directiveSets[int(which)%len(directiveSets)].d)
 	})

@@ -221,10 +221,10 @@ func Render(in Input) (*Block, error) {
 			w.line("User-agent: " + a)
 		}
 		for _, p := range g.Disallow {
-			w.rule(Rule{Agents: g.Agents, Group: i}, encodePath(p))
+			w.rule(Rule{Agents: g.Agents, Group: i}, robotstxt.EscapePattern(p))
 		}
 		for _, p := range g.Allow {
-			w.rule(Rule{Agents: g.Agents, Allow: true, Group: i}, encodePath(p))
+			w.rule(Rule{Agents: g.Agents, Allow: true, Group: i}, robotstxt.EscapePattern(p))
 		}
 		if i == aiGroup {
 			w.signals(in.AI)
@@ -311,30 +311,6 @@ func (w *writer) signals(p aipref.Policy) {
 		w.line("Content-Usage: " + u)
 		w.b.UsageLine = w.n
 	}
-}
-
-// encodePath writes a rule's path as RFC 9309 compares it: octets outside
-// printable ASCII, spaces and '#' (which would start a comment) are
-// percent-encoded; '*', '$' and existing %XX escapes are kept; a '%' that
-// starts no escape becomes %25.
-func encodePath(p string) string {
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '%' && i+2 < len(p) && isHex(p[i+1]) && isHex(p[i+2]):
-			b.WriteByte(c)
-		case c == '%', c <= ' ', c == '#', c >= 0x7f:
-			fmt.Fprintf(&b, "%%%02X", c)
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func isHex(c byte) bool {
-	return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F'
 }
 
 // sitemapURLs makes each sitemap path absolute under base, each once.

@@ -279,22 +279,19 @@ func TestListed(t *testing.T) {
 	}
 }
 
-func TestEncodePath(t *testing.T) {
-	for in, want := range map[string]string{
-		"/a b/":        "/a%20b/",
-		"/résumé":      "/r%C3%A9sum%C3%A9",
-		"/a#b":         "/a%23b",
-		"/100%":        "/100%25",
-		"/%zz":         "/%25zz",
-		"/ok%2Fslash":  "/ok%2Fslash",
-		"/*.pdf$":      "/*.pdf$",
-		"/tab\there":   "/tab%09here",
-		"/q?x=1&y=[2]": "/q?x=1&y=[2]",
-	} {
-		if got := encodePath(in); got != want {
-			t.Errorf("encodePath(%q) = %q, want %q", in, got, want)
+// TestRenderEscapes: rule paths are written as robotstxt.EscapePattern writes them, so that a
+// crawler's request for the path matches the line.
+func TestRenderEscapes(t *testing.T) {
+	b, err := Render(Input{Groups: []Group{{Agents: []string{"*"}, Disallow: []string{"/a b/#x"}, Allow: []string{"/café/"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"\nDisallow: /a%20b/%23x\n", "\nAllow: /caf%C3%A9/\n"} {
+		if !strings.Contains(string(b.Text), want) {
+			t.Errorf("block lacks %q:\n%s", want, b.Text)
 		}
 	}
+	checkRules(t, b)
 }
 
 // FuzzRender: whatever the config holds, Render either refuses it or writes

@@ -10,7 +10,7 @@
 //     `User-agent: *` group of their own, with a comment naming the draft
 //     versions followed;
 //  2. robots_txt.groups in order: User-agent lines, then Disallow, then
-//     Allow lines, each path percent-encoded as RFC 9309 compares them;
+//     Allow lines, each path percent-encoded as a crawler requests it (robotstxt.EscapePattern);
 //  3. one group per crawler that ai.block names by category, from the
 //     crawler catalogue (package crawlers), each listed once, Disallow: /;
 //  4. one Sitemap: line per sitemap of the site, absolute URLs from the

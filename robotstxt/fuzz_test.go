@@ -108,6 +108,11 @@ func FuzzRobotstxt(f *testing.F) {
 		if e := Escape(robots); Escape(e) != e {
 			t.Fatalf("Escape is not idempotent on %q", robots)
 		}
+		if e := EscapePattern(robots); Escape(e) != e {
+			t.Fatalf("EscapePattern(%q) = %q, which Escape changes", robots, e)
+		} else if f := Parse([]byte("User-agent: a\nDisallow: " + e + "\n")); len(e) < 1000 && (len(f.Groups) != 1 || len(f.Groups[0].Rules) != 1 || f.Groups[0].Rules[0].Pattern != e) {
+			t.Fatalf("Disallow: %s is not read back as written", e)
+		}
 		if p := PathOf(robots); !strings.HasPrefix(p, "/") {
 			t.Fatalf("PathOf(%q) = %q", robots, p)
 		}

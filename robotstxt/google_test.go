@@ -386,6 +386,36 @@ func TestPathOf(t *testing.T) {
 	}
 }
 
+// TestEscapePattern: what robotsmith writes for a config's pattern is what Parse reads back, and
+// matches the path a crawler requests.
+func TestEscapePattern(t *testing.T) {
+	for _, tc := range []struct{ in, want, path string }{
+		{"/a b/", "/a%20b/", "/a%20b/x"},
+		{"/résumé", "/r%C3%A9sum%C3%A9", "/r%C3%A9sum%C3%A9"},
+		{"/a#b", "/a%23b", "/a%23b"},
+		{"/100%", "/100%25", "/100%25"},
+		{"/%zz", "/%25zz", "/%25zz"},
+		{"/ok%2fslash", "/ok%2Fslash", "/ok%2Fslash"},
+		{"/*.pdf$", "/*.pdf$", "/files/x.pdf"},
+		{"/tab\there", "/tab%09here", "/tab%09here"},
+		{"/q?x=1&y=[2]", "/q?x=1&y=[2]", "/q?x=1&y=[2]"},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got := EscapePattern(tc.in)
+			if got != tc.want {
+				t.Fatalf("EscapePattern(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+			f := Parse([]byte("User-agent: *\nDisallow: " + got + "\n"))
+			if r := f.Groups[0].Rules[0]; r.Pattern != got {
+				t.Errorf("Parse reads Disallow: %s as pattern %q", got, r.Pattern)
+			}
+			if d := f.Decide("x", tc.path); d.Allowed {
+				t.Errorf("Disallow: %s does not keep crawlers from %s", got, tc.path)
+			}
+		})
+	}
+}
+
 // TestEscape follows TestMaybeEscapePattern.
 func TestEscape(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{

@@ -159,35 +159,49 @@ const upperHex = "0123456789ABCDEF"
 // is "%AA"). Allow and Disallow values go through it; so should a site's paths, which a crawler
 // requests percent-encoded. Nothing else is decoded or encoded: "%62%61%7A" stays as it is and
 // does not match "baz".
-func Escape(s string) string {
-	change := false
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 || s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) && (isLowerHex(s[i+1]) || isLowerHex(s[i+2])) {
-			change = true
-			break
-		}
-	}
-	if !change {
-		return s
-	}
+func Escape(s string) string { return escape(s, false) }
+
+// EscapePattern returns the value to write in an Allow or Disallow line for the pattern p as a
+// config writes it (a URL path as served, "*" and a final "$" as wildcards, %XX escapes kept): in
+// the form Escape gives, so that the line means what it says when Parse reads it back, and with
+// the octets a line cannot hold as they are percent-encoded as well: space and other controls
+// (a crawler requests "/a b/" as "/a%20b/", and a raw space would never match), '#' (which would
+// start a comment) and a '%' that starts no escape ("/100%" is requested as "/100%25").
+// Escape(EscapePattern(p)) is EscapePattern(p).
+func EscapePattern(p string) string { return escape(p, true) }
+
+// escape is Escape, and with line EscapePattern. s is copied only when something changes.
+func escape(s string, line bool) string {
 	var b strings.Builder
-	b.Grow(len(s) + 8)
+	from := 0 // s[from:] is not copied into b yet
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		var esc [3]byte
+		n := 1 // octets of s that esc replaces
 		switch {
 		case c == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]):
-			b.WriteByte('%')
-			b.WriteByte(upper(s[i+1]))
-			b.WriteByte(upper(s[i+2]))
-			i += 2
-		case c >= 0x80:
-			b.WriteByte('%')
-			b.WriteByte(upperHex[c>>4])
-			b.WriteByte(upperHex[c&0xF])
+			if !isLowerHex(s[i+1]) && !isLowerHex(s[i+2]) {
+				i += 2 // an escape as Google compares it: kept
+				continue
+			}
+			esc, n = [3]byte{'%', upper(s[i+1]), upper(s[i+2])}, 3
+		case c >= 0x80, line && (c == '%' || c == '#' || c <= ' ' || c == 0x7f):
+			esc = [3]byte{'%', upperHex[c>>4], upperHex[c&0xF]}
 		default:
-			b.WriteByte(c)
+			continue
 		}
+		if from == 0 {
+			b.Grow(len(s) + 8)
+		}
+		b.WriteString(s[from:i])
+		b.Write(esc[:])
+		i += n - 1
+		from = i + 1
 	}
+	if from == 0 {
+		return s
+	}
+	b.WriteString(s[from:])
 	return b.String()
 }
 

@@ -108,6 +108,13 @@ func TestHugoPages(t *testing.T) {
 		{site: "configdir", env: map[string]string{"HUGO_ENVIRONMENT": "staging"}, source: "src/posts/b.md", kind: "page", url: "/p/bee.html", output: "p/bee.html"},
 		{site: "mounts", source: "shared/docs/start.md", kind: "page", url: "/docs/start/", output: "docs/start/index.html"},
 		{site: "mounts", source: "pages/blog/one.md", kind: "page", url: "/blog/one/", output: "blog/one/index.html"},
+		{site: "langdirs", source: "content/en/_index.md", kind: "home", url: "/", output: "index.html", formats: "rss:index.xml"},
+		{site: "langdirs", source: "content/de/_index.md", kind: "home", url: "/de/", output: "de/index.html", formats: "rss:de/index.xml"},
+		{site: "langdirs", source: "content/en/blog/a.md", kind: "page", url: "/blog/a/", output: "blog/a/index.html", formats: "markdown:blog/a/index.md"},
+		{site: "langdirs", source: "content/fr/blog/a.md", kind: "page", url: "/fr/blog/a/", output: "fr/blog/a/index.html", formats: "markdown:fr/blog/a/index.md"},
+		{site: "langdirs", source: "content/en/blog/up.md", kind: "page", url: "/x/", output: "x/index.html", formats: "markdown:x/index.md"},
+		{site: "langdirs", source: "content/en/blog/draft.md", kind: "page", url: "/blog/draft/", output: "blog/draft/index.html", why: "draft", formats: "markdown:blog/draft/index.md"},
+		{site: "langdirs", env: map[string]string{"HUGO_BUILDDRAFTS": "true"}, source: "content/en/blog/draft.md", kind: "page", url: "/blog/draft/", output: "blog/draft/index.html", formats: "markdown:blog/draft/index.md"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.site+"/"+tc.source, func(t *testing.T) {
@@ -184,6 +191,10 @@ func TestHugoInputs(t *testing.T) {
 		{site: "multilingual", source: "content/news/_index.fr.md", want: []string{"robots=noarchive from cascade hugo.toml:16"}},
 		{site: "multilingual", source: "content/news/hello.md"},
 		{site: "mounts", source: "shared/docs/start.md", want: []string{"robots=noindex from cascade shared/docs/_index.md:4"}},
+		{site: "langdirs", source: "content/en/blog/a.md", want: []string{"robots=noindex from front matter content/en/blog/a.md:4"}},
+		{site: "langdirs", source: "content/fr/blog/a.md", want: []string{"robots=noindex from front matter content/fr/blog/a.md:3"}},
+		// The config's cascade names both target (/blog/up) and _target (/never/**): target.
+		{site: "langdirs", source: "content/en/blog/up.md", want: []string{"robots=noindex from cascade config/_default/hugo.toml:7"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.site+"/"+tc.source, func(t *testing.T) {
@@ -201,6 +212,31 @@ func TestHugoInputs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHugoLanguageFolders: on a site whose languages each have their own contentDir (in
+// config/_default/languages.<lang>.* files), the pages are those folders' files and no others:
+// not content/ itself, not a folder no language uses (content/xx). The config cascade that
+// names both target and _target is one warning.
+func TestHugoLanguageFolders(t *testing.T) {
+	s := openFixture(t, "langdirs", nil)
+	m, err := s.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, p := range m.Pages {
+		got = append(got, p.Lang+" "+p.Source)
+	}
+	want := []string{"de content/de/_index.md", "en content/en/_index.md", "en content/en/blog/a.md",
+		"en content/en/blog/draft.md", "en content/en/blog/up.md", "fr content/fr/blog/a.md"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("pages:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	const warn = "config/_default/hugo.toml:8: config: cascade entry has both target and _target: robotsmith uses target (Hugo picks either, at random); remove one"
+	if len(m.Warnings) != 1 || m.Warnings[0].Error() != warn {
+		t.Errorf("warnings = %v, want one: %s", m.Warnings, warn)
 	}
 }
 

@@ -416,7 +416,7 @@ func TestPostsAndCollectionRulesJekyll(t *testing.T) {
 		t.Fatalf("build: %v", err)
 	}
 	posts, projects := 0, 0
-	walkFiles(t, out, func(rel string, b []byte) {
+	walkFiles(t, out, ".html", func(rel string, b []byte) {
 		if refresh.Match(b) || errorPage.MatchString(rel) {
 			return
 		}

@@ -163,7 +163,9 @@ func RunInNetns(t *testing.T, inner string, hosts ...Host) {
 	if flag == "" {
 		testtool.Missing(t, "cannot create a network namespace (unshare -n, util-linux); netlify dev would bind every interface")
 	}
-	timeout := 4 * time.Minute
+	// A bound on failure: the inner run starts host servers (minutes each on a loaded machine), and
+	// the outer test's own deadline still caps it.
+	timeout := 15 * time.Minute
 	if d, ok := t.Deadline(); ok && time.Until(d)-5*time.Second < timeout {
 		timeout = time.Until(d) - 5*time.Second
 	}
@@ -268,7 +270,11 @@ func (s *Server) start(t testing.TB, dir string, args, env []string) {
 	})
 	client := &http.Client{Timeout: 2 * time.Second}
 	start := time.Now()
-	for time.Since(start) < 90*time.Second {
+	// A bound on failure, not a measure: netlify dev takes seconds on an idle machine and minutes on
+	// a loaded one (its Node start-up and the edge-functions runtime), and waiting longer costs
+	// nothing when it answers.
+	const patience = 5 * time.Minute
+	for time.Since(start) < patience {
 		select {
 		case <-done:
 			t.Fatalf("%s exited before it answered:\n%s", s.Host, s.log.String())
@@ -281,7 +287,7 @@ func (s *Server) start(t testing.TB, dir string, args, env []string) {
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
-	t.Fatalf("%s did not answer within 90s:\n%s", s.Host, s.log.String())
+	t.Fatalf("%s did not answer within %v:\n%s", s.Host, patience, s.log.String())
 }
 
 // Response is what the server answered to one GET.

@@ -96,8 +96,9 @@
 //
 // BenchmarkReplace measures it: for 10,000 files, safefs costs 1.02 times the
 // floor (a temporary file and a rename each), one syncfs before the renames
-// 1.60 times, an fsync per file 3.3 times (one run on a busy 2-core machine;
-// README "Safety" has the command).
+// 1.60 times, an fsync per file 3.3 times (one run on a busy 2-core machine).
+// The site-level benchmark's floor+tx step measures it on a generated site;
+// README "Safety" has both commands and what they gave.
 //
 // # Reading
 //
