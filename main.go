@@ -7,12 +7,15 @@
 //	robotsmith build [flags] [SITE]            fix every page and _headers (after the configured command)
 //	robotsmith check [flags] [SITE]            report what build would change, writing nothing
 //	robotsmith explain [flags] [SITE] PATH...  where each directive of a page or file comes from
+//	robotsmith watch [flags] [SITE] [-- CMD ARGS...]
+//	                                           fix every page, then keep the output in step while the site is edited
 //	robotsmith help [COMMAND]                  a command's usage, flags and an example
 //	robotsmith version
 //
-// Exit status: 0 success (check: nothing would change); 1 errors, or check found something that
-// would change or a finding, or explain got an unknown path; 2 a usage error (one line on stderr
-// says what was wrong and where to get help); 130 and 143 when SIGINT or SIGTERM stopped the run.
+// Exit status: 0 success (check: nothing would change; watch: stopped by SIGINT or SIGTERM); 1
+// errors, or check found something that would change or a finding, or explain got an unknown path;
+// 2 a usage error (one line on stderr says what was wrong and where to get help); 130 and 143 when
+// SIGINT or SIGTERM stopped the run (watch: its CMD's own status when CMD fails).
 package main
 
 import (
@@ -100,12 +103,15 @@ var errFailed = errors.New("failed")
 // exitCode is the exit status for what run returned.
 func exitCode(err error) int {
 	var (
-		ue  *usageError
-		sig *interrupted
+		ue     *usageError
+		sig    *interrupted
+		status exitStatus
 	)
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return 0
+	case errors.As(err, &status):
+		return int(status)
 	case errors.As(err, &ue):
 		return 2
 	case errors.As(err, &sig):
@@ -130,6 +136,7 @@ type options struct {
 	config, output  string
 	noCommand, json bool
 	quiet, verbose  bool
+	poll            bool
 	strict          bool
 	agents          agentList
 }
@@ -156,6 +163,9 @@ type command struct {
 	about   string // what it does, for `robotsmith help NAME`
 	example string // command lines, each with a comment
 	exit    string // its exit status
+	// cmdline says the command takes a command line of its own after "--" (watch): parse keeps
+	// the "--" among the arguments, to tell it from SITE.
+	cmdline bool
 	flags   func(*flag.FlagSet, *options)
 	run     func(ctx context.Context, c *cli, o *options, args []string) error
 }
@@ -218,6 +228,36 @@ robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
 			run: runExplain,
 		},
 		{
+			name:    "watch",
+			args:    "[SITE] [-- CMD ARGS...]",
+			summary: "fix every page, then keep the output in step while the site is edited",
+			about: `Does build's work once (without the configured command), then watches the output folder,
+the content folder and the configuration, and re-processes what each change affects: a page
+the generator rewrote, the pages an edited front matter reaches, every page after a change to
+robotsmith's or the generator's configuration; _headers, robots.txt and the sitemaps follow.
+Each batch's files are put in place at once, or none. One line per batch says what
+changed, how long it took, and which pages became noindex or public. A broken edit prints its
+error (file:line), the files it touches are left as the generator wrote them, and the watch
+goes on; the fix brings them back in step.
+
+With -- CMD ARGS, runs CMD (the generator in its own watch mode) in SITE as a child, passes it
+Ctrl-C and SIGTERM, and exits when it exits. Hugo: hugo server --disableFastRender (without it,
+pages other than the ones last visited stay stale on disk until a browser asks for them) or
+hugo --watch; not --renderToMemory (-M) or --renderStaticToDisk, which keep the pages in memory.
+Jekyll: jekyll serve or jekyll build --watch (Jekyll does not rebuild when _config.yml changes).`,
+			example: `robotsmith watch -- hugo server --disableFastRender   # in a Hugo site's root
+robotsmith watch my-site -- jekyll serve
+robotsmith watch --poll public/                        # a folder of HTML on a network file system`,
+			exit:    "0 after Ctrl-C or SIGTERM, or when CMD exits 0; CMD's own status when it fails (128+N when a signal ended it); 1 when the watch cannot start; 2 usage error",
+			cmdline: true,
+			flags: func(fs *flag.FlagSet, o *options) {
+				pathFlags(fs, o)
+				fs.BoolVar(&o.poll, "poll", false, "look for changes by listing the folders every half second, instead of asking the system (network and virtual machine file systems)")
+				quietFlags(fs, o)
+			},
+			run: runWatch,
+		},
+		{
 			name:    "help",
 			args:    "[COMMAND]",
 			summary: "show a command's usage, flags and an example",
@@ -238,9 +278,13 @@ robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
 }
 
 func siteFlags(fs *flag.FlagSet, o *options) {
+	pathFlags(fs, o)
+	fs.BoolVar(&o.json, "json", false, "print the JSON report on stdout instead of the summary (errors included)")
+}
+
+func pathFlags(fs *flag.FlagSet, o *options) {
 	fs.StringVar(&o.config, "config", "", "read the configuration from `FILE` (default SITE/robotsmith.yaml, .yml, .toml or .json)")
 	fs.StringVar(&o.output, "output", "", "the generated site is in `DIR` (overrides the configuration and the generator's)")
-	fs.BoolVar(&o.json, "json", false, "print the JSON report on stdout instead of the summary (errors included)")
 }
 
 func noCommandFlag(fs *flag.FlagSet, o *options) {
@@ -276,8 +320,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout,
 // run is run with c's surroundings.
 func (c *cli) run(ctx context.Context, args []string) error {
 	err := dispatch(ctx, c, args)
-	if ctx.Err() != nil {
-		// A signal stopped the run: whatever the command said, the exit status says so.
+	if ctx.Err() != nil && !errors.As(err, new(exitStatus)) {
+		// A signal stopped the run: whatever the command said, the exit status says so (but
+		// for watch, which a signal ends as it should, and which says its own status).
 		if sig, ok := context.Cause(ctx).(*interrupted); ok {
 			fmt.Fprintf(c.stderr, "robotsmith: %v\n", sig)
 			return sig
@@ -287,7 +332,7 @@ func (c *cli) run(ctx context.Context, args []string) error {
 	switch {
 	case errors.As(err, &ue):
 		fmt.Fprintln(c.stderr, ue.line())
-	case err != nil && !errors.Is(err, errFailed) && !errors.Is(err, flag.ErrHelp):
+	case err != nil && !errors.Is(err, errFailed) && !errors.Is(err, flag.ErrHelp) && !errors.As(err, new(exitStatus)):
 		fmt.Fprintf(c.stderr, "robotsmith: %v\n", err)
 	}
 	return err
@@ -353,7 +398,8 @@ type boolFlag interface{ IsBoolFlag() bool }
 
 // parse sets o from the flags in args and returns the other arguments. Flags may come before or
 // after them (`robotsmith build site -q`), as in hugo and go; everything after "--" is an argument.
-// (A command that takes a command line of its own after "--", as watch will, needs the two apart.)
+// A command that takes a command line of its own after "--" (cmd.cmdline: watch) gets the "--"
+// too, to tell the two apart.
 // The flag package's FlagSet holds the definitions, but the loop is ours: fs.Parse stops at the first
 // argument that is not a flag and words its errors for Go programmers ("flag provided but not
 // defined"), where a user needs the flag's name, the nearest valid one, and which command takes it.
@@ -364,6 +410,9 @@ func (cmd *command) parse(args []string, o *options) ([]string, error) {
 		a := args[0]
 		args = args[1:]
 		if a == "--" {
+			if cmd.cmdline {
+				pos = append(pos, a)
+			}
 			pos = append(pos, args...)
 			break
 		}

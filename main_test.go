@@ -192,7 +192,7 @@ func TestRunArgs(t *testing.T) {
 		{"unknown flag", []string{"build", "--frobnicate"}, 2, "", `robotsmith build: unknown flag --frobnicate (see robotsmith help build)`},
 		{"unknown one-letter flag", []string{"build", "-x"}, 2, "", `robotsmith build: unknown flag -x (see robotsmith help build)`},
 		{"flag after SITE", []string{"check", "does-not-exist", "--frobnicate"}, 2, "", `robotsmith check: unknown flag --frobnicate (see robotsmith help check)`},
-		{"explain -q", []string{"explain", "-q", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag -q (build and check do) (see robotsmith help explain)`},
+		{"explain -q", []string{"explain", "-q", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag -q (build, check and watch do) (see robotsmith help explain)`},
 		{"explain --no-command", []string{"explain", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag --no-command (build does) (see robotsmith help explain)`},
 		{"check --no-command", []string{"check", "--no-command"}, 2, "", `robotsmith check: check takes no flag --no-command (build does) (see robotsmith help check)`},
 		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check and explain do) (see robotsmith help version)`},
@@ -326,6 +326,7 @@ func TestFlagsPerCommand(t *testing.T) {
 		"explain": {"agent", "config", "json", "output"},
 		"help":    nil,
 		"version": nil,
+		"watch":   {"config", "output", "poll", "q", "v"},
 	}
 	for _, cmd := range commands() {
 		t.Run(cmd.name, func(t *testing.T) {

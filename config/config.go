@@ -35,6 +35,9 @@ import (
 // Names are the file names Load looks for, in order.
 var names = [...]string{"robotsmith.yaml", "robotsmith.yml", "robotsmith.toml", "robotsmith.json"}
 
+// Names returns the file names Load looks for, in order (watch mode watches for them).
+func Names() []string { return names[:] }
+
 // Config is robotsmith.yaml. The zero value is the built-in behaviour of SPEC §2–§8.
 type Config struct {
 	File      string // the file read; "" when the site has none

@@ -14,8 +14,8 @@ type model struct {
 
 // indexability builds the model for the run's files (j.files, decided by the step), prunes the
 // sitemaps (writeFile: put in place with the run's other files) and reports the findings into
-// rep.
-func (j *job) indexability(rep *Report) error {
+// rep. It returns the model (watch mode asks which sitemaps it read).
+func (j *job) indexability(rep *Report) (*model, error) {
 	m := &model{robots: j.robots.model()}
 	fs := newFindings()
 	mode := pruneSitemaps
@@ -23,11 +23,11 @@ func (j *job) indexability(rep *Report) error {
 		mode = keepSitemaps
 	}
 	if err := j.sitemaps(m, fs, rep, mode); err != nil {
-		return err
+		return nil, err
 	}
 	j.crawlFindings(m, fs)
 	j.linkFindings(fs)
 	j.stagingFindings(fs)
 	fs.report(rep)
-	return nil
+	return m, nil
 }

@@ -119,18 +119,8 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
 	}
-	if len(errs) == 0 {
-		if err := j.headers(rep, files); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	if err := j.robotsTxtStep(rep, files, len(errs) == 0); err != nil {
+	if _, err := j.siteSteps(rep, files, len(errs) == 0); err != nil {
 		errs = append(errs, err)
-	}
-	if len(errs) == 0 {
-		if err := j.indexability(rep); err != nil {
-			errs = append(errs, err)
-		}
 	}
 	if opt.Strict {
 		rep.Findings = append(rep.Findings, rep.Warnings...)
@@ -148,6 +138,36 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	rep.Warnings = append(rep.Warnings, warnings...)
 	sort.Strings(rep.ChangedFiles)
 	return rep, nil
+}
+
+// siteSteps are the steps that look at the whole site once every file is decided: _headers,
+// robots.txt (and its refusal of a Disallow that would hide a noindex), and the indexability model
+// (sitemaps pruned, SPEC §7's findings); ok says that the files' own steps found no error, without
+// which only robots.txt's checks run. Run and watch mode (Live, after a batch that changed a
+// decision, the set of files or one of the files these steps read) both call them through here,
+// so that a step added here runs in both. It returns the files of the output the steps read
+// (slash paths relative to the output folder): a change to one of them is a reason to run them
+// again.
+func (j *job) siteSteps(rep *Report, files []record, ok bool) (read []string, err error) {
+	var errs []error
+	read = append(read, "_headers", j.robots.rel)
+	if ok {
+		if err := j.headers(rep, files); err != nil {
+			errs, ok = append(errs, err), false
+		}
+	}
+	if err := j.robotsTxtStep(rep, files, ok); err != nil {
+		errs, ok = append(errs, err), false
+	}
+	if ok {
+		m, err := j.indexability(rep)
+		if err != nil {
+			errs = append(errs, err)
+		} else {
+			read = append(read, m.sitemaps...)
+		}
+	}
+	return read, errors.Join(errs...)
 }
 
 // headerLines are the X-Robots-Tag lines _headers gives a processed file: none for a file whose lines

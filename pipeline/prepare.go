@@ -50,6 +50,9 @@ type job struct {
 	// step runs: a link or a sitemap's <loc> names a file by its index here.
 	files   []record
 	linkTab *linkTable // every page's canonical and hreflang links (links.go)
+	// own, in watch mode, stamps the content of each write (write.go), so that the watcher does
+	// not report robotsmith's own writes back; nil otherwise.
+	own *ownWrites
 }
 
 // source is a source page's directives, compiled once, and their problems.
@@ -94,6 +97,41 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 // recovery of an interrupted build, the command, and the output folder, opened (and for a build
 // locked, in a transaction). The caller closes the job.
 func open(ctx context.Context, opt Options) (*job, error) {
+	j, err := openLayout(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	s := j.site
+	// Before anything reads or writes the output, even the generator: finish or undo a build that
+	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
+	if fi, err := os.Stat(s.Output); err == nil && fi.IsDir() {
+		rec, err := safefs.Recover(ctx, s.Output)
+		if err != nil {
+			return nil, recoveryError(s.Output, err)
+		}
+		if w := j.recovered(rec); w != "" {
+			j.warnings = append(j.warnings, w)
+		}
+	}
+
+	if opt.RunCommand && j.cfg.Command != "" {
+		if err := runCommand(ctx, opt.Root, j.cfg.Command, opt.CommandOutput); err != nil {
+			return nil, err
+		}
+	}
+
+	if err := j.checkOutput(); err != nil {
+		return nil, err
+	}
+	if err := j.openOutput(ctx); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+// openLayout is open up to the site's layout, without looking at the output folder, which watch
+// mode may have to wait for (the generator it runs writes it).
+func openLayout(ctx context.Context, opt Options) (*job, error) {
 	if opt.Root == "" {
 		opt.Root = "."
 	}
@@ -156,40 +194,36 @@ func open(ctx context.Context, opt Options) (*job, error) {
 	j.site = s
 	j.urls = newSiteURLs(s.BaseURL)
 	j.linkTab = newLinkTable()
+	return j, nil
+}
 
-	// Before anything reads or writes the output, even the generator: finish or undo a build that
-	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
-	if fi, err := os.Stat(s.Output); err == nil && fi.IsDir() {
-		rec, err := safefs.Recover(ctx, s.Output)
-		if err != nil {
-			return nil, recoveryError(s.Output, err)
-		}
-		if w := j.recovered(rec); w != "" {
-			j.warnings = append(j.warnings, w)
-		}
-	}
-
-	if opt.RunCommand && cfg.Command != "" {
-		if err := runCommand(ctx, opt.Root, cfg.Command, opt.CommandOutput); err != nil {
-			return nil, err
-		}
-	}
-
-	if fi, err := os.Stat(s.Output); err != nil || !fi.IsDir() {
+// checkOutput fails with ErrNoOutput when the output folder is not there.
+func (j *job) checkOutput() error {
+	if fi, err := os.Stat(j.site.Output); err != nil || !fi.IsDir() {
 		hint := ""
-		if cfg.Command != "" && !opt.RunCommand {
+		if j.cfg.Command != "" && !j.opt.RunCommand {
 			hint = " (run `robotsmith build` or the generator first)"
 		}
-		return nil, fmt.Errorf("%s: %w%s", s.Output, ErrNoOutput, hint)
+		return fmt.Errorf("%s: %w%s", j.site.Output, ErrNoOutput, hint)
 	}
+	return nil
+}
+
+// openOutput opens the output folder for the run: every read and write of it goes through j.root,
+// a build's writes through a transaction (which first finishes or undoes a killed run's), and
+// robots.txt is read once. On an error the job is closed. Watch mode (Live) opens it this way for
+// each batch, and closes it after.
+func (j *job) openOutput(ctx context.Context) error {
+	s := j.site
+	var err error
 	if j.root, err = os.OpenRoot(s.Output); err != nil {
-		return nil, err
+		return err
 	}
-	if opt.Write {
+	if j.opt.Write {
 		tx, err := safefs.Begin(ctx, s.Output)
 		if err != nil {
 			j.close()
-			return nil, recoveryError(s.Output, err)
+			return recoveryError(s.Output, err)
 		}
 		j.tx = tx
 		if w := j.recovered(tx.Recovered); w != "" {
@@ -197,9 +231,10 @@ func open(ctx context.Context, opt Options) (*job, error) {
 		}
 	}
 	if j.robots, err = j.readRobotsTxt(); err != nil {
-		return nil, err
+		j.close()
+		return err
 	}
-	return j, nil
+	return nil
 }
 
 // recoveryError is an error from locking the output folder or recovering an interrupted build in
@@ -219,19 +254,25 @@ func (j *job) readSources() error {
 		return err
 	}
 	j.pages = m
-	j.kinds = map[string][]string{}
-	for _, ps := range [][]site.Page{m.Pages, m.Sourceless} {
-		for i := range ps {
-			if _, ok := j.kinds[ps[i].Kind]; !ok {
-				j.kinds[ps[i].Kind] = j.site.KindsOf(ps[i].Kind)
-			}
-		}
-	}
+	j.kinds = j.pageKinds(m)
 	for _, w := range m.Warnings {
 		j.warnings = append(j.warnings, w.Error())
 	}
 	j.compile()
 	return nil
+}
+
+// pageKinds works out site.KindsOf once for every page kind of m.
+func (j *job) pageKinds(m *site.Map) map[string][]string {
+	kinds := map[string][]string{}
+	for _, ps := range [][]site.Page{m.Pages, m.Sourceless} {
+		for i := range ps {
+			if _, ok := kinds[ps[i].Kind]; !ok {
+				kinds[ps[i].Kind] = j.site.KindsOf(ps[i].Kind)
+			}
+		}
+	}
+	return kinds
 }
 
 // compile compiles the directives of every page that has any, once: the pages that share one
@@ -253,18 +294,24 @@ func (j *job) compile() {
 		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
 		s := shared[k]
 		if s == nil {
-			c, ws, err := rules.Compile(p.Inputs)
-			s = &source{inputs: c}
-			if err != nil || len(ws) > 0 {
-				s.problems = &problems{err: err}
-				for _, w := range ws {
-					s.problems.warnings = append(s.problems.warnings, w.String())
-				}
-			}
+			s = compileSource(p.Inputs)
 			shared[k] = s
 		}
 		j.sources[p] = s
 	}
+}
+
+// compileSource compiles one page's directives.
+func compileSource(inputs []rules.Input) *source {
+	c, ws, err := rules.Compile(inputs)
+	s := &source{inputs: c}
+	if err != nil || len(ws) > 0 {
+		s.problems = &problems{err: err}
+		for _, w := range ws {
+			s.problems.warnings = append(s.problems.warnings, w.String())
+		}
+	}
+	return s
 }
 
 // pageOf is the one place that says which page an output file takes its decision from: the page

@@ -110,6 +110,11 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		return o
 	}
 	f.flags |= isChanged
+	if j.sources[o.src].err() != nil {
+		// A malformed value of its source fails the run (SPEC: fail closed): the page is not
+		// written. A build fails whole; watch mode writes the batch's other files.
+		return o
+	}
 	o.err = j.writeFile(f.rel(), fi, w.out.Bytes())
 	return o
 }

@@ -123,14 +123,11 @@ func (j *job) walk() ([]record, []string, error) {
 			warnings = append(warnings, fmt.Sprintf("%s: removed, a temporary file that an interrupted robotsmith build left", j.outName(rel)))
 			return nil
 		}
-		if hostFiles[rel] {
-			return nil
-		}
-		fl, warning, ok := j.classify(rel, d.Type())
+		fl, warning, ok := j.listed(rel, d)
 		if warning != "" {
 			warnings = append(warnings, warning)
 		}
-		if !ok || j.isConfig(rel, d) {
+		if !ok {
 			return nil
 		}
 		all.WriteByte('/')
@@ -153,6 +150,22 @@ func (j *job) walk() ([]record, []string, error) {
 	}
 	slices.SortFunc(files, func(a, b record) int { return strings.Compare(a.path, b.path) })
 	return files, warnings, err
+}
+
+// listed says whether the output entry rel (d: the entry itself, never what a link leads to) is
+// one of the site's files, which gets a record, with its flags, and the warning to give when it is
+// left out for what it is (classify). Folders, the hosts' own files, robotsmith's configuration and
+// robotsmith's own files (safefs.Own) are left out silently. The walk and watch mode (Live, for a
+// file the generator writes) both ask here.
+func (j *job) listed(rel string, d fs.DirEntry) (recordFlags, string, bool) {
+	if d.IsDir() || safefs.Own(d.Name()) || hostFiles[rel] {
+		return 0, "", false
+	}
+	fl, warning, ok := j.classify(rel, d.Type())
+	if !ok || j.isConfig(rel, d) {
+		return 0, warning, false
+	}
+	return fl, warning, true
 }
 
 // classify says whether the output entry rel, of type typ (fs.DirEntry.Type: the entry itself,

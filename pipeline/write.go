@@ -1,14 +1,17 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"sync"
 	"syscall"
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/watch"
 )
 
 // How a run reads and writes the output folder. Every read of an output file goes through readFile
@@ -106,6 +109,9 @@ func (j *job) writeFile(rel string, orig fs.FileInfo, data []byte) error {
 	if err := j.tx.WriteFile(rel, orig, data); err != nil {
 		return j.fileError(rel, err)
 	}
+	if j.own != nil {
+		j.own.add(rel, data)
+	}
 	return nil
 }
 
@@ -114,6 +120,15 @@ func (j *job) writeFile(rel string, orig fs.FileInfo, data []byte) error {
 func (j *job) createFile(rel string, orig fs.FileInfo, write func(io.Writer) error) error {
 	if j.tx == nil {
 		return nil
+	}
+	if j.own != nil {
+		// Watch mode stamps each write by its content: the file is made in memory (one sitemap,
+		// in an interactive session) and written as any other.
+		var b bytes.Buffer
+		if err := write(&b); err != nil {
+			return j.fileError(rel, err)
+		}
+		return j.writeFile(rel, orig, b.Bytes())
 	}
 	f, err := j.tx.Create(rel, orig)
 	if err != nil {
@@ -127,6 +142,22 @@ func (j *job) createFile(rel string, orig fs.FileInfo, write func(io.Writer) err
 		return j.fileError(rel, err)
 	}
 	return nil
+}
+
+// ownWrites, in watch mode, stamps what each of a batch's writes puts in its file (watch.Own's
+// stamp: a size and a hash, never the content), so that once the batch is in place the watcher
+// can be told, and drop the events of robotsmith's own writes. Safe for concurrent use.
+type ownWrites struct {
+	own    *watch.Own
+	mu     sync.Mutex
+	stamps map[string]watch.Stamp // by slash path relative to the output folder
+}
+
+func (o *ownWrites) add(rel string, data []byte) {
+	s := o.own.Stamp(data)
+	o.mu.Lock()
+	o.stamps[rel] = s
+	o.mu.Unlock()
 }
 
 // commit puts every file writeFile wrote in place, or (an error) none: a failure, a file that
@@ -154,6 +185,7 @@ func (j *job) close() {
 	if j.root != nil {
 		j.root.Close()
 	}
+	j.tx, j.root = nil, nil
 }
 
 // recovered is the warning for what safefs found of an interrupted build in the output and undid
