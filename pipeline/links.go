@@ -1,7 +1,7 @@
 package pipeline
 
 import (
-	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -101,12 +101,17 @@ func (t *linkTable) missingPath(l link) string { return t.names[-1-l.to] }
 
 // fileIndex is the index in j.files of the output file rel (slash path relative to the output
 // folder), or -1.
-func (j *job) fileIndex(rel string) int {
-	i, ok := slices.BinarySearchFunc(j.files, rel, func(r record, rel string) int { return strings.Compare(r.path[1:], rel) })
-	if !ok {
-		return -1
+func (j *job) fileIndex(rel string) int { return indexOf(j.files, rel) }
+
+// indexOf is the index in files (sorted by path) of the output file rel, or -1. Only each
+// record's path is read: the step calls this while other workers fill in other records' verdicts
+// (a search that copied whole records would race with them).
+func indexOf(files []record, rel string) int {
+	i := sort.Search(len(files), func(i int) bool { return files[i].path[1:] >= rel })
+	if i < len(files) && files[i].path[1:] == rel {
+		return i
 	}
-	return i
+	return -1
 }
 
 // fileOf is the index in j.files of the file that serves the site's URL path p, or -1.

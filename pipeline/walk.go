@@ -241,8 +241,7 @@ func (j *job) isConfig(rel string, d fs.DirEntry) bool {
 
 // has reports whether the output holds rel (slash path relative to the output folder), by the walk.
 func has(files []record, rel string) bool {
-	_, ok := slices.BinarySearchFunc(files, rel, func(r record, rel string) int { return strings.Compare(r.path[1:], rel) })
-	return ok
+	return indexOf(files, rel) >= 0
 }
 
 // URLPath is the URL path a host serves an output file at: posts/a/index.html is /posts/a/,
