@@ -65,36 +65,20 @@ type hugoTruth struct {
 // <body>) and JSON (a "truth" value): kind|lang|file|pager page number (list pages only).
 var truthMarker = regexp.MustCompile(`truth"?[=:] ?"([^"|]*)\|([^"|]*)\|([^"|]*)\|([0-9]*)"`)
 
-// findHugo finds Hugo v0.146 or newer: $HUGO, the cache where .ci/run installs it, or PATH.
+// findHugo finds Hugo (testtool.Hugo) and requires v0.146 or newer, the first that writes pages as
+// the fixtures expect.
 func findHugo(t *testing.T) string {
 	t.Helper()
-	var cands []string
-	if h := os.Getenv("HUGO"); h != "" {
-		cands = append(cands, h)
+	path, version := testtool.Hugo(t)
+	old := false // v0.145 and older; any v1 is newer
+	if m := regexp.MustCompile(`^v0\.(\d+)\.`).FindStringSubmatch(version); m != nil {
+		minor, _ := strconv.Atoi(m[1])
+		old = minor < 146
 	}
-	if home, err := os.UserHomeDir(); err == nil {
-		cands = append(cands, filepath.Join(home, ".cache", "robotsmith", "tools", "bin", "hugo"))
+	if old {
+		testtool.Missing(t, "hugo at %s is %s; need v0.146 or newer: run .ci/run, or CGO_ENABLED=0 go install github.com/gohugoio/hugo@%s and set $HUGO", path, version, testtool.HugoVersion)
 	}
-	if p, err := exec.LookPath("hugo"); err == nil {
-		cands = append(cands, p)
-	}
-	const how = "run .ci/run, or CGO_ENABLED=0 go install github.com/gohugoio/hugo@v0.165.0 and set $HUGO"
-	for _, c := range cands {
-		out, err := exec.Command(c, "version").Output()
-		if err != nil {
-			continue
-		}
-		m := regexp.MustCompile(`v0\.(\d+)\.`).FindSubmatch(out)
-		if m == nil {
-			continue
-		}
-		if minor, _ := strconv.Atoi(string(m[1])); minor < 146 {
-			testtool.Missing(t, "hugo at %s is %s; need v0.146 or newer: %s", c, bytes.TrimSpace(out), how)
-		}
-		return c
-	}
-	testtool.Missing(t, "hugo not found: %s", how)
-	return ""
+	return path
 }
 
 // hugoListRow is one line of `hugo list all`.
