@@ -2,7 +2,6 @@ package site
 
 import (
 	"encoding/json"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,29 +38,6 @@ type jekyllTruth struct {
 	} `json:"entries"`
 }
 
-// copyTree copies a fixture into a temporary folder.
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		r, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, r)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestJekyllIntegration builds every fixture in testdata/jekyll with the real Jekyll, whose truth
 // plugin records each page's and document's source and destination, and checks that our mapping
 // gives the same output file for every rendered page, and no output where Jekyll wrote none.
@@ -87,7 +63,7 @@ func TestJekyllIntegration(t *testing.T) {
 				}
 			}
 			root := t.TempDir()
-			copyTree(t, filepath.Join("testdata/jekyll", fx.Name()), root)
+			testtool.CopyTree(t, filepath.Join("testdata/jekyll", fx.Name()), root)
 			if err := os.MkdirAll(filepath.Join(root, "_plugins"), 0o755); err != nil {
 				t.Fatal(err)
 			}
