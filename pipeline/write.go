@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,8 +14,9 @@ import (
 )
 
 // How a run reads and writes the output folder. Every read of an output file goes through readFile
-// or readSiteFile, every write through writeFile (or createFile), and a build's writes are put in place by commit,
-// all of them or none: internal/safefs does the work (its package doc has the design).
+// or readSiteFile, every write through writeFile (or createFile), and a build's writes are put in
+// place by commit, all of them or none: internal/safefs does the work (its package doc has the
+// design).
 
 // maxFile is the most robotsmith reads of any one file of the output (a page, _headers, a sitemap,
 // robots.txt): a larger file is an error naming it, found from its size before a byte is read, so
@@ -121,25 +121,26 @@ func (j *job) createFile(rel string, orig fs.FileInfo, write func(io.Writer) err
 	if j.tx == nil {
 		return nil
 	}
-	if j.own != nil {
-		// Watch mode stamps each write by its content: the file is made in memory (one sitemap,
-		// in an interactive session) and written as any other.
-		var b bytes.Buffer
-		if err := write(&b); err != nil {
-			return j.fileError(rel, err)
-		}
-		return j.writeFile(rel, orig, b.Bytes())
-	}
 	f, err := j.tx.Create(rel, orig)
 	if err != nil {
 		return j.fileError(rel, err)
 	}
-	err = write(f)
+	var w io.Writer = f
+	var d *watch.Digest
+	if j.own != nil {
+		// Watch mode stamps what it writes, as it streams.
+		d = j.own.own.NewDigest()
+		w = io.MultiWriter(f, d)
+	}
+	err = write(w)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		return j.fileError(rel, err)
+	}
+	if d != nil {
+		j.own.set(rel, d.Stamp())
 	}
 	return nil
 }
@@ -153,8 +154,9 @@ type ownWrites struct {
 	stamps map[string]watch.Stamp // by slash path relative to the output folder
 }
 
-func (o *ownWrites) add(rel string, data []byte) {
-	s := o.own.Stamp(data)
+func (o *ownWrites) add(rel string, data []byte) { o.set(rel, o.own.Stamp(data)) }
+
+func (o *ownWrites) set(rel string, s watch.Stamp) {
 	o.mu.Lock()
 	o.stamps[rel] = s
 	o.mu.Unlock()
