@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
 	"time"
@@ -156,15 +157,19 @@ func TestPruneLargeSitemap(t *testing.T) {
 	}
 }
 
-// heapDuring runs f with the garbage collector made eager (so that the heap in use is close to
-// the live heap) and returns the most heap in use while it ran, sampled, and the heap before.
+// heapDuring runs f with the garbage collector made eager and returns the largest live heap
+// (what the last collection found still reachable, so garbage not yet collected does not count)
+// seen while it ran, sampled, and the live heap before it.
 func heapDuring(t *testing.T, f func()) (peak, base uint64) {
 	t.Helper()
-	defer debug.SetGCPercent(debug.SetGCPercent(50))
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	read := func() uint64 {
+		metrics.Read(live)
+		return live[0].Value.Uint64()
+	}
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base = ms.HeapAlloc
+	base = read()
 	done := make(chan struct{})
 	sampled := make(chan uint64)
 	go func() {
@@ -177,9 +182,7 @@ func heapDuring(t *testing.T, f func()) (peak, base uint64) {
 				sampled <- most
 				return
 			case <-tick.C:
-				var ms runtime.MemStats
-				runtime.ReadMemStats(&ms)
-				most = max(most, ms.HeapAlloc)
+				most = max(most, read())
 			}
 		}
 	}()
