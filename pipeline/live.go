@@ -279,7 +279,8 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	for _, e := range b.Errs {
 		u.Warnings = append(u.Warnings, e.Error())
 	}
-	var configs, content bool
+	var configs bool
+	var sources []string // the changes in the content folder: the sources to read again
 	var outs []watch.Change
 	for _, c := range b.Changes {
 		if c.Root < 0 || c.Root >= len(l.roots) {
@@ -292,7 +293,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 				u.Notes = append(u.Notes, "jekyll does not rebuild when "+filepath.Base(c.Path)+" changes: restart it for the rest of the change to show (robotsmith has read it)")
 			}
 		case contentRoot:
-			content = true
+			sources = append(sources, c.Path)
 		case outputRoot:
 			outs = append(outs, c)
 		}
@@ -319,8 +320,8 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 
 	todo := map[string]bool{}
 	siteDirty := l.siteRetry || l.sitePending
-	if content {
-		for _, p := range l.remap(u) {
+	if len(sources) > 0 {
+		for _, p := range l.remap(u, sources) {
 			todo[p] = true
 		}
 	}
@@ -433,7 +434,8 @@ func (l *Live) reopen(ctx context.Context, u *Update) (*job, error) {
 	}
 	// One link table for the session: the records keep theirs across configurations.
 	j.linkTab = l.j.linkTab
-	return l.reread(u, j)
+	return l.reread(u, j, nil) // a new site: every source is read
+
 }
 
 // full is a pass over every file with the job j, which becomes the current one if it can read the
@@ -447,7 +449,8 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 			return
 		}
 		if !l.ready || j == l.j {
-			nj, err := l.reread(u, j)
+			// Events were lost, or nothing was read yet: every source is read again.
+			nj, err := l.reread(u, j, []string{j.site.Root})
 			if err != nil {
 				u.Errs = append(u.Errs, err)
 				return
@@ -502,18 +505,20 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 }
 
 // remap reads the sources again and returns the output files (record paths) whose decision may
-// have changed with them: those whose source page, or its directives, differ. While a source
-// cannot be read, the previous reading of them all is kept (and the problem reported).
+// have changed with them: those whose source page, or its directives, differ. changed are the
+// paths in the content folder that the batch names. While a source cannot be read, the previous
+// reading of them all is kept (and the problem reported).
 //
-// Reading every source again costs more than re-reading the one edited (site.Map: about 0.7 s for
-// 10,000 pages on the project's loaded 2-core machine, most of it reading and parsing front
-// matter), but it is exact: an index from each source to what it reaches would have to redo the
-// generator's mapping (cascades, Jekyll defaults, permalinks, aliases, pagers, bundles) outside of
-// site, and be proved against the generators again. Only the files whose decision may have
-// changed are put through the step.
-func (l *Live) remap(u *Update) []string {
+// The site is mapped again (site.Remap), exactly as a first mapping, but only the sources that
+// changed are read: the batch's, and any whose file is not the one read last time (size, times,
+// inode); what reading the others produced was kept. The folders are listed again (new and
+// removed sources), and the generator's mapping (cascades, Jekyll defaults, permalinks, aliases,
+// pagers, bundles) is done anew over the readings, so that an edit reaches every page it can
+// without an index from each source to what it reaches, which would have to redo that mapping
+// outside of site. Only the files whose decision may have changed are put through the step.
+func (l *Live) remap(u *Update, changed []string) []string {
 	j := l.j
-	nj, err := l.reread(u, j)
+	nj, err := l.reread(u, j, changed)
 	if err != nil {
 		u.Errs = append(u.Errs, err)
 		return nil
@@ -528,10 +533,11 @@ func (l *Live) remap(u *Update) []string {
 	return todo
 }
 
-// reread reads the sources of j again, into a copy of j. A source whose directives did not change
-// keeps its compiled form. The site's warnings go to u.
-func (l *Live) reread(u *Update, j *job) (*job, error) {
-	m, err := j.site.Map()
+// reread maps the sources of j again (site.Remap, reading again those named changed and those
+// whose files changed), into a copy of j. A source whose directives did not change keeps its
+// compiled form. The site's warnings go to u.
+func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
+	m, err := j.site.Remap(changed)
 	if m != nil {
 		for _, w := range m.Warnings {
 			l.warn(u, w.Error())

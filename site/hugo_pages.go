@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -73,6 +74,8 @@ type resKey struct {
 type hugoMapping struct {
 	g         hugoGen
 	h         *hugoConfig
+	r         *readings       // the readings kept of a site mapped again (Remap); nil for none
+	keys      map[string]bool // the front matter keys mapping reads (hugoConfig.metaKeys)
 	files     []hugoFile // the content files that are pages, in file order
 	pages     []Page     // by file: kept where state is read|placed
 	state     []pageState
@@ -129,13 +132,13 @@ type bundlePage struct {
 
 // mapSite maps every content file to what Hugo v0.165 writes for it, and the list pages and 404
 // pages Hugo makes without a content file.
-func (g hugoGen) mapSite() (mapped, error) {
+func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	s, h := g.s, g.s.hugo
 	files, err := s.hugoWalk()
 	if err != nil {
 		return mapped{}, err
 	}
-	hm := &hugoMapping{g: g, h: h, terms: map[hugoTerm]termPlace{}, taxonomies: map[string][]string{}}
+	hm := &hugoMapping{g: g, h: h, r: r, keys: h.metaKeys(), terms: map[hugoTerm]termPlace{}, taxonomies: map[string][]string{}}
 	for _, l := range h.langs {
 		hm.taxonomies[l.code] = sortedKeys(h.taxonomiesOf(l.code))
 	}
@@ -240,7 +243,7 @@ func (hm *hugoMapping) readBranches() {
 	}
 }
 
-// readPages reads and places every page that is not a branch page, on the workers of readHeads:
+// readPages reads and places every page that is not a branch page, on the workers of readSources:
 // each page's front matter is let go as soon as it is placed.
 func (hm *hugoMapping) readPages() {
 	var idx []int
@@ -260,22 +263,29 @@ func (hm *hugoMapping) readPages() {
 // readEach reads the front matter of the files idx names, in parallel, and calls fn(n, p) for
 // idx[n] with the page read, nil when it could not be: its problem is recorded.
 func (hm *hugoMapping) readEach(idx []int, fn func(n int, p *hugoSrc)) {
-	readHeads(len(idx), func(n int) string { return hm.files[idx[n]].abs }, frontmatter.Hugo, func(n int, head []byte, err error) {
-		i := idx[n]
-		p := &hugoSrc{hugoFile: hm.files[i], bundle: hm.files[i].base == "index"}
-		var ws []error
-		if err == nil {
-			ws, err = hm.g.readFrontMatter(p, head)
+	var c *sourceCache[hugoRead]
+	if hm.r != nil {
+		c = &hm.r.hugo
+	}
+	file := func(n int) string { return hm.files[idx[n]].abs }
+	read := func(n int, head []byte, err error) hugoRead {
+		if err != nil {
+			return hugoRead{err: err}
 		}
-		if len(ws) > 0 || err != nil {
+		return hm.g.readFrontMatter(hm.files[idx[n]], head, hm.keys)
+	}
+	readSources(hm.r, c, len(idx), file, frontmatter.Hugo, read, func(n int, rd hugoRead) {
+		i := idx[n]
+		if len(rd.warnings) > 0 || rd.err != nil {
 			hm.mu.Lock()
-			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: ws, readErr: err})
+			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rd.warnings, readErr: rd.err})
 			hm.mu.Unlock()
 		}
-		if p.meta == nil {
+		if !rd.ok {
 			fn(n, nil)
 			return
 		}
+		p := &hugoSrc{hugoFile: hm.files[i], bundle: hm.files[i].base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades}
 		hm.state[i] |= pageRead
 		fn(n, p)
 	})
@@ -387,34 +397,98 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 	}
 }
 
-// readFrontMatter parses a page's front matter (head: its file up to the end of the block) and
-// keeps what mapping and deciding need: its fields, its robots inputs, and the cascades a branch
-// page declares. A page whose front matter cannot be parsed is left without fields (meta nil).
-func (g hugoGen) readFrontMatter(p *hugoSrc, head []byte) ([]error, error) {
-	doc, err := frontmatter.Parse(g.s.rel(p.abs), head, frontmatter.Hugo)
-	if err != nil {
-		return nil, err
+// hugoRead is what reading one content file's front matter produced (readFrontMatter), which a
+// site mapped again keeps while the file does not change (Remap): the front matter values that
+// mapping reads, its robots inputs, the cascades a branch page declares, and its problems.
+type hugoRead struct {
+	ok       bool        // the front matter could be parsed: the file is one of the site's pages
+	fields   []metaField // the keys of hugoMetaKeys and the taxonomies' it sets, lower case
+	ownIn    []rules.Input
+	cascades []hugoCascade
+	warnings []error
+	err      error
+}
+
+// metaField is one front matter key a page sets, as Node.Any reads it.
+type metaField struct {
+	key string
+	v   any
+}
+
+// hugoMetaKeys are the front matter keys (lower case) that mapping a page reads, with the
+// configured taxonomies' plural keys (hugoConfig.metaKeys): a reading keeps only those, so that
+// what a site mapped again keeps of a page is small. A key that mapping comes to read goes here.
+var hugoMetaKeys = []string{
+	"title", "slug", "url", "aliases", "outputs", "headless", "build", "_build", "draft",
+	"date", "publishdate", "pubdate", "published", "lastmod", "modified", "expirydate", "unpublishdate",
+}
+
+// metaKeys are hugoMetaKeys and the plural keys of every language's taxonomies.
+func (h *hugoConfig) metaKeys() map[string]bool {
+	keys := map[string]bool{}
+	for _, k := range hugoMetaKeys {
+		keys[k] = true
 	}
-	p.meta = map[string]any{}
+	for k := range h.taxonomies {
+		keys[k] = true
+	}
+	for _, l := range h.langs {
+		for k := range l.taxonomies {
+			keys[k] = true
+		}
+	}
+	return keys
+}
+
+// meta is the page's front matter as mapping reads it: a map of its own, which the cascades
+// that reach the page fill.
+func (rd *hugoRead) meta() map[string]any {
+	m := make(map[string]any, len(rd.fields))
+	for _, f := range rd.fields {
+		m[f.key] = f.v
+	}
+	return m
+}
+
+// readFrontMatter parses the front matter of the content file f (head: the file up to the end of
+// the block) and keeps what mapping and deciding need: the values of the keys mapping reads, its
+// robots inputs, and the cascades a branch page declares. A page whose front matter cannot be
+// parsed is not ok.
+func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]bool) hugoRead {
+	doc, err := frontmatter.Parse(g.s.rel(f.abs), head, frontmatter.Hugo)
+	if err != nil {
+		return hugoRead{err: err}
+	}
+	rd := hugoRead{ok: true}
 	if doc.Root != nil {
-		p.meta, _ = doc.Root.Any(true).(map[string]any)
+		for _, k := range doc.Root.Keys {
+			// Node.Any's reading of the map, of the keys kept: lower case, and of keys that fold
+			// alike the one written last.
+			name := strings.ToLower(k.Name)
+			if !keys[name] || slices.ContainsFunc(rd.fields, func(f metaField) bool { return f.key == name }) {
+				continue
+			}
+			w, _ := doc.Root.Fold(name)
+			rd.fields = append(rd.fields, metaField{name, w.Value.Any(true)})
+		}
 	}
 	var errs []error
 	own, err := doc.Robots()
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if p.base == "_index" {
+	if f.base == "_index" {
 		cs, err := doc.Cascades()
 		if err != nil {
 			errs = append(errs, err)
 		}
 		for _, c := range cs {
-			p.cascades = append(p.cascades, newHugoCascade(c))
+			rd.cascades = append(rd.cascades, newHugoCascade(c))
 		}
 	}
-	p.ownIn = own
-	return doc.Warnings, errors.Join(errs...)
+	rd.ownIn = own
+	rd.warnings, rd.err = doc.Warnings, errors.Join(errs...)
+	return rd
 }
 
 // page is what Hugo writes for one content file: its output file in each format, aliases and

@@ -4,9 +4,7 @@ package site
 
 import (
 	"fmt"
-	"os"
 	"path"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -84,13 +82,13 @@ func (w *jekyllWalk) findDocument(col *jekyllCollection, rel string, draft bool)
 	}
 }
 
-// page reads one page (Page#initialize, Page#url, Page#destination) from head, the file up to the
-// end of its front matter (or err, why it could not be read); ok is false when it is not mapped.
-// It only reads the walk, so pages are read on many goroutines at once.
-func (w *jekyllWalk) page(dirRel, name string, head []byte, err error, pr *jekyllProblems) (Page, bool) {
+// page maps one page (Page#initialize, Page#url, Page#destination) from rd, what reading its
+// front matter produced; ok is false when it is not mapped. It only reads the walk, so pages are
+// mapped on many goroutines at once.
+func (w *jekyllWalk) page(dirRel, name string, rd jekyllRead, pr *jekyllProblems) (Page, bool) {
 	rel := path.Join(dirRel, name)
 	srcRel := w.srcRel(rel)
-	data, in, _, ok := w.read(head, err, srcRel, rel, "pages", pr)
+	data, in, ok := w.merge(rd, rel, "pages", pr)
 	if !ok {
 		return Page{}, false
 	}
@@ -124,22 +122,22 @@ func (w *jekyllWalk) page(dirRel, name string, head []byte, err error, pr *jekyl
 	return p, true
 }
 
-// document reads one post, draft or collection document (Document#read, #url, #destination), as
-// page reads a page; rel is relative to the source folder.
-func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, head []byte, err error, pr *jekyllProblems) (Page, bool) {
-	d := &jekyllDoc{col: col, draft: draft, rel: rel, abs: filepath.Join(w.source, filepath.FromSlash(rel)), src: w.srcRel(rel)}
+// document maps one post, draft or collection document (Document#read, #url, #destination), as
+// page maps a page; rel is relative to the source folder.
+func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd jekyllRead, pr *jekyllProblems) (Page, bool) {
+	d := &jekyllDoc{col: col, draft: draft, rel: rel, src: w.srcRel(rel)}
 	// relative_path is relative to the collections folder.
 	d.docRel = rel
 	if cd := w.c.collectionsDir; cd != "" {
 		d.docRel = strings.TrimPrefix(rel, cd+"/")
 	}
-	data, in, dateLine, ok := w.read(head, err, d.src, d.docRel, col.label, pr)
+	data, in, ok := w.merge(rd, d.docRel, col.label, pr)
 	if !ok {
 		return Page{}, false
 	}
 	p := Page{Source: d.src, Kind: d.kind(), Inputs: in}
 	d.cats = d.categories(data)
-	if err := w.docDate(d, data, dateLine, pr); err != nil {
+	if err := w.docDate(d, data, rd, pr); err != nil {
 		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
 		return Page{}, false
 	}
@@ -166,7 +164,7 @@ type jekyllDoc struct {
 	col         *jekyllCollection
 	draft       bool
 	rel, docRel string // relative to the source folder, and to the collections folder
-	abs, src    string // on disk, and as Page.Source
+	src         string // as Page.Source
 	cats        []string
 	date        time.Time
 	slug        string
@@ -210,15 +208,15 @@ func (d *jekyllDoc) categories(data jekyllData) []string {
 }
 
 // docDate sets the document's date and slug: the date from its data, else its file name, else the
-// build time (a draft's: its file's mtime); the slug from the data, else the file name.
-func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, dateLine int, pr *jekyllProblems) error {
+// build time (a draft's: its file's mtime, as read); the slug from the data, else the file name.
+func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd jekyllRead, pr *jekyllProblems) error {
 	dateSet := false
 	if n, ok := data["date"]; ok {
 		t, err := jekyllNodeDate(n, w.c.loc)
 		if err != nil {
 			// Jekyll built the site, so it read this date; robotsmith reads the forms Ruby's
 			// Time.parse reads in practice, and says so where it cannot, using the file name's.
-			pr.warnings = append(pr.warnings, &frontmatter.Error{File: d.src, Line: dateLine,
+			pr.warnings = append(pr.warnings, &frontmatter.Error{File: d.src, Line: rd.dateLine,
 				Err: fmt.Errorf("front matter: date: %v, which robotsmith cannot read as Jekyll does; the date in the file name is used", err)})
 		} else {
 			d.date, dateSet = t, true
@@ -242,10 +240,8 @@ func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, dateLine int, pr *je
 	d.slug = strings.TrimRight(d.slug, ".")
 	if !dateSet {
 		d.date = w.c.time
-		if d.draft {
-			if fi, err := os.Stat(d.abs); err == nil {
-				d.date = fi.ModTime().In(w.c.loc)
-			}
+		if d.draft && !rd.mtime.IsZero() {
+			d.date = rd.mtime.In(w.c.loc)
 		}
 	}
 	if s, ok := data.str("slug"); ok {

@@ -14,6 +14,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/rules"
@@ -67,10 +68,10 @@ func (d jekyllData) list(key string, split bool) []string {
 }
 
 // hasYAMLHeader is Utils.has_yaml_header?: the first line is `---` and spaces.
-func hasYAMLHeader(p string) bool {
+func hasYAMLHeader(p string) (bool, error) {
 	f, err := os.Open(p)
 	if err != nil {
-		return false
+		return false, err
 	}
 	defer f.Close()
 	buf := make([]byte, 512)
@@ -78,9 +79,34 @@ func hasYAMLHeader(p string) bool {
 	buf = buf[:n]
 	i := bytes.IndexByte(buf, '\n')
 	if i < 0 || !bytes.HasPrefix(buf, []byte("---")) {
-		return false
+		return false, nil
 	}
-	return len(bytes.TrimRight(buf[3:i], " \t\r\f\v")) == 0
+	return len(bytes.TrimRight(buf[3:i], " \t\r\f\v")) == 0, nil
+}
+
+// yamlHeader is hasYAMLHeader for the file p (fi: its os.Stat, nil when not at hand). For a site
+// mapped again (Remap), what a file not changed since said is kept, as its readings are.
+func (w *jekyllWalk) yamlHeader(p string, fi fs.FileInfo) bool {
+	if w.r == nil {
+		ok, _ := hasYAMLHeader(p)
+		return ok
+	}
+	if fi == nil {
+		var err error
+		if fi, err = os.Stat(p); err != nil {
+			return false
+		}
+	}
+	id := idOf(fi)
+	if ok, kept := w.r.yaml.get(w.r, p, id); kept {
+		return ok
+	}
+	w.r.opened.Add(1)
+	ok, err := hasYAMLHeader(p)
+	if err == nil {
+		w.r.yaml.put(w.r, p, id, ok)
+	}
+	return ok
 }
 
 // jekyllWalk collects pages as Reader#read does: it finds the pages and documents, then reads
@@ -88,6 +114,7 @@ func hasYAMLHeader(p string) bool {
 type jekyllWalk struct {
 	s        *Site
 	c        *jekyllConfig
+	r        *readings           // the readings kept of a site mapped again (Remap); nil for none
 	source   string              // the source folder
 	dest     string              // the destination folder, cleaned
 	globs    map[string][]string // what the defaults' glob paths match (jekyllConfig.defaultGlobs)
@@ -111,25 +138,33 @@ type jekyllFound struct {
 // have kept it from being mapped.
 type jekyllProblems struct{ warnings, errs []error }
 
-// readAll reads every page and document found, on the workers of readHeads, each only up to the
-// end of its front matter, and keeps their Pages and problems in the order they were found.
+// readAll reads every page and document found, on the workers of readSources, each only up to
+// the end of its front matter, and keeps their Pages and problems in the order they were found.
 func (w *jekyllWalk) readAll() {
 	pages := make([]Page, len(w.found))
 	ok := make([]bool, len(w.found))
 	probs := make([]*jekyllProblems, len(w.found))
-	abs := func(i int) string {
-		f := w.found[i]
-		if f.col == nil {
-			return filepath.Join(w.source, filepath.FromSlash(path.Join(f.dirRel, f.name)))
-		}
-		return filepath.Join(w.source, filepath.FromSlash(f.rel))
+	var c *sourceCache[jekyllRead]
+	if w.r != nil {
+		c = &w.r.jekyll
 	}
-	readHeads(len(w.found), abs, frontmatter.Jekyll, func(i int, head []byte, err error) {
+	read := func(i int, head []byte, err error) jekyllRead {
+		f := w.found[i]
+		rd := readJekyll(w.srcRel(f.path()), head, err)
+		if f.draft && rd.ok {
+			// A draft without a date is dated by its file (docDate).
+			if fi, err := os.Stat(w.abs(f)); err == nil {
+				rd.mtime = fi.ModTime()
+			}
+		}
+		return rd
+	}
+	readSources(w.r, c, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd jekyllRead) {
 		pr := &jekyllProblems{}
 		if f := w.found[i]; f.col == nil {
-			pages[i], ok[i] = w.page(f.dirRel, f.name, head, err, pr)
+			pages[i], ok[i] = w.page(f.dirRel, f.name, rd, pr)
 		} else {
-			pages[i], ok[i] = w.document(f.col, f.rel, f.draft, head, err, pr)
+			pages[i], ok[i] = w.document(f.col, f.rel, f.draft, rd, pr)
 		}
 		if len(pr.warnings) > 0 || len(pr.errs) > 0 {
 			probs[i] = pr
@@ -148,12 +183,25 @@ func (w *jekyllWalk) readAll() {
 	clear(pages[len(w.pages):])
 }
 
+// path is the file's path relative to the source folder.
+func (f jekyllFound) path() string {
+	if f.col == nil {
+		return path.Join(f.dirRel, f.name)
+	}
+	return f.rel
+}
+
+// abs is the file f on disk.
+func (w *jekyllWalk) abs(f jekyllFound) string {
+	return filepath.Join(w.source, filepath.FromSlash(f.path()))
+}
+
 // jekyllGen is Jekyll's generator: the pages of a site opened as Jekyll.
 type jekyllGen struct{ s *Site }
 
-func (g jekyllGen) mapSite() (mapped, error) {
+func (g jekyllGen) mapSite(r *readings) (mapped, error) {
 	s := g.s
-	w := &jekyllWalk{s: s, c: s.jek, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
+	w := &jekyllWalk{s: s, c: s.jek, r: r, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
 	w.warnings = append(w.warnings, w.c.warnings...)
 	w.globs = w.c.defaultGlobs(w.source)
 	w.readDirectories("")
@@ -211,17 +259,19 @@ func (w *jekyllWalk) excluded(rel string) bool {
 // pattern matches by fnmatch, as a prefix, or as the folder itself with a trailing slash.
 func (w *jekyllWalk) globInclude(patterns []string, entry string) bool {
 	e := "/" + strings.TrimLeft(entry, "/")
-	isDir := false
-	if fi, err := os.Stat(filepath.Join(w.source, filepath.FromSlash(entry))); err == nil && fi.IsDir() {
-		isDir = true
-	}
 	for _, p := range patterns {
 		pp := "/" + strings.TrimLeft(p, "/")
-		if rubyFnmatch(pp, e) || strings.HasPrefix(e, pp) || (isDir && pp == e+"/") {
+		if rubyFnmatch(pp, e) || strings.HasPrefix(e, pp) || pp == e+"/" && w.isDir(entry) {
 			return true
 		}
 	}
 	return false
+}
+
+// isDir reports whether the entry (relative to the source folder) is a folder.
+func (w *jekyllWalk) isDir(entry string) bool {
+	fi, err := os.Stat(filepath.Join(w.source, filepath.FromSlash(entry)))
+	return err == nil && fi.IsDir()
 }
 
 // readDirectories is Reader#read_directories; dirRel is "" for the source folder.
@@ -247,7 +297,7 @@ func (w *jekyllWalk) readDirectories(dirRel string) {
 		}
 		if fi.IsDir() {
 			dirs = append(dirs, e)
-		} else if hasYAMLHeader(p) {
+		} else if w.yamlHeader(p, fi) {
 			pages = append(pages, e)
 		}
 	}
@@ -268,7 +318,7 @@ func (w *jekyllWalk) readIncluded() {
 	for _, inc := range w.c.include {
 		p := filepath.Join(w.source, filepath.FromSlash(inc))
 		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() || !hasYAMLHeader(p) {
+		if err != nil || fi.IsDir() || !w.yamlHeader(p, fi) {
 			continue
 		}
 		dir, name := path.Split(strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(inc)), "/"))
@@ -306,38 +356,81 @@ func jekyllInputs(matched []jekyllDefault, own []rules.Input) []rules.Input {
 	return append(in, own...)
 }
 
-// read loads a file's front matter (once; head is the file up to its end, or err why it could not
-// be read) merged over its defaults, and its robots inputs: the matching defaults' first, then the
-// front matter's own.
-func (w *jekyllWalk) read(head []byte, err error, srcRel, defaultsRel, typ string, pr *jekyllProblems) (data jekyllData, in []rules.Input, dateLine int, ok bool) {
+// jekyllRead is what reading one page's or document's front matter produced (readJekyll), which
+// a site mapped again keeps while the file does not change (Remap): the values of the keys
+// mapping reads, its robots inputs, and its problems. The defaults are merged over it each time
+// the site is mapped (jekyllWalk.merge): which apply can change with the files of the site.
+type jekyllRead struct {
+	ok       bool          // the front matter could be parsed: the file is one of the site's
+	fields   []jekyllField // the keys of jekyllDataKeys it sets, not null
+	own      []rules.Input // its own robots inputs
+	dateLine int           // the line of its date key, 0 when none
+	mtime    time.Time     // a draft's modification time
+	warnings []error
+	errs     []error
+}
+
+// jekyllField is one front matter key a page sets.
+type jekyllField struct {
+	key string
+	v   *frontmatter.Node
+}
+
+// jekyllDataKeys are the front matter keys that mapping a page or document reads: what a reading
+// keeps of its front matter, so that what a site mapped again keeps of a page is small. A key that
+// mapping comes to read goes here.
+var jekyllDataKeys = []string{"published", "permalink", "date", "slug", "categories", "category"}
+
+// readJekyll parses a file's front matter (head: the file up to its end, or err why it could not
+// be read) once, and keeps what mapping and deciding read of it.
+func readJekyll(srcRel string, head []byte, err error) jekyllRead {
 	if err != nil {
-		pr.errs = append(pr.errs, err)
-		return nil, nil, 0, false
+		return jekyllRead{errs: []error{err}}
 	}
 	doc, err := frontmatter.Parse(srcRel, head, frontmatter.Jekyll)
 	if err != nil {
-		pr.errs = append(pr.errs, err)
-		return nil, nil, 0, false
+		return jekyllRead{errs: []error{err}}
 	}
-	matched, data := w.c.jekyllMatched(w.globs, defaultsRel, typ)
+	rd := jekyllRead{ok: true}
 	own, err := doc.Robots()
 	if err != nil {
-		pr.errs = append(pr.errs, err)
+		rd.errs = append(rd.errs, err)
 	}
-	pr.warnings = append(pr.warnings, doc.Warnings...) // Robots' too
-	in = jekyllInputs(matched, own)
+	rd.own = own
+	rd.warnings = doc.Warnings // Robots' too
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
-			if !k.Value.IsNull() {
-				data[k.Name] = k.Value
+			if !k.Value.IsNull() && slices.Contains(jekyllDataKeys, k.Name) {
+				rd.fields = append(rd.fields, jekyllField{k.Name, k.Value})
 			}
 		}
 		if k, ok := doc.Root.Key("date"); ok {
-			dateLine = doc.Line(k.Off)
+			rd.dateLine = doc.Line(k.Off)
+		}
+	}
+	return rd
+}
+
+// merge is a file's data: its front matter (rd) merged over the defaults that apply to it (at
+// defaultsRel, of type typ), and its robots inputs: the matching defaults' first, then the front
+// matter's own. ok is false when the file's front matter could not be read.
+func (w *jekyllWalk) merge(rd jekyllRead, defaultsRel, typ string, pr *jekyllProblems) (data jekyllData, in []rules.Input, ok bool) {
+	pr.errs = append(pr.errs, rd.errs...)
+	if !rd.ok {
+		return nil, nil, false
+	}
+	pr.warnings = append(pr.warnings, rd.warnings...)
+	matched, data := w.c.jekyllMatched(w.globs, defaultsRel, typ)
+	in = jekyllInputs(matched, rd.own)
+	var fmc *frontmatter.Node
+	for _, f := range rd.fields {
+		data[f.key] = f.v
+		if f.key == "categories" {
+			fmc = f.v
 		}
 	}
 	// Categories union defaults' and front matter's (Document#merge_categories!).
-	if fmc := doc.Root.Get("categories"); !fmc.IsNull() {
+	if fmc != nil {
 		if dc, ok := mergedDefault(matched, "categories"); ok && dc.Kind == frontmatter.KindList {
 			var union []string
 			union = appendUnique(union, jekyllData{"c": dc}.list("c", true)...)
@@ -349,7 +442,7 @@ func (w *jekyllWalk) read(head []byte, err error, srcRel, defaultsRel, typ strin
 			data["categories"] = u
 		}
 	}
-	return data, in, dateLine, true
+	return data, in, true
 }
 
 func mergedDefault(matched []jekyllDefault, key string) (*frontmatter.Node, bool) {
@@ -423,7 +516,7 @@ func (w *jekyllWalk) readCollection(col *jekyllCollection) {
 	dir := path.Join(w.c.collectionsDir, "_"+col.label)
 	for _, e := range w.entriesCollection(dir, "_"+col.label) {
 		abs := filepath.Join(w.source, filepath.FromSlash(path.Join(dir, e)))
-		if !hasYAMLHeader(abs) {
+		if !w.yamlHeader(abs, nil) {
 			continue
 		}
 		w.findDocument(col, path.Join(dir, e), false)

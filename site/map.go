@@ -58,7 +58,13 @@ type pagerRef struct {
 // Map maps every source page (Pages), the pages the generator makes without one (Sourceless),
 // and indexes the output files each owns.
 func (s *Site) Map() (*Map, error) {
-	got, err := s.gen.mapSite()
+	return s.mapWith(nil)
+}
+
+// mapWith is Map, reusing the readings r kept of the sources that did not change (Remap); nil
+// reads every source and keeps nothing.
+func (s *Site) mapWith(r *readings) (*Map, error) {
+	got, err := s.gen.mapSite(r)
 	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings}
 	m.index()
 	return m, err

@@ -9,12 +9,18 @@ import (
 	"github.com/robotsmith/robotsmith/frontmatter"
 )
 
-// readHeads reads the front matter of n source files, on a fixed number of workers: each opens
-// file(i), reads it only up to the end of its front matter (frontmatter.ReadHead) into its own
-// buffer, reused from file to file, and calls fn(i, head, err). fn may run for several files at
-// once, so it must keep what it reads of file i to file i's place, and must not keep head, whose
-// bytes the worker reuses. Memory is the workers' buffers, not the sources' bytes.
-func readHeads(n int, file func(i int) string, dialect frontmatter.Dialect, fn func(i int, head []byte, err error)) {
+// readSources reads the front matter of n source files, on a fixed number of workers, and calls
+// use(i, v) with what reading file(i) produced: v = read(i, head, err), where head is the file
+// read only up to the end of its front matter (frontmatter.ReadHead) into the worker's own buffer,
+// reused from file to file, or err why it could not be read. read and use may run for several
+// files at once, so they must keep what they make of file i to file i's place; read must not keep
+// head. Memory is the workers' buffers, not the sources' bytes.
+//
+// With r (Remap), a file whose identity is the one it had when c's reading of it was made, and
+// that r does not name changed, is not read: use gets that reading. What reading each file produced
+// is kept in c, unless the file could not be read (it is tried again next time).
+func readSources[T any](r *readings, c *sourceCache[T], n int, file func(i int) string, dialect frontmatter.Dialect,
+	read func(i int, head []byte, err error) T, use func(i int, v T)) {
 	// Reading a file that is not in the page cache waits on the disk: twice as many workers as
 	// cores keep the cores busy parsing meanwhile.
 	workers := min(n, 2*runtime.GOMAXPROCS(0))
@@ -30,14 +36,32 @@ func readHeads(n int, file func(i int) string, dialect frontmatter.Dialect, fn f
 				if i >= n {
 					return
 				}
+				p := file(i)
+				var id fileID
+				keep := false
+				if r != nil {
+					// The identity before the read: a write after it shows as a change next time.
+					if fi, err := os.Stat(p); err == nil {
+						id, keep = idOf(fi), true
+						if v, ok := c.get(r, p, id); ok {
+							use(i, v)
+							continue
+						}
+					}
+					r.opened.Add(1)
+				}
 				var head []byte
-				f, err := os.Open(file(i))
+				f, err := os.Open(p)
 				if err == nil {
 					head, err = frontmatter.ReadHead(f, dialect, buf)
 					f.Close()
 					buf = head[:0]
 				}
-				fn(i, head, err)
+				v := read(i, head, err)
+				if keep && err == nil {
+					c.put(r, p, id, v)
+				}
+				use(i, v)
 			}
 		}()
 	}

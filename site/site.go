@@ -75,13 +75,15 @@ type Site struct {
 	gen  generator
 	hugo *hugoConfig   // set when Generator == Hugo
 	jek  *jekyllConfig // set when Generator == Jekyll
+	kept *readings     // what reading each source produced, kept by Remap
 }
 
 // generator is what Hugo and Jekyll each implement: every source page of the site with what its
 // generator writes for it, the pages it makes without a source, and the problems it lets pass
-// (warnings) apart from those it does not (the error).
+// (warnings) apart from those it does not (the error). It reads each source through readSources,
+// which reuses the readings r kept of the sources that did not change (nil: none, keep none).
 type generator interface {
-	mapSite() (mapped, error)
+	mapSite(r *readings) (mapped, error)
 }
 
 // mapped is what a generator maps.
@@ -94,7 +96,7 @@ type mapped struct {
 // plain is a site with no generator: its pages are not known, only its files.
 type plain struct{}
 
-func (plain) mapSite() (mapped, error) { return mapped{}, nil }
+func (plain) mapSite(*readings) (mapped, error) { return mapped{}, nil }
 
 // Page is one source page and what its generator writes for it, or (Source "") a page the
 // generator makes without a source: a list page or a 404 page (Map.Sourceless).

@@ -1,0 +1,151 @@
+package site
+
+// Mapping a site again and again (watch mode), reading only the sources that changed.
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+)
+
+// Remap maps the site as Map does, for a site that is mapped again and again while its author
+// edits it (robotsmith watch). It keeps, for each source, what reading it produced (the few front
+// matter values that mapping uses, its robots inputs, its problems; never its bytes) with the
+// file's identity (size, modification time, and on Linux its inode and change time), and reads
+// again only the sources that are new, whose identity changed, or that changed names: paths on
+// disk that a watcher reported, a folder standing for every source under it, and Site.Root for
+// every source of the site. The mapping itself (paths, cascades, Jekyll's defaults, permalinks,
+// aliases, pagers, bundles, languages) is done anew over the readings, and the folders are
+// listed anew, so the Map is the one Map would make of the same files.
+//
+// The identity catches an edit the watcher did not report; changed catches one the identity
+// cannot show (a file written twice within one tick of the file system's clock, with the same
+// size). The first call reads every source. A change of the generator's configuration needs a new
+// Site (Open): the readings depend on it. Remap is not for concurrent use.
+func (s *Site) Remap(changed []string) (*Map, error) {
+	if s.kept == nil {
+		s.kept = &readings{}
+	}
+	r := s.kept
+	r.gen++
+	r.all, r.changed = false, r.changed[:0]
+	root := absOr(s.Root)
+	for _, p := range changed {
+		p = filepath.Clean(p)
+		if absOr(p) == root {
+			r.all = true
+		}
+		r.changed = append(r.changed, p)
+		// Sources are named as the site names them: under Root as given (it may be relative).
+		if rel, err := filepath.Rel(root, absOr(p)); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			r.changed = append(r.changed, filepath.Join(s.Root, rel))
+		}
+	}
+	r.opened.Store(0)
+	m, err := s.mapWith(r)
+	r.hugo.sweep(r.gen)
+	r.jekyll.sweep(r.gen)
+	r.yaml.sweep(r.gen)
+	return m, err
+}
+
+// readings are what Remap keeps between mappings of a site, by source file.
+type readings struct {
+	gen     uint64   // the mapping under way; a reading not used by it is of a file gone
+	all     bool     // read every source again
+	changed []string // paths named changed, as given and as the site names them
+	// opened counts the files the mapping under way opened (tests: only what changed is read).
+	opened atomic.Int64
+
+	hugo   sourceCache[hugoRead]
+	jekyll sourceCache[jekyllRead]
+	yaml   sourceCache[bool] // Jekyll: whether a file starts with a front matter line
+}
+
+// named reports whether the source p was named changed.
+func (r *readings) named(p string) bool {
+	if r.all {
+		return true
+	}
+	for _, c := range r.changed {
+		if p == c || strings.HasPrefix(p, c) && len(p) > len(c) && p[len(c)] == filepath.Separator {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceCache is what reading each source produced, by its path on disk. Its methods are safe for
+// concurrent use: sources are read on many workers at once.
+type sourceCache[T any] struct {
+	mu    sync.Mutex
+	files map[string]*cachedRead[T]
+}
+
+type cachedRead[T any] struct {
+	id  fileID
+	gen uint64
+	v   T
+}
+
+// get returns the reading of the file p kept from an earlier mapping, when the file is the one
+// read then (id) and was not named changed.
+func (c *sourceCache[T]) get(r *readings, p string, id fileID) (v T, ok bool) {
+	if r.named(p) {
+		return v, false
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e := c.files[p]
+	if e == nil || e.id != id {
+		return v, false
+	}
+	e.gen = r.gen
+	return e.v, true
+}
+
+// put keeps v, what reading the file p (whose identity was id before it was read) produced.
+func (c *sourceCache[T]) put(r *readings, p string, id fileID, v T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.files == nil {
+		c.files = map[string]*cachedRead[T]{}
+	}
+	c.files[p] = &cachedRead[T]{id: id, gen: r.gen, v: v}
+}
+
+// sweep lets go of the readings the mapping gen did not use: their files are gone, or no longer
+// sources.
+func (c *sourceCache[T]) sweep(gen uint64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for p, e := range c.files {
+		if e.gen != gen {
+			delete(c.files, p)
+		}
+	}
+}
+
+// fileID is what tells a file from the same file changed: a file written in place changes its
+// size or times, one replaced (an editor's rename-and-replace save) its inode.
+type fileID struct {
+	size         int64
+	mtime, ctime int64 // nanoseconds; ctime 0 where the system does not say
+	ino          uint64
+}
+
+func idOf(fi fs.FileInfo) fileID {
+	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
+	id.ctime, id.ino = changeTime(fi)
+	return id
+}
+
+// absOr is p made absolute, p itself if that fails.
+func absOr(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return p
+}
