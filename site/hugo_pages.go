@@ -76,8 +76,8 @@ type hugoMapping struct {
 	h         *hugoConfig
 	r         *readings       // the readings kept of a site mapped again (Remap); nil for none
 	keys      map[string]bool // the front matter keys mapping reads (hugoConfig.metaKeys)
-	files     []hugoFile // the content files that are pages, in file order
-	pages     []Page     // by file: kept where state is read|placed
+	files     []hugoFile      // the content files that are pages, in file order
+	pages     []Page          // by file: kept where state is read|placed
 	state     []pageState
 	resources map[resKey][]hugoFile
 	branch    map[branchKey]bool // the branch pages read, by language and folder
