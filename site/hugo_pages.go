@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -134,7 +135,7 @@ type bundlePage struct {
 // pages Hugo makes without a content file.
 func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	s, h := g.s, g.s.hugo
-	files, err := s.hugoWalk()
+	files, err := s.hugoWalk(r)
 	if err != nil {
 		return mapped{}, err
 	}
@@ -221,11 +222,14 @@ func (hm *hugoMapping) readBranches() {
 			idx = append(idx, i)
 		}
 	}
+	reads := make([]*hugoRead, len(idx))
+	hm.readEach(idx, func(n int, rd *hugoRead) { reads[n] = rd })
 	srcs := make([]*hugoSrc, len(idx))
-	hm.readEach(idx, func(n int, p *hugoSrc) { srcs[n] = p })
 	hm.branch = map[branchKey]bool{}
-	for _, p := range srcs {
-		if p != nil {
+	for n, rd := range reads {
+		if rd.ok {
+			p := hm.src(idx[n], rd)
+			srcs[n] = p
 			hm.branches = append(hm.branches, p)
 			hm.branch[branchKey{p.lang, p.dir}] = true
 		}
@@ -238,13 +242,26 @@ func (hm *hugoMapping) readBranches() {
 	}
 	for n, p := range srcs {
 		if p != nil {
-			hm.place(idx[n], p)
+			hm.place(idx[n], hm.placement(p))
 		}
+	}
+	if r := hm.r; r != nil {
+		// Every other page depends on the branch pages alone of all the site's pages: the
+		// places kept with their readings hold while the branch pages are those read last time.
+		kept := make([]keptBranch, len(idx))
+		for n, i := range idx {
+			kept[n] = keptBranch{hm.files[i].abs, reads[n]}
+		}
+		if !slices.Equal(kept, r.branches) {
+			r.epoch++
+		}
+		r.branches = kept
 	}
 }
 
 // readPages reads and places every page that is not a branch page, on the workers of readSources:
-// each page's front matter is let go as soon as it is placed.
+// each page's front matter is let go as soon as it is placed. For a site mapped again, a page whose
+// reading was kept, placed while the branch pages were the same, keeps its place.
 func (hm *hugoMapping) readPages() {
 	var idx []int
 	for i, f := range hm.files {
@@ -252,43 +269,56 @@ func (hm *hugoMapping) readPages() {
 			idx = append(idx, i)
 		}
 	}
-	hm.readEach(idx, func(n int, p *hugoSrc) {
-		if p != nil {
-			hm.prepare(p)
-			hm.place(idx[n], p)
+	hm.readEach(idx, func(n int, rd *hugoRead) {
+		if !rd.ok {
+			return
 		}
+		i := idx[n]
+		if hm.r == nil {
+			hm.place(i, hm.placement(hm.src(i, rd)))
+			return
+		}
+		if pl := rd.placed; pl == nil || pl.epoch != hm.r.epoch {
+			rd.placed = hm.placement(hm.src(i, rd))
+			rd.placed.epoch = hm.r.epoch
+		}
+		hm.place(i, rd.placed)
 	})
 }
 
-// readEach reads the front matter of the files idx names, in parallel, and calls fn(n, p) for
-// idx[n] with the page read, nil when it could not be: its problem is recorded.
-func (hm *hugoMapping) readEach(idx []int, fn func(n int, p *hugoSrc)) {
-	var c *sourceCache[hugoRead]
+// readEach reads the front matter of the files idx names, in parallel, and calls fn(n, rd) for
+// idx[n] with what reading it produced; a file whose front matter could not be read (rd.ok false)
+// has its problem recorded.
+func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
+	var c *sourceCache[*hugoRead]
 	if hm.r != nil {
 		c = &hm.r.hugo
 	}
 	file := func(n int) string { return hm.files[idx[n]].abs }
-	read := func(n int, head []byte, err error) hugoRead {
+	read := func(n int, head []byte, err error) *hugoRead {
 		if err != nil {
-			return hugoRead{err: err}
+			return &hugoRead{err: err}
 		}
 		return hm.g.readFrontMatter(hm.files[idx[n]], head, hm.keys)
 	}
-	readSources(hm.r, c, len(idx), file, frontmatter.Hugo, read, func(n int, rd hugoRead) {
+	readSources(hm.r, c, len(idx), file, frontmatter.Hugo, read, func(n int, rd *hugoRead) {
 		i := idx[n]
 		if len(rd.warnings) > 0 || rd.err != nil {
 			hm.mu.Lock()
 			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rd.warnings, readErr: rd.err})
 			hm.mu.Unlock()
 		}
-		if !rd.ok {
-			fn(n, nil)
-			return
+		if rd.ok {
+			hm.state[i] |= pageRead
 		}
-		p := &hugoSrc{hugoFile: hm.files[i], bundle: hm.files[i].base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades}
-		hm.state[i] |= pageRead
-		fn(n, p)
+		fn(n, rd)
 	})
+}
+
+// src is the page being mapped for the file i, read as rd.
+func (hm *hugoMapping) src(i int, rd *hugoRead) *hugoSrc {
+	f := hm.files[i]
+	return &hugoSrc{hugoFile: f, bundle: f.base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades}
 }
 
 // prepare fills a page read with what placing it needs: its kind, paths, cascades, title, slug
@@ -303,41 +333,75 @@ func (hm *hugoMapping) prepare(p *hugoSrc) {
 	p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
 }
 
-// place works out the page's Page, and notes the terms it uses and the resources it may publish.
-func (hm *hugoMapping) place(i int, p *hugoSrc) {
+// hugoPlace is where a page goes and what of it the site-wide steps need (hugoMapping.placement).
+// It depends on nothing but the page's file and reading, the branch pages and the configuration,
+// so a site mapped again keeps it with the page's reading (hugoRead.placed) for as long as the
+// branch pages are those it was placed with (epoch).
+type hugoPlace struct {
+	epoch     uint64
+	pg        Page
+	dir       string // the folder of the output its bundle's files go in
+	publishes bool   // Hugo writes the page and publishes its bundle's files
+	err       error
+	terms     []placedTerm // the terms it uses
+}
+
+// placedTerm is a term a page uses: the taxonomy's plural key and the term, and where the term is
+// among the page's (the taxonomy's place among the language's, the term's in its value).
+type placedTerm struct {
+	plural, term string
+	t, v         int
+}
+
+// placement works out where the page (prepared) goes.
+func (hm *hugoMapping) placement(p *hugoSrc) *hugoPlace {
 	pg, tp, written, err := hm.g.page(p, hm.sections)
+	pl := &hugoPlace{pg: pg, dir: tp.dir, publishes: written && publishesResources(p.meta), err: err}
 	plurals, ok := hm.taxonomies[p.lang]
 	if !ok {
 		plurals = sortedKeys(hm.h.taxonomiesOf(p.lang))
 	}
-	hm.mu.Lock()
-	defer hm.mu.Unlock()
 	for t, plural := range plurals {
 		for v, term := range toStrings(p.meta[plural]) {
-			k, at := hugoTerm{p.lang, plural, term}, termPlace{i, t, v}
-			if was, ok := hm.terms[k]; term != "" && (!ok || at.before(was)) {
-				hm.terms[k] = at
+			if term != "" {
+				pl.terms = append(pl.terms, placedTerm{plural, term, t, v})
 			}
 		}
 	}
-	if err != nil {
-		hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: err})
+	return pl
+}
+
+// place records the page of the file i at its place pl, and notes the terms it uses and the
+// resources it may publish.
+func (hm *hugoMapping) place(i int, pl *hugoPlace) {
+	f := hm.files[i]
+	hm.mu.Lock()
+	defer hm.mu.Unlock()
+	for _, t := range pl.terms {
+		k, at := hugoTerm{f.lang, t.plural, t.term}, termPlace{i, t.t, t.v}
+		if was, ok := hm.terms[k]; !ok || at.before(was) {
+			hm.terms[k] = at
+		}
+	}
+	if pl.err != nil {
+		hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: pl.err})
 		return
 	}
-	hm.pages[i] = pg
+	hm.pages[i] = pl.pg
 	hm.state[i] |= pagePlaced
-	if written && hm.hasResources(p) && publishesResources(p.meta) {
-		hm.bundles = append(hm.bundles, bundlePage{i, tp.dir})
+	if pl.publishes && hm.hasResources(f) {
+		hm.bundles = append(hm.bundles, bundlePage{i, pl.dir})
 	}
 }
 
-// hasResources reports whether the page is a bundle with files besides its content files.
-func (hm *hugoMapping) hasResources(p *hugoSrc) bool {
-	switch {
-	case p.bundle:
-		return len(hm.resources[resKey{true, p.dir}]) > 0
-	case p.base == "_index":
-		return len(hm.resources[resKey{false, p.dir}]) > 0
+// hasResources reports whether the page of the file f is a bundle with files besides its content
+// files.
+func (hm *hugoMapping) hasResources(f hugoFile) bool {
+	switch f.base {
+	case "index":
+		return len(hm.resources[resKey{true, f.dir}]) > 0
+	case "_index":
+		return len(hm.resources[resKey{false, f.dir}]) > 0
 	}
 	return false
 }
@@ -402,6 +466,7 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 // mapping reads, its robots inputs, the cascades a branch page declares, and its problems.
 type hugoRead struct {
 	ok       bool        // the front matter could be parsed: the file is one of the site's pages
+	placed   *hugoPlace  // where it was placed last, for a site mapped again (not a branch page)
 	fields   []metaField // the keys of hugoMetaKeys and the taxonomies' it sets, lower case
 	ownIn    []rules.Input
 	cascades []hugoCascade
@@ -454,12 +519,12 @@ func (rd *hugoRead) meta() map[string]any {
 // the block) and keeps what mapping and deciding need: the values of the keys mapping reads, its
 // robots inputs, and the cascades a branch page declares. A page whose front matter cannot be
 // parsed is not ok.
-func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]bool) hugoRead {
+func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]bool) *hugoRead {
 	doc, err := frontmatter.Parse(g.s.rel(f.abs), head, frontmatter.Hugo)
 	if err != nil {
-		return hugoRead{err: err}
+		return &hugoRead{err: err}
 	}
-	rd := hugoRead{ok: true}
+	rd := &hugoRead{ok: true}
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
 			// Node.Any's reading of the map, of the keys kept: lower case, and of keys that fold
@@ -637,40 +702,91 @@ func (s *Site) source(p string) string {
 	return p
 }
 
-// hugoWalk lists the files under every content root with their language.
-func (s *Site) hugoWalk() ([]hugoFile, error) {
-	h := s.hugo
+// hugoWalk lists the files under every content root with their language, as filepath.WalkDir
+// would find them (symbolic links are not followed; names Hugo ignores are left out). For a site
+// mapped again (r), a folder that is the one listed last time, and that holds nothing named
+// changed, is not listed again: its listing is kept, as the sources' readings are.
+func (s *Site) hugoWalk(r *readings) ([]hugoFile, error) {
 	var files []hugoFile
-	for _, root := range h.roots {
-		err := filepath.WalkDir(root.dir, func(p string, d fs.DirEntry, err error) error {
+	for _, root := range s.hugo.roots {
+		fi, err := os.Lstat(root.dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			continue
+		case err != nil:
+			return nil, err
+		case !fi.IsDir():
+			f, err := s.hugo.fileOf(root, root.dir)
 			if err != nil {
-				if p == root.dir && errors.Is(err, fs.ErrNotExist) {
-					return nil
-				}
-				return err
-			}
-			name := d.Name()
-			if p != root.dir && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")) {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.IsDir() {
-				return nil
-			}
-			f, err := h.fileOf(root, p)
-			if err != nil {
-				return err
+				return nil, err
 			}
 			files = append(files, f)
-			return nil
-		})
-		if err != nil {
+			continue
+		}
+		if files, err = s.hugoWalkDir(r, root, root.dir, fi, files); err != nil {
 			return nil, err
 		}
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].abs < files[j].abs })
+	slices.SortStableFunc(files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
+	return files, nil
+}
+
+// hugoDir is one folder of a content root as hugoWalk lists it: its files and its folders, in
+// name order.
+type hugoDir struct {
+	files []hugoFile
+	dirs  []string
+}
+
+// hugoWalkDir adds the files under dir (fi: its Lstat) to files.
+func (s *Site) hugoWalkDir(r *readings, root hugoRoot, dir string, fi fs.FileInfo, files []hugoFile) ([]hugoFile, error) {
+	var d *hugoDir
+	var id fileID
+	if r != nil && !r.namedIn(dir) {
+		id = idOf(fi)
+		d, _ = r.hugoDirs.get(r, dir, id)
+	}
+	if d == nil {
+		ents, err := os.ReadDir(dir)
+		if err != nil && (dir != root.dir || !errors.Is(err, fs.ErrNotExist)) {
+			return nil, err
+		}
+		d = &hugoDir{}
+		for _, e := range ents {
+			name := e.Name()
+			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") {
+				continue
+			}
+			p := filepath.Join(dir, name)
+			if e.IsDir() {
+				d.dirs = append(d.dirs, name)
+				continue
+			}
+			f, err := s.hugo.fileOf(root, p)
+			if err != nil {
+				return nil, err
+			}
+			d.files = append(d.files, f)
+		}
+		if r != nil && err == nil {
+			r.hugoDirs.put(r, dir, id, d)
+		}
+	}
+	files = append(files, d.files...)
+	for _, name := range d.dirs {
+		p := filepath.Join(dir, name)
+		var fi fs.FileInfo
+		if r != nil {
+			var err error
+			if fi, err = os.Lstat(p); err != nil {
+				return nil, err
+			}
+		}
+		var err error
+		if files, err = s.hugoWalkDir(r, root, p, fi, files); err != nil {
+			return nil, err
+		}
+	}
 	return files, nil
 }
 

@@ -46,6 +46,7 @@ func (s *Site) Remap(changed []string) (*Map, error) {
 	r.opened.Store(0)
 	m, err := s.mapWith(r)
 	r.hugo.sweep(r.gen)
+	r.hugoDirs.sweep(r.gen)
 	r.jekyll.sweep(r.gen)
 	r.yaml.sweep(r.gen)
 	return m, err
@@ -59,9 +60,20 @@ type readings struct {
 	// opened counts the files the mapping under way opened (tests: only what changed is read).
 	opened atomic.Int64
 
-	hugo   sourceCache[hugoRead]
-	jekyll sourceCache[jekyllRead]
-	yaml   sourceCache[bool] // Jekyll: whether a file starts with a front matter line
+	hugo     sourceCache[*hugoRead]
+	hugoDirs sourceCache[*hugoDir] // the content folders' listings
+	// branches are the branch pages (Hugo's _index files) of the last mapping, with their
+	// readings, and epoch counts the mappings in which they changed: a page's place depends on
+	// them (hugoPlace).
+	branches []keptBranch
+	epoch    uint64
+	jekyll   sourceCache[jekyllRead]
+	yaml     sourceCache[bool] // Jekyll: whether a file starts with a front matter line
+}
+
+type keptBranch struct {
+	abs string
+	rd  *hugoRead
 }
 
 // named reports whether the source p was named changed.
@@ -71,6 +83,20 @@ func (r *readings) named(p string) bool {
 	}
 	for _, c := range r.changed {
 		if p == c || strings.HasPrefix(p, c) && len(p) > len(c) && p[len(c)] == filepath.Separator {
+			return true
+		}
+	}
+	return false
+}
+
+// namedIn reports whether a path named changed is the folder dir or directly in it: its listing
+// may have changed.
+func (r *readings) namedIn(dir string) bool {
+	if r.all {
+		return true
+	}
+	for _, c := range r.changed {
+		if c == dir || filepath.Dir(c) == dir {
 			return true
 		}
 	}
