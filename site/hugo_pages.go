@@ -275,11 +275,15 @@ func (hm *hugoMapping) readPages() {
 		}
 		i := idx[n]
 		if hm.r == nil {
-			hm.place(i, hm.placement(hm.src(i, rd)))
+			p := hm.src(i, rd)
+			hm.prepare(p)
+			hm.place(i, hm.placement(p))
 			return
 		}
 		if pl := rd.placed; pl == nil || pl.epoch != hm.r.epoch {
-			rd.placed = hm.placement(hm.src(i, rd))
+			p := hm.src(i, rd)
+			hm.prepare(p)
+			rd.placed = hm.placement(p)
 			rd.placed.epoch = hm.r.epoch
 		}
 		hm.place(i, rd.placed)
