@@ -80,6 +80,7 @@ type hugoMapping struct {
 	files     []hugoFile      // the content files that are pages, in file order
 	pages     []Page          // by file: kept where state is read|placed
 	state     []pageState
+	placed    []*hugoPlace // by file: where its page goes, once placed
 	resources map[resKey][]hugoFile
 	branch    map[branchKey]bool // the branch pages read, by language and folder
 	branches  []*hugoSrc         // the same, in file order
@@ -135,7 +136,7 @@ type bundlePage struct {
 // pages Hugo makes without a content file.
 func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	s, h := g.s, g.s.hugo
-	files, err := s.hugoWalk(r)
+	content, err := s.hugoContent(r)
 	if err != nil {
 		return mapped{}, err
 	}
@@ -143,11 +144,13 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	for _, l := range h.langs {
 		hm.taxonomies[l.code] = sortedKeys(h.taxonomiesOf(l.code))
 	}
-	hm.files, hm.resources = bundleFiles(files)
+	hm.files, hm.resources = content.pages, content.resources
 	hm.pages = make([]Page, len(hm.files))
 	hm.state = make([]pageState, len(hm.files))
+	hm.placed = make([]*hugoPlace, len(hm.files))
 	hm.readBranches()
 	hm.readPages()
+	hm.collect()
 
 	tops, firstLang := hm.sitewide()
 	for _, b := range hm.bundles {
@@ -185,8 +188,39 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 			m.sourceless = append(m.sourceless, pg)
 		}
 	}
-	sort.Slice(m.pages, func(i, j int) bool { return m.pages[i].Source < m.pages[j].Source })
+	bySource := func(a, b Page) int { return strings.Compare(a.Source, b.Source) }
+	if !slices.IsSortedFunc(m.pages, bySource) { // they are, unless a content root is outside the site's
+		slices.SortFunc(m.pages, bySource)
+	}
 	return m, errors.Join(errs...)
+}
+
+// hugoContent is the files of the content tree that mapping reads: the content files that are
+// pages, in file order, and the other files of bundles, by bundle folder (bundleFiles).
+type hugoContent struct {
+	pages     []hugoFile
+	resources map[resKey][]hugoFile
+}
+
+// hugoContent lists the content tree. For a site mapped again (r) whose folders are all the ones
+// listed last time, it is the listing made then.
+func (s *Site) hugoContent(r *readings) (hugoContent, error) {
+	files, same, err := s.hugoWalk(r)
+	if err != nil {
+		if r != nil {
+			r.hugoContent = nil // the folders listed before the error are kept: list all again
+		}
+		return hugoContent{}, err
+	}
+	if same && r.hugoContent != nil {
+		return *r.hugoContent, nil
+	}
+	var c hugoContent
+	c.pages, c.resources = bundleFiles(files)
+	if r != nil {
+		r.hugoContent = &c
+	}
+	return c, nil
 }
 
 // bundleFiles sorts the files of the content tree into the content files that are pages and the
@@ -375,26 +409,37 @@ func (hm *hugoMapping) placement(p *hugoSrc) *hugoPlace {
 	return pl
 }
 
-// place records the page of the file i at its place pl, and notes the terms it uses and the
-// resources it may publish.
+// place records the page of the file i at its place pl. Pages are placed on many goroutines at
+// once, each into its file's place; collect then takes them all in, in file order.
 func (hm *hugoMapping) place(i int, pl *hugoPlace) {
-	f := hm.files[i]
-	hm.mu.Lock()
-	defer hm.mu.Unlock()
-	for _, t := range pl.terms {
-		k, at := hugoTerm{f.lang, t.plural, t.term}, termPlace{i, t.t, t.v}
-		if was, ok := hm.terms[k]; !ok || at.before(was) {
-			hm.terms[k] = at
+	hm.placed[i] = pl
+}
+
+// collect takes in the pages placed: their Pages, the terms they use, the resources they may
+// publish, and the problems that kept them from being placed.
+func (hm *hugoMapping) collect() {
+	for i, pl := range hm.placed {
+		if pl == nil {
+			continue
 		}
-	}
-	if pl.err != nil {
-		hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: pl.err})
-		return
-	}
-	hm.pages[i] = pl.pg
-	hm.state[i] |= pagePlaced
-	if pl.publishes && hm.hasResources(f) {
-		hm.bundles = append(hm.bundles, bundlePage{i, pl.dir})
+		f := hm.files[i]
+		for _, t := range pl.terms {
+			// Pages come in file order, and a page's terms in taxonomy then value order: the
+			// first place of a term is its first use.
+			k := hugoTerm{f.lang, t.plural, t.term}
+			if _, ok := hm.terms[k]; !ok {
+				hm.terms[k] = termPlace{i, t.t, t.v}
+			}
+		}
+		if pl.err != nil {
+			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: pl.err})
+			continue
+		}
+		hm.pages[i] = pl.pg
+		hm.state[i] |= pagePlaced
+		if pl.publishes && hm.hasResources(f) {
+			hm.bundles = append(hm.bundles, bundlePage{i, pl.dir})
+		}
 	}
 }
 
@@ -709,30 +754,45 @@ func (s *Site) source(p string) string {
 // hugoWalk lists the files under every content root with their language, as filepath.WalkDir
 // would find them (symbolic links are not followed; names Hugo ignores are left out). For a site
 // mapped again (r), a folder that is the one listed last time, and that holds nothing named
-// changed, is not listed again: its listing is kept, as the sources' readings are.
-func (s *Site) hugoWalk(r *readings) ([]hugoFile, error) {
-	var files []hugoFile
+// changed, is not listed again: its listing is kept, as the sources' readings are; same reports
+// that every folder was, and that there are as many as then: the files are the ones listed then.
+func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
+	w := hugoWalker{s: s, r: r, same: true}
 	for _, root := range s.hugo.roots {
 		fi, err := os.Lstat(root.dir)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
 		case err != nil:
-			return nil, err
+			return nil, false, err
 		case !fi.IsDir():
 			f, err := s.hugo.fileOf(root, root.dir)
 			if err != nil {
-				return nil, err
+				return nil, false, err
 			}
-			files = append(files, f)
+			w.files = append(w.files, f)
+			w.same = false
 			continue
 		}
-		if files, err = s.hugoWalkDir(r, root, root.dir, fi, files); err != nil {
-			return nil, err
+		if err := w.walk(root, root.dir, fi); err != nil {
+			return nil, false, err
 		}
 	}
-	slices.SortStableFunc(files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
-	return files, nil
+	if r != nil {
+		w.same = w.same && w.dirs == r.hugoDirCount
+		r.hugoDirCount = w.dirs
+	}
+	slices.SortStableFunc(w.files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
+	return w.files, w.same, nil
+}
+
+// hugoWalker is one walk of the content roots (hugoWalk).
+type hugoWalker struct {
+	s     *Site
+	r     *readings
+	files []hugoFile
+	dirs  int  // folders walked
+	same  bool // each is the one listed last time
 }
 
 // hugoDir is one folder of a content root as hugoWalk lists it: its files and its folders, in
@@ -742,18 +802,23 @@ type hugoDir struct {
 	dirs  []string
 }
 
-// hugoWalkDir adds the files under dir (fi: its Lstat) to files.
-func (s *Site) hugoWalkDir(r *readings, root hugoRoot, dir string, fi fs.FileInfo, files []hugoFile) ([]hugoFile, error) {
+// walk adds the files under dir (fi: its Lstat; nil without r) to w.files.
+func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
+	r := w.r
+	w.dirs++
 	var d *hugoDir
 	var id fileID
-	if r != nil && !r.namedIn(dir) {
+	if r != nil {
 		id = idOf(fi)
-		d, _ = r.hugoDirs.get(r, dir, id)
+		if !r.namedIn(dir) {
+			d, _ = r.hugoDirs.get(r, dir, id)
+		}
 	}
 	if d == nil {
+		w.same = false
 		ents, err := os.ReadDir(dir)
 		if err != nil && (dir != root.dir || !errors.Is(err, fs.ErrNotExist)) {
-			return nil, err
+			return err
 		}
 		d = &hugoDir{}
 		for _, e := range ents {
@@ -761,14 +826,13 @@ func (s *Site) hugoWalkDir(r *readings, root hugoRoot, dir string, fi fs.FileInf
 			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") {
 				continue
 			}
-			p := filepath.Join(dir, name)
 			if e.IsDir() {
 				d.dirs = append(d.dirs, name)
 				continue
 			}
-			f, err := s.hugo.fileOf(root, p)
+			f, err := w.s.hugo.fileOf(root, filepath.Join(dir, name))
 			if err != nil {
-				return nil, err
+				return err
 			}
 			d.files = append(d.files, f)
 		}
@@ -776,22 +840,21 @@ func (s *Site) hugoWalkDir(r *readings, root hugoRoot, dir string, fi fs.FileInf
 			r.hugoDirs.put(r, dir, id, d)
 		}
 	}
-	files = append(files, d.files...)
+	w.files = append(w.files, d.files...)
 	for _, name := range d.dirs {
 		p := filepath.Join(dir, name)
 		var fi fs.FileInfo
 		if r != nil {
 			var err error
 			if fi, err = os.Lstat(p); err != nil {
-				return nil, err
+				return err
 			}
 		}
-		var err error
-		if files, err = s.hugoWalkDir(r, root, p, fi, files); err != nil {
-			return nil, err
+		if err := w.walk(root, p, fi); err != nil {
+			return err
 		}
 	}
-	return files, nil
+	return nil
 }
 
 // fileOf describes the file p found under a content root: its path in the content tree, its

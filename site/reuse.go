@@ -62,6 +62,9 @@ type readings struct {
 
 	hugo     sourceCache[*hugoRead]
 	hugoDirs sourceCache[*hugoDir] // the content folders' listings
+	// hugoDirCount is how many folders the last walk listed, and hugoContent what it found.
+	hugoDirCount int
+	hugoContent  *hugoContent
 	// branches are the branch pages (Hugo's _index files) of the last mapping, with their
 	// readings, and epoch counts the mappings in which they changed: a page's place depends on
 	// them (hugoPlace).
@@ -106,13 +109,13 @@ func (r *readings) namedIn(dir string) bool {
 // sourceCache is what reading each source produced, by its path on disk. Its methods are safe for
 // concurrent use: sources are read on many workers at once.
 type sourceCache[T any] struct {
-	mu    sync.Mutex
+	mu    sync.RWMutex
 	files map[string]*cachedRead[T]
 }
 
 type cachedRead[T any] struct {
 	id  fileID
-	gen uint64
+	gen atomic.Uint64 // the last mapping that used it
 	v   T
 }
 
@@ -122,24 +125,26 @@ func (c *sourceCache[T]) get(r *readings, p string, id fileID) (v T, ok bool) {
 	if r.named(p) {
 		return v, false
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	c.mu.RLock()
 	e := c.files[p]
+	c.mu.RUnlock()
 	if e == nil || e.id != id {
 		return v, false
 	}
-	e.gen = r.gen
+	e.gen.Store(r.gen)
 	return e.v, true
 }
 
 // put keeps v, what reading the file p (whose identity was id before it was read) produced.
 func (c *sourceCache[T]) put(r *readings, p string, id fileID, v T) {
+	e := &cachedRead[T]{id: id, v: v}
+	e.gen.Store(r.gen)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.files == nil {
 		c.files = map[string]*cachedRead[T]{}
 	}
-	c.files[p] = &cachedRead[T]{id: id, gen: r.gen, v: v}
+	c.files[p] = e
 }
 
 // sweep lets go of the readings the mapping gen did not use: their files are gone, or no longer
@@ -148,7 +153,7 @@ func (c *sourceCache[T]) sweep(gen uint64) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for p, e := range c.files {
-		if e.gen != gen {
+		if e.gen.Load() != gen {
 			delete(c.files, p)
 		}
 	}
