@@ -215,6 +215,11 @@ func (s *Site) hugoContent(r *readings) (hugoContent, error) {
 	if same && r.hugoContent != nil {
 		return *r.hugoContent, nil
 	}
+	if same {
+		// Walked again as before, but what it found was let go: list it again.
+		r.hugoDirCount = -1
+		return s.hugoContent(r)
+	}
 	var c hugoContent
 	c.pages, c.resources = bundleFiles(files)
 	if r != nil {
@@ -753,9 +758,10 @@ func (s *Site) source(p string) string {
 
 // hugoWalk lists the files under every content root with their language, as filepath.WalkDir
 // would find them (symbolic links are not followed; names Hugo ignores are left out). For a site
-// mapped again (r), a folder that is the one listed last time, and that holds nothing named
-// changed, is not listed again: its listing is kept, as the sources' readings are; same reports
-// that every folder was, and that there are as many as then: the files are the ones listed then.
+// mapped again (r), a folder that is the one listed last time (its identity, which a file coming,
+// going or being renamed in it changes), and in which nothing named changed came or went, is not
+// listed again: its listing is kept, as the sources' readings are. same reports that every folder
+// was, and that there are as many as then: the files are the ones listed then, and files is nil.
 func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 	w := hugoWalker{s: s, r: r, same: true}
 	for _, root := range s.hugo.roots {
@@ -770,7 +776,7 @@ func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 			if err != nil {
 				return nil, false, err
 			}
-			w.files = append(w.files, f)
+			w.dirs = append(w.dirs, &hugoDir{files: []hugoFile{f}})
 			w.same = false
 			continue
 		}
@@ -779,20 +785,30 @@ func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 		}
 	}
 	if r != nil {
-		w.same = w.same && w.dirs == r.hugoDirCount
-		r.hugoDirCount = w.dirs
+		w.same = w.same && len(w.dirs) == r.hugoDirCount
+		r.hugoDirCount = len(w.dirs)
+		if w.same {
+			return nil, true, nil
+		}
 	}
-	slices.SortStableFunc(w.files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
-	return w.files, w.same, nil
+	n := 0
+	for _, d := range w.dirs {
+		n += len(d.files)
+	}
+	files = make([]hugoFile, 0, n)
+	for _, d := range w.dirs {
+		files = append(files, d.files...)
+	}
+	slices.SortStableFunc(files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
+	return files, false, nil
 }
 
 // hugoWalker is one walk of the content roots (hugoWalk).
 type hugoWalker struct {
-	s     *Site
-	r     *readings
-	files []hugoFile
-	dirs  int  // folders walked
-	same  bool // each is the one listed last time
+	s    *Site
+	r    *readings
+	dirs []*hugoDir // the folders walked, in walk order
+	same bool       // each is the one listed last time
 }
 
 // hugoDir is one folder of a content root as hugoWalk lists it: its files and its folders, in
@@ -802,16 +818,15 @@ type hugoDir struct {
 	dirs  []string
 }
 
-// walk adds the files under dir (fi: its Lstat; nil without r) to w.files.
+// walk lists dir (fi: its Lstat; nil without r) and the folders under it.
 func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
 	r := w.r
-	w.dirs++
 	var d *hugoDir
 	var id fileID
 	if r != nil {
 		id = idOf(fi)
-		if !r.namedIn(dir) {
-			d, _ = r.hugoDirs.get(r, dir, id)
+		if d, _ = r.hugoDirs.get(r, dir, id); d != nil && !d.holds(r.namedIn(dir)) {
+			d = nil
 		}
 	}
 	if d == nil {
@@ -823,7 +838,7 @@ func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
 		d = &hugoDir{}
 		for _, e := range ents {
 			name := e.Name()
-			if strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~") {
+			if hugoIgnored(name) {
 				continue
 			}
 			if e.IsDir() {
@@ -840,7 +855,7 @@ func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
 			r.hugoDirs.put(r, dir, id, d)
 		}
 	}
-	w.files = append(w.files, d.files...)
+	w.dirs = append(w.dirs, d)
 	for _, name := range d.dirs {
 		p := filepath.Join(dir, name)
 		var fi fs.FileInfo
@@ -855,6 +870,34 @@ func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
 		}
 	}
 	return nil
+}
+
+// hugoIgnored reports the names Hugo's walk leaves out, files and folders: hidden ones, and
+// editors' backup and lock files.
+func hugoIgnored(name string) bool {
+	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
+}
+
+// holds reports whether the listing d still holds the paths named changed in its folder as they
+// are now: a file named changed that is listed is still a file, one not listed is still not there.
+func (d *hugoDir) holds(named []string) bool {
+	for _, p := range named {
+		name := filepath.Base(p)
+		if hugoIgnored(name) {
+			continue
+		}
+		listed, isDir := slices.Contains(d.dirs, name), false
+		if !listed {
+			listed = slices.ContainsFunc(d.files, func(f hugoFile) bool { return filepath.Base(f.abs) == name })
+		} else {
+			isDir = true
+		}
+		fi, err := os.Lstat(p)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) || (err == nil) != listed || err == nil && fi.IsDir() != isDir {
+			return false
+		}
+	}
+	return true
 }
 
 // fileOf describes the file p found under a content root: its path in the content tree, its

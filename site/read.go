@@ -41,8 +41,8 @@ func readSources[T any](r *readings, c *sourceCache[T], n int, file func(i int) 
 				keep := false
 				if r != nil {
 					// The identity before the read: a write after it shows as a change next time.
-					if fi, err := os.Stat(p); err == nil {
-						id, keep = idOf(fi), true
+					if sid, err := statID(p); err == nil {
+						id, keep = sid, true
 						if v, ok := c.get(r, p, id); ok {
 							use(i, v)
 							continue

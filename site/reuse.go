@@ -92,18 +92,16 @@ func (r *readings) named(p string) bool {
 	return false
 }
 
-// namedIn reports whether a path named changed is the folder dir or directly in it: its listing
-// may have changed.
-func (r *readings) namedIn(dir string) bool {
-	if r.all {
-		return true
-	}
+// namedIn returns the paths named changed that are directly in the folder dir: a file there that
+// came or went. A folder named changed (or one above it) is all read again: none is kept.
+func (r *readings) namedIn(dir string) []string {
+	var in []string
 	for _, c := range r.changed {
-		if c == dir || filepath.Dir(c) == dir {
-			return true
+		if filepath.Dir(c) == dir {
+			in = append(in, c)
 		}
 	}
-	return false
+	return in
 }
 
 // sourceCache is what reading each source produced, by its path on disk. Its methods are safe for
