@@ -824,7 +824,7 @@ func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
 	var d *hugoDir
 	var id fileID
 	if r != nil {
-		id = idOf(fi)
+		id = r.identity(idOf(fi))
 		if d, _ = r.hugoDirs.get(r, dir, id); d != nil && !d.holds(r.namedIn(dir)) {
 			d = nil
 		}

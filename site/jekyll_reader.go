@@ -97,7 +97,7 @@ func (w *jekyllWalk) yamlHeader(p string, fi fs.FileInfo) bool {
 			return false
 		}
 	}
-	id := idOf(fi)
+	id := w.r.identity(idOf(fi))
 	if ok, kept := w.r.yaml.get(w.r, p, id); kept {
 		return ok
 	}

@@ -42,7 +42,7 @@ func readSources[T any](r *readings, c *sourceCache[T], n int, file func(i int) 
 				if r != nil {
 					// The identity before the read: a write after it shows as a change next time.
 					if sid, err := statID(p); err == nil {
-						id, keep = sid, true
+						id, keep = r.identity(sid), true
 						if v, ok := c.get(r, p, id); ok {
 							use(i, v)
 							continue

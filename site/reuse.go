@@ -59,6 +59,9 @@ type readings struct {
 	changed []string // paths named changed, as given and as the site names them
 	// opened counts the files the mapping under way opened (tests: only what changed is read).
 	opened atomic.Int64
+	// blind makes identities without change time and inode, as some systems give them (tests:
+	// what the names alone catch).
+	blind bool
 
 	hugo     sourceCache[*hugoRead]
 	hugoDirs sourceCache[*hugoDir] // the content folders' listings
@@ -77,6 +80,14 @@ type readings struct {
 type keptBranch struct {
 	abs string
 	rd  *hugoRead
+}
+
+// identity is id as this site's readings tell files apart.
+func (r *readings) identity(id fileID) fileID {
+	if r.blind {
+		id.ctime, id.ino = 0, 0
+	}
+	return id
 }
 
 // named reports whether the source p was named changed.
