@@ -3,8 +3,6 @@ package site
 import (
 	"errors"
 	"fmt"
-	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -75,12 +73,12 @@ type resKey struct {
 type hugoMapping struct {
 	g         hugoGen
 	h         *hugoConfig
-	r         *readings       // the readings kept of a site mapped again (Remap); nil for none
-	keys      map[string]bool // the front matter keys mapping reads (hugoConfig.metaKeys)
-	files     []hugoFile      // the content files that are pages, in file order
-	pages     []Page          // by file: kept where state is read|placed
+	r         *readings         // the readings kept of a site mapped again (Remap); nil for none
+	keys      map[string]string // the front matter keys mapping reads (hugoConfig.metaKeys)
+	files     []hugoFile        // the content files that are pages, in file order
+	pages     []Page            // by file: kept where state is read|placed
 	state     []pageState
-	placed    []*hugoPlace // by file: where its page goes, once placed
+	reads     []*hugoRead // by file: what reading it produced, and where its page goes
 	resources map[resKey][]hugoFile
 	branch    map[branchKey]bool // the branch pages read, by language and folder
 	branches  []*hugoSrc         // the same, in file order
@@ -147,7 +145,7 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	hm.files, hm.resources = content.pages, content.resources
 	hm.pages = make([]Page, len(hm.files))
 	hm.state = make([]pageState, len(hm.files))
-	hm.placed = make([]*hugoPlace, len(hm.files))
+	hm.reads = make([]*hugoRead, len(hm.files))
 	hm.readBranches()
 	hm.readPages()
 	hm.collect()
@@ -175,57 +173,37 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 			errs = append(errs, pr.pageErr)
 		}
 	}
-	// The pages mapped, in place: a site's pages are never held twice.
-	m.pages = hm.pages[:0]
+	// The pages mapped, by source: in place (a site's pages are never held twice) when file
+	// order is source order, as it is unless a content root is outside the site's folder.
+	var order []int
 	for i := range hm.pages {
 		if hm.state[i] == pageRead|pagePlaced {
-			m.pages = append(m.pages, hm.pages[i])
+			order = append(order, i)
 		}
 	}
-	clear(hm.pages[len(m.pages):])
+	bySource := func(a, b int) int { return strings.Compare(hm.pages[a].Source, hm.pages[b].Source) }
+	if slices.IsSortedFunc(order, bySource) {
+		m.pages = hm.pages[:0]
+		for _, i := range order {
+			m.pages = append(m.pages, hm.pages[i])
+		}
+		clear(hm.pages[len(m.pages):])
+	} else {
+		slices.SortStableFunc(order, bySource)
+		m.pages = make([]Page, len(order))
+		for k, i := range order {
+			m.pages[k] = hm.pages[i]
+		}
+	}
+	if r != nil {
+		hm.remember(m.pages, order)
+	}
 	for _, p := range made {
 		if pg, ok := g.sourceless(p, hm.sections); ok {
 			m.sourceless = append(m.sourceless, pg)
 		}
 	}
-	bySource := func(a, b Page) int { return strings.Compare(a.Source, b.Source) }
-	if !slices.IsSortedFunc(m.pages, bySource) { // they are, unless a content root is outside the site's
-		slices.SortFunc(m.pages, bySource)
-	}
 	return m, errors.Join(errs...)
-}
-
-// hugoContent is the files of the content tree that mapping reads: the content files that are
-// pages, in file order, and the other files of bundles, by bundle folder (bundleFiles).
-type hugoContent struct {
-	pages     []hugoFile
-	resources map[resKey][]hugoFile
-}
-
-// hugoContent lists the content tree. For a site mapped again (r) whose folders are all the ones
-// listed last time, it is the listing made then.
-func (s *Site) hugoContent(r *readings) (hugoContent, error) {
-	files, same, err := s.hugoWalk(r)
-	if err != nil {
-		if r != nil {
-			r.hugoContent = nil // the folders listed before the error are kept: list all again
-		}
-		return hugoContent{}, err
-	}
-	if same && r.hugoContent != nil {
-		return *r.hugoContent, nil
-	}
-	if same {
-		// Walked again as before, but what it found was let go: list it again.
-		r.hugoDirCount = -1
-		return s.hugoContent(r)
-	}
-	var c hugoContent
-	c.pages, c.resources = bundleFiles(files)
-	if r != nil {
-		r.hugoContent = &c
-	}
-	return c, nil
 }
 
 // bundleFiles sorts the files of the content tree into the content files that are pages and the
@@ -261,13 +239,12 @@ func (hm *hugoMapping) readBranches() {
 			idx = append(idx, i)
 		}
 	}
-	reads := make([]*hugoRead, len(idx))
-	hm.readEach(idx, func(n int, rd *hugoRead) { reads[n] = rd })
+	hm.readEach(idx, func(int, *hugoRead) {})
 	srcs := make([]*hugoSrc, len(idx))
 	hm.branch = map[branchKey]bool{}
-	for n, rd := range reads {
-		if rd.ok {
-			p := hm.src(idx[n], rd)
+	for n, i := range idx {
+		if rd := hm.reads[i]; rd.ok {
+			p := hm.src(i, rd)
 			srcs[n] = p
 			hm.branches = append(hm.branches, p)
 			hm.branch[branchKey{p.lang, p.dir}] = true
@@ -281,17 +258,17 @@ func (hm *hugoMapping) readBranches() {
 	}
 	for n, p := range srcs {
 		if p != nil {
-			hm.place(idx[n], hm.placement(p))
+			hm.placement(hm.reads[idx[n]], p)
 		}
 	}
 	if r := hm.r; r != nil {
 		// Every other page depends on the branch pages alone of all the site's pages: the
-		// places kept with their readings hold while the branch pages are those read last time.
+		// places kept with their readings hold while the branch pages read say what they said.
 		kept := make([]keptBranch, len(idx))
 		for n, i := range idx {
-			kept[n] = keptBranch{hm.files[i].abs, reads[n]}
+			kept[n] = keptBranch{hm.files[i].abs, hm.reads[i]}
 		}
-		if !slices.Equal(kept, r.branches) {
+		if !slices.EqualFunc(kept, r.branches, func(a, b keptBranch) bool { return a.abs == b.abs && a.rd.sameAs(b.rd) }) {
 			r.epoch++
 		}
 		r.branches = kept
@@ -300,7 +277,7 @@ func (hm *hugoMapping) readBranches() {
 
 // readPages reads and places every page that is not a branch page, on the workers of readSources:
 // each page's front matter is let go as soon as it is placed. For a site mapped again, a page whose
-// reading was kept, placed while the branch pages were the same, keeps its place.
+// reading was kept, placed while the branch pages said the same, keeps its place.
 func (hm *hugoMapping) readPages() {
 	var idx []int
 	for i, f := range hm.files {
@@ -308,49 +285,39 @@ func (hm *hugoMapping) readPages() {
 			idx = append(idx, i)
 		}
 	}
+	epoch := uint64(0)
+	if hm.r != nil {
+		epoch = hm.r.epoch
+	}
 	hm.readEach(idx, func(n int, rd *hugoRead) {
-		if !rd.ok {
+		if !rd.ok || rd.placed && rd.epoch == epoch && hm.r != nil {
 			return
 		}
-		i := idx[n]
-		if hm.r == nil {
-			p := hm.src(i, rd)
-			hm.prepare(p)
-			hm.place(i, hm.placement(p))
-			return
-		}
-		if pl := rd.placed; pl == nil || pl.epoch != hm.r.epoch {
-			p := hm.src(i, rd)
-			hm.prepare(p)
-			rd.placed = hm.placement(p)
-			rd.placed.epoch = hm.r.epoch
-		}
-		hm.place(i, rd.placed)
+		p := hm.src(idx[n], rd)
+		hm.prepare(p)
+		hm.placement(rd, p)
+		rd.epoch = epoch
 	})
 }
 
-// readEach reads the front matter of the files idx names, in parallel, and calls fn(n, rd) for
-// idx[n] with what reading it produced; a file whose front matter could not be read (rd.ok false)
-// has its problem recorded.
+// readEach reads the front matter of the files idx names, in parallel, into hm.reads, and calls
+// fn(n, rd) for idx[n] with what reading it produced; a file whose front matter could not be read
+// (rd.ok false) has its problem recorded.
 func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
-	var c *sourceCache[*hugoRead]
+	var k keeper[*hugoRead]
 	if hm.r != nil {
-		c = &hm.r.hugo
+		k = hugoKeeper{hm.r, idx}
 	}
 	file := func(n int) string { return hm.files[idx[n]].abs }
 	read := func(n int, head []byte, err error) *hugoRead {
 		if err != nil {
-			return &hugoRead{err: err}
+			return &hugoRead{rare: &hugoRare{err: err}}
 		}
 		return hm.g.readFrontMatter(hm.files[idx[n]], head, hm.keys)
 	}
-	readSources(hm.r, c, len(idx), file, frontmatter.Hugo, read, func(n int, rd *hugoRead) {
+	readSources(hm.r, k, len(idx), file, frontmatter.Hugo, read, func(n int, rd *hugoRead) {
 		i := idx[n]
-		if len(rd.warnings) > 0 || rd.err != nil {
-			hm.mu.Lock()
-			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rd.warnings, readErr: rd.err})
-			hm.mu.Unlock()
-		}
+		hm.reads[i] = rd
 		if rd.ok {
 			hm.state[i] |= pageRead
 		}
@@ -361,7 +328,7 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 // src is the page being mapped for the file i, read as rd.
 func (hm *hugoMapping) src(i int, rd *hugoRead) *hugoSrc {
 	f := hm.files[i]
-	return &hugoSrc{hugoFile: f, bundle: f.base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades}
+	return &hugoSrc{hugoFile: f, bundle: f.base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
 }
 
 // prepare fills a page read with what placing it needs: its kind, paths, cascades, title, slug
@@ -376,30 +343,20 @@ func (hm *hugoMapping) prepare(p *hugoSrc) {
 	p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
 }
 
-// hugoPlace is where a page goes and what of it the site-wide steps need (hugoMapping.placement).
-// It depends on nothing but the page's file and reading, the branch pages and the configuration,
-// so a site mapped again keeps it with the page's reading (hugoRead.placed) for as long as the
-// branch pages are those it was placed with (epoch).
-type hugoPlace struct {
-	epoch     uint64
-	pg        Page
-	dir       string // the folder of the output its bundle's files go in
-	publishes bool   // Hugo writes the page and publishes its bundle's files
-	err       error
-	terms     []placedTerm // the terms it uses
-}
-
-// placedTerm is a term a page uses: the taxonomy's plural key and the term, and where the term is
-// among the page's (the taxonomy's place among the language's, the term's in its value).
-type placedTerm struct {
-	plural, term string
-	t, v         int
-}
-
-// placement works out where the page (prepared) goes.
-func (hm *hugoMapping) placement(p *hugoSrc) *hugoPlace {
+// placement works out where the page p (prepared), read as rd, goes, and keeps it in rd (hugoPlace).
+// Pages are placed on many goroutines at once, each into its own reading; collect then takes them
+// all in, in file order.
+func (hm *hugoMapping) placement(rd *hugoRead, p *hugoSrc) {
 	pg, tp, written, err := hm.g.page(p, hm.sections)
-	pl := &hugoPlace{pg: pg, dir: tp.dir, publishes: written && publishesResources(p.meta), err: err}
+	pl := hugoPlace{placed: true, publishes: written && publishesResources(p.meta)}
+	if err != nil {
+		rd.setRare(func(r *hugoRare) { r.pageErr = err })
+	} else {
+		pl.page = &pg
+	}
+	if pl.publishes && (p.base == "index" || p.base == "_index") {
+		rd.setRare(func(r *hugoRare) { r.dir = tp.dir })
+	}
 	plurals, ok := hm.taxonomies[p.lang]
 	if !ok {
 		plurals = sortedKeys(hm.h.taxonomiesOf(p.lang))
@@ -407,44 +364,62 @@ func (hm *hugoMapping) placement(p *hugoSrc) *hugoPlace {
 	for t, plural := range plurals {
 		for v, term := range toStrings(p.meta[plural]) {
 			if term != "" {
-				pl.terms = append(pl.terms, placedTerm{plural, term, t, v})
+				pl.terms = append(pl.terms, placedTerm{term, int32(t), int32(v)})
 			}
 		}
 	}
-	return pl
+	rd.hugoPlace = pl
 }
 
-// place records the page of the file i at its place pl. Pages are placed on many goroutines at
-// once, each into its file's place; collect then takes them all in, in file order.
-func (hm *hugoMapping) place(i int, pl *hugoPlace) {
-	hm.placed[i] = pl
-}
-
-// collect takes in the pages placed: their Pages, the terms they use, the resources they may
-// publish, and the problems that kept them from being placed.
+// collect takes in the pages read and placed: their problems, their Pages, the terms they use and
+// the resources they may publish.
 func (hm *hugoMapping) collect() {
-	for i, pl := range hm.placed {
-		if pl == nil {
+	for i, rd := range hm.reads {
+		if rd == nil {
+			continue
+		}
+		if rr := rd.rare; rr != nil && (len(rr.warnings) > 0 || rr.err != nil) {
+			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rr.warnings, readErr: rr.err})
+		}
+		if !rd.ok || !rd.placed {
 			continue
 		}
 		f := hm.files[i]
-		for _, t := range pl.terms {
+		for _, t := range rd.terms {
 			// Pages come in file order, and a page's terms in taxonomy then value order: the
 			// first place of a term is its first use.
-			k := hugoTerm{f.lang, t.plural, t.term}
+			k := hugoTerm{f.lang, hm.plurals(f.lang)[t.t], t.term}
 			if _, ok := hm.terms[k]; !ok {
-				hm.terms[k] = termPlace{i, t.t, t.v}
+				hm.terms[k] = termPlace{i, int(t.t), int(t.v)}
 			}
 		}
-		if pl.err != nil {
-			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: pl.err})
+		if rd.page == nil {
+			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
 			continue
 		}
-		hm.pages[i] = pl.pg
+		hm.pages[i] = *rd.page
+		hm.pages[i].Resources = nil // the bundle's files as they are now, below
 		hm.state[i] |= pagePlaced
-		if pl.publishes && hm.hasResources(f) {
-			hm.bundles = append(hm.bundles, bundlePage{i, pl.dir})
+		if rd.publishes && hm.hasResources(f) {
+			hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
 		}
+	}
+}
+
+// plurals are the taxonomies' plural keys of the language, sorted.
+func (hm *hugoMapping) plurals(lang string) []string {
+	if ps, ok := hm.taxonomies[lang]; ok {
+		return ps
+	}
+	return sortedKeys(hm.h.taxonomiesOf(lang))
+}
+
+// remember points the reading of each page mapped at its Page in pages, the Map's: the next
+// mapping of the site copies it from there while it holds (hugoPlace). order are the files of
+// pages, in the order of pages.
+func (hm *hugoMapping) remember(pages []Page, order []int) {
+	for k, i := range order {
+		hm.reads[i].page = &pages[k]
 	}
 }
 
@@ -513,101 +488,6 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 			return "", false
 		}
 	}
-}
-
-// hugoRead is what reading one content file's front matter produced (readFrontMatter), which a
-// site mapped again keeps while the file does not change (Remap): the front matter values that
-// mapping reads, its robots inputs, the cascades a branch page declares, and its problems.
-type hugoRead struct {
-	ok       bool        // the front matter could be parsed: the file is one of the site's pages
-	placed   *hugoPlace  // where it was placed last, for a site mapped again (not a branch page)
-	fields   []metaField // the keys of hugoMetaKeys and the taxonomies' it sets, lower case
-	ownIn    []rules.Input
-	cascades []hugoCascade
-	warnings []error
-	err      error
-}
-
-// metaField is one front matter key a page sets, as Node.Any reads it.
-type metaField struct {
-	key string
-	v   any
-}
-
-// hugoMetaKeys are the front matter keys (lower case) that mapping a page reads, with the
-// configured taxonomies' plural keys (hugoConfig.metaKeys): a reading keeps only those, so that
-// what a site mapped again keeps of a page is small. A key that mapping comes to read goes here.
-var hugoMetaKeys = []string{
-	"title", "slug", "url", "aliases", "outputs", "headless", "build", "_build", "draft",
-	"date", "publishdate", "pubdate", "published", "lastmod", "modified", "expirydate", "unpublishdate",
-}
-
-// metaKeys are hugoMetaKeys and the plural keys of every language's taxonomies.
-func (h *hugoConfig) metaKeys() map[string]bool {
-	keys := map[string]bool{}
-	for _, k := range hugoMetaKeys {
-		keys[k] = true
-	}
-	for k := range h.taxonomies {
-		keys[k] = true
-	}
-	for _, l := range h.langs {
-		for k := range l.taxonomies {
-			keys[k] = true
-		}
-	}
-	return keys
-}
-
-// meta is the page's front matter as mapping reads it: a map of its own, which the cascades
-// that reach the page fill.
-func (rd *hugoRead) meta() map[string]any {
-	m := make(map[string]any, len(rd.fields))
-	for _, f := range rd.fields {
-		m[f.key] = f.v
-	}
-	return m
-}
-
-// readFrontMatter parses the front matter of the content file f (head: the file up to the end of
-// the block) and keeps what mapping and deciding need: the values of the keys mapping reads, its
-// robots inputs, and the cascades a branch page declares. A page whose front matter cannot be
-// parsed is not ok.
-func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]bool) *hugoRead {
-	doc, err := frontmatter.Parse(g.s.rel(f.abs), head, frontmatter.Hugo)
-	if err != nil {
-		return &hugoRead{err: err}
-	}
-	rd := &hugoRead{ok: true}
-	if doc.Root != nil {
-		for _, k := range doc.Root.Keys {
-			// Node.Any's reading of the map, of the keys kept: lower case, and of keys that fold
-			// alike the one written last.
-			name := strings.ToLower(k.Name)
-			if !keys[name] || slices.ContainsFunc(rd.fields, func(f metaField) bool { return f.key == name }) {
-				continue
-			}
-			w, _ := doc.Root.Fold(name)
-			rd.fields = append(rd.fields, metaField{name, w.Value.Any(true)})
-		}
-	}
-	var errs []error
-	own, err := doc.Robots()
-	if err != nil {
-		errs = append(errs, err)
-	}
-	if f.base == "_index" {
-		cs, err := doc.Cascades()
-		if err != nil {
-			errs = append(errs, err)
-		}
-		for _, c := range cs {
-			rd.cascades = append(rd.cascades, newHugoCascade(c))
-		}
-	}
-	rd.ownIn = own
-	rd.warnings, rd.err = doc.Warnings, errors.Join(errs...)
-	return rd
 }
 
 // page is what Hugo writes for one content file: its output file in each format, aliases and
@@ -754,150 +634,6 @@ func (s *Site) source(p string) string {
 		return strings.Clone(r)
 	}
 	return p
-}
-
-// hugoWalk lists the files under every content root with their language, as filepath.WalkDir
-// would find them (symbolic links are not followed; names Hugo ignores are left out). For a site
-// mapped again (r), a folder that is the one listed last time (its identity, which a file coming,
-// going or being renamed in it changes), and in which nothing named changed came or went, is not
-// listed again: its listing is kept, as the sources' readings are. same reports that every folder
-// was, and that there are as many as then: the files are the ones listed then, and files is nil.
-func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
-	w := hugoWalker{s: s, r: r, same: true}
-	for _, root := range s.hugo.roots {
-		fi, err := os.Lstat(root.dir)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			continue
-		case err != nil:
-			return nil, false, err
-		case !fi.IsDir():
-			f, err := s.hugo.fileOf(root, root.dir)
-			if err != nil {
-				return nil, false, err
-			}
-			w.dirs = append(w.dirs, &hugoDir{files: []hugoFile{f}})
-			w.same = false
-			continue
-		}
-		if err := w.walk(root, root.dir, fi); err != nil {
-			return nil, false, err
-		}
-	}
-	if r != nil {
-		w.same = w.same && len(w.dirs) == r.hugoDirCount
-		r.hugoDirCount = len(w.dirs)
-		if w.same {
-			return nil, true, nil
-		}
-	}
-	n := 0
-	for _, d := range w.dirs {
-		n += len(d.files)
-	}
-	files = make([]hugoFile, 0, n)
-	for _, d := range w.dirs {
-		files = append(files, d.files...)
-	}
-	slices.SortStableFunc(files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
-	return files, false, nil
-}
-
-// hugoWalker is one walk of the content roots (hugoWalk).
-type hugoWalker struct {
-	s    *Site
-	r    *readings
-	dirs []*hugoDir // the folders walked, in walk order
-	same bool       // each is the one listed last time
-}
-
-// hugoDir is one folder of a content root as hugoWalk lists it: its files and its folders, in
-// name order.
-type hugoDir struct {
-	files []hugoFile
-	dirs  []string
-}
-
-// walk lists dir (fi: its Lstat; nil without r) and the folders under it.
-func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
-	r := w.r
-	var d *hugoDir
-	var id fileID
-	if r != nil {
-		id = r.identity(idOf(fi))
-		if d, _ = r.hugoDirs.get(r, dir, id); d != nil && !d.holds(r.namedIn(dir)) {
-			d = nil
-		}
-	}
-	if d == nil {
-		w.same = false
-		ents, err := os.ReadDir(dir)
-		if err != nil && (dir != root.dir || !errors.Is(err, fs.ErrNotExist)) {
-			return err
-		}
-		d = &hugoDir{}
-		for _, e := range ents {
-			name := e.Name()
-			if hugoIgnored(name) {
-				continue
-			}
-			if e.IsDir() {
-				d.dirs = append(d.dirs, name)
-				continue
-			}
-			f, err := w.s.hugo.fileOf(root, filepath.Join(dir, name))
-			if err != nil {
-				return err
-			}
-			d.files = append(d.files, f)
-		}
-		if r != nil && err == nil {
-			r.hugoDirs.put(r, dir, id, d)
-		}
-	}
-	w.dirs = append(w.dirs, d)
-	for _, name := range d.dirs {
-		p := filepath.Join(dir, name)
-		var fi fs.FileInfo
-		if r != nil {
-			var err error
-			if fi, err = os.Lstat(p); err != nil {
-				return err
-			}
-		}
-		if err := w.walk(root, p, fi); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// hugoIgnored reports the names Hugo's walk leaves out, files and folders: hidden ones, and
-// editors' backup and lock files.
-func hugoIgnored(name string) bool {
-	return strings.HasPrefix(name, ".") || strings.HasPrefix(name, "#") || strings.HasSuffix(name, "~")
-}
-
-// holds reports whether the listing d still holds the paths named changed in its folder as they
-// are now: a file named changed that is listed is still a file, one not listed is still not there.
-func (d *hugoDir) holds(named []string) bool {
-	for _, p := range named {
-		name := filepath.Base(p)
-		if hugoIgnored(name) {
-			continue
-		}
-		listed, isDir := slices.Contains(d.dirs, name), false
-		if !listed {
-			listed = slices.ContainsFunc(d.files, func(f hugoFile) bool { return filepath.Base(f.abs) == name })
-		} else {
-			isDir = true
-		}
-		fi, err := os.Lstat(p)
-		if err != nil && !errors.Is(err, fs.ErrNotExist) || (err == nil) != listed || err == nil && fi.IsDir() != isDir {
-			return false
-		}
-	}
-	return true
 }
 
 // fileOf describes the file p found under a content root: its path in the content tree, its

@@ -144,9 +144,9 @@ func (w *jekyllWalk) readAll() {
 	pages := make([]Page, len(w.found))
 	ok := make([]bool, len(w.found))
 	probs := make([]*jekyllProblems, len(w.found))
-	var c *sourceCache[jekyllRead]
+	var k keeper[jekyllRead]
 	if w.r != nil {
-		c = &w.r.jekyll
+		k = cacheKeeper[jekyllRead]{w.r, &w.r.jekyll}
 	}
 	read := func(i int, head []byte, err error) jekyllRead {
 		f := w.found[i]
@@ -159,7 +159,7 @@ func (w *jekyllWalk) readAll() {
 		}
 		return rd
 	}
-	readSources(w.r, c, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd jekyllRead) {
+	readSources(w.r, k, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd jekyllRead) {
 		pr := &jekyllProblems{}
 		if f := w.found[i]; f.col == nil {
 			pages[i], ok[i] = w.page(f.dirRel, f.name, rd, pr)

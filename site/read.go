@@ -16,10 +16,10 @@ import (
 // files at once, so they must keep what they make of file i to file i's place; read must not keep
 // head. Memory is the workers' buffers, not the sources' bytes.
 //
-// With r (Remap), a file whose identity is the one it had when c's reading of it was made, and
+// With r (Remap), a file whose identity is the one it had when k's reading of it was made, and
 // that r does not name changed, is not read: use gets that reading. What reading each file produced
-// is kept in c, unless the file could not be read (it is tried again next time).
-func readSources[T any](r *readings, c *sourceCache[T], n int, file func(i int) string, dialect frontmatter.Dialect,
+// is kept in k, unless the file could not be read (it is tried again next time).
+func readSources[T any](r *readings, k keeper[T], n int, file func(i int) string, dialect frontmatter.Dialect,
 	read func(i int, head []byte, err error) T, use func(i int, v T)) {
 	// Reading a file that is not in the page cache waits on the disk: twice as many workers as
 	// cores keep the cores busy parsing meanwhile.
@@ -43,7 +43,7 @@ func readSources[T any](r *readings, c *sourceCache[T], n int, file func(i int) 
 					// The identity before the read: a write after it shows as a change next time.
 					if sid, err := statID(p); err == nil {
 						id, keep = r.identity(sid), true
-						if v, ok := c.get(r, p, id); ok {
+						if v, ok := k.kept(i, p, id); ok {
 							use(i, v)
 							continue
 						}
@@ -59,7 +59,7 @@ func readSources[T any](r *readings, c *sourceCache[T], n int, file func(i int) 
 				}
 				v := read(i, head, err)
 				if keep && err == nil {
-					c.put(r, p, id, v)
+					k.keep(i, p, id, v)
 				}
 				use(i, v)
 			}

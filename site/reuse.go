@@ -45,7 +45,6 @@ func (s *Site) Remap(changed []string) (*Map, error) {
 	}
 	r.opened.Store(0)
 	m, err := s.mapWith(r)
-	r.hugo.sweep(r.gen)
 	r.hugoDirs.sweep(r.gen)
 	r.jekyll.sweep(r.gen)
 	r.yaml.sweep(r.gen)
@@ -63,11 +62,12 @@ type readings struct {
 	// what the names alone catch).
 	blind bool
 
-	hugo     sourceCache[*hugoRead]
 	hugoDirs sourceCache[*hugoDir] // the content folders' listings
-	// hugoDirCount is how many folders the last walk listed, and hugoContent what it found.
+	// hugoDirCount is how many folders the last walk listed, hugoContent what it found, and
+	// hugoReads the readings of hugoContent.pages, in their places.
 	hugoDirCount int
 	hugoContent  *hugoContent
+	hugoReads    []*hugoRead
 	// branches are the branch pages (Hugo's _index files) of the last mapping, with their
 	// readings, and epoch counts the mappings in which they changed: a page's place depends on
 	// them (hugoPlace).
@@ -115,6 +115,15 @@ func (r *readings) namedIn(dir string) []string {
 	return in
 }
 
+// keeper keeps what reading each of the files that readSources reads produced, for a site mapped
+// again: kept returns the reading kept of file i (at p), when the file is the one read then (id)
+// and was not named changed; keep keeps v, read from the file whose identity was id before.
+// Both are called for many files at once, each file once.
+type keeper[T any] interface {
+	kept(i int, p string, id fileID) (T, bool)
+	keep(i int, p string, id fileID, v T)
+}
+
 // sourceCache is what reading each source produced, by its path on disk. Its methods are safe for
 // concurrent use: sources are read on many workers at once.
 type sourceCache[T any] struct {
@@ -155,6 +164,15 @@ func (c *sourceCache[T]) put(r *readings, p string, id fileID, v T) {
 	}
 	c.files[p] = e
 }
+
+// cacheKeeper keeps readings in a sourceCache, by path.
+type cacheKeeper[T any] struct {
+	r *readings
+	c *sourceCache[T]
+}
+
+func (k cacheKeeper[T]) kept(_ int, p string, id fileID) (T, bool) { return k.c.get(k.r, p, id) }
+func (k cacheKeeper[T]) keep(_ int, p string, id fileID, v T)      { k.c.put(k.r, p, id, v) }
 
 // sweep lets go of the readings the mapping gen did not use: their files are gone, or no longer
 // sources.
