@@ -2,7 +2,6 @@ package site
 
 import (
 	"io/fs"
-	"os"
 	"syscall"
 )
 
@@ -13,20 +12,4 @@ func changeTime(fi fs.FileInfo) (ctime int64, ino uint64) {
 		return st.Ctim.Nano(), st.Ino
 	}
 	return 0, 0
-}
-
-// statID is the identity of the file p (following links, as os.Stat), without the FileInfo that
-// os.Stat makes: a site mapped again asks it of every source.
-func statID(p string) (fileID, error) {
-	var st syscall.Stat_t
-	for {
-		err := syscall.Stat(p, &st)
-		if err == syscall.EINTR {
-			continue
-		}
-		if err != nil {
-			return fileID{}, &os.PathError{Op: "stat", Path: p, Err: err}
-		}
-		return fileID{size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(), ino: st.Ino}, nil
-	}
 }

@@ -18,10 +18,9 @@ import (
 
 // hugoRead is what reading one content file's front matter produced (readFrontMatter): the front
 // matter values that mapping reads, its robots inputs, the cascades a branch page declares, and
-// its problems; then where its page was placed (hugoPlace). A site mapped again keeps it while the
-// file does not change (id).
+// its problems; then where its page was placed (hugoPlace). A site mapped again keeps it until the
+// file is named changed.
 type hugoRead struct {
-	id     fileID      // the file's identity when it was read
 	ok     bool        // the front matter could be parsed: the file is one of the site's pages
 	fields []metaField // the keys of hugoMetaKeys and the taxonomies' that it sets
 	ownIn  []rules.Input
@@ -187,18 +186,12 @@ type hugoKeeper struct {
 	idx []int
 }
 
-func (k hugoKeeper) kept(n int, p string, id fileID) (*hugoRead, bool) {
+func (k hugoKeeper) kept(n int, _ string) (*hugoRead, bool) {
 	rd := k.r.hugoReads[k.idx[n]]
-	if rd == nil || rd.id != id || k.r.named(p) {
-		return nil, false
-	}
-	return rd, true
+	return rd, rd != nil
 }
 
-func (k hugoKeeper) keep(n int, p string, id fileID, rd *hugoRead) {
-	rd.id = id
-	k.r.hugoReads[k.idx[n]] = rd
-}
+func (k hugoKeeper) keep(n int, _ string, rd *hugoRead) { k.r.hugoReads[k.idx[n]] = rd }
 
 // hugoContent is the files of the content tree that mapping reads: the content files that are
 // pages, in file order, and the other files of bundles, by bundle folder (bundleFiles).

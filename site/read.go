@@ -16,9 +16,9 @@ import (
 // files at once, so they must keep what they make of file i to file i's place; read must not keep
 // head. Memory is the workers' buffers, not the sources' bytes.
 //
-// With r (Remap), a file whose identity is the one it had when k's reading of it was made, and
-// that r does not name changed, is not read: use gets that reading. What reading each file produced
-// is kept in k, unless the file could not be read (it is tried again next time).
+// With r (Remap), a file that k kept a reading of, and that r does not name changed, is not read:
+// use gets that reading. What reading each file produced is kept in k, unless the file could not
+// be read (it is tried again next time).
 func readSources[T any](r *readings, k keeper[T], n int, file func(i int) string, dialect frontmatter.Dialect,
 	read func(i int, head []byte, err error) T, use func(i int, v T)) {
 	// Reading a file that is not in the page cache waits on the disk: twice as many workers as
@@ -37,16 +37,10 @@ func readSources[T any](r *readings, k keeper[T], n int, file func(i int) string
 					return
 				}
 				p := file(i)
-				var id fileID
-				keep := false
 				if r != nil {
-					// The identity before the read: a write after it shows as a change next time.
-					if sid, err := statID(p); err == nil {
-						id, keep = r.identity(sid), true
-						if v, ok := k.kept(i, p, id); ok {
-							use(i, v)
-							continue
-						}
+					if v, ok := k.kept(i, p); ok && !r.named(p) {
+						use(i, v)
+						continue
 					}
 					r.opened.Add(1)
 				}
@@ -58,8 +52,8 @@ func readSources[T any](r *readings, k keeper[T], n int, file func(i int) string
 					buf = head[:0]
 				}
 				v := read(i, head, err)
-				if keep && err == nil {
-					k.keep(i, p, id, v)
+				if r != nil && err == nil {
+					k.keep(i, p, v)
 				}
 				use(i, v)
 			}
