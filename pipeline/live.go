@@ -550,24 +550,38 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 	nj.pages = m
 	nj.kinds = nj.pageKinds(m)
 	nj.sources = make(map[*site.Page]*source, len(j.sources))
-	old := map[string]*site.Page{}
+	// Both maps' pages are in source order: each page meets its previous self walking both.
+	var old []site.Page
 	if j.pages != nil {
-		for i := range j.pages.Pages {
-			old[j.pages.Pages[i].Source] = &j.pages.Pages[i]
-		}
+		old = j.pages.Pages
 	}
+	k := 0
 	for i := range m.Pages {
 		p := &m.Pages[i]
+		for k < len(old) && old[k].Source < p.Source {
+			k++
+		}
+		var op *site.Page
+		if k < len(old) && old[k].Source == p.Source {
+			op = &old[k]
+			k++
+		}
 		if len(p.Inputs) == 0 {
 			continue
 		}
-		if op := old[p.Source]; op != nil && j.sources[op] != nil && slices.Equal(op.Inputs, p.Inputs) {
+		if op != nil && j.sources[op] != nil && sameInputs(op.Inputs, p.Inputs) {
 			nj.sources[p] = j.sources[op]
 		} else {
 			nj.sources[p] = compileSource(p.Inputs)
 		}
 	}
 	return &nj, nil
+}
+
+// sameInputs reports whether two pages' inputs are the same: most often the very same slice (a
+// page whose source was not read again, or that one cascade or default alone reaches).
+func sameInputs(a, b []rules.Input) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0] || slices.Equal(a, b))
 }
 
 // sameSource reports whether the output file f takes its decision from the same source, saying
@@ -582,7 +596,7 @@ func sameSource(a, b *job, f *record) bool {
 		return pa == pb
 	}
 	return pa.Source == pb.Source && pa.URL == pb.URL && pa.Lang == pb.Lang && pa.Kind == pb.Kind &&
-		slices.Equal(pa.Inputs, pb.Inputs)
+		sameInputs(pa.Inputs, pb.Inputs)
 }
 
 // output takes one change of the output folder into the records: a file that came is added, one
