@@ -85,7 +85,7 @@ func (w *jekyllWalk) findDocument(col *jekyllCollection, rel string, draft bool)
 // page maps one page (Page#initialize, Page#url, Page#destination) from rd, what reading its
 // front matter produced; ok is false when it is not mapped. It only reads the walk, so pages are
 // mapped on many goroutines at once.
-func (w *jekyllWalk) page(dirRel, name string, rd jekyllRead, pr *jekyllProblems) (Page, bool) {
+func (w *jekyllWalk) page(dirRel, name string, rd *jekyllRead, pr *jekyllProblems) (Page, bool) {
 	rel := path.Join(dirRel, name)
 	srcRel := w.srcRel(rel)
 	data, in, ok := w.merge(rd, rel, "pages", pr)
@@ -124,7 +124,7 @@ func (w *jekyllWalk) page(dirRel, name string, rd jekyllRead, pr *jekyllProblems
 
 // document maps one post, draft or collection document (Document#read, #url, #destination), as
 // page maps a page; rel is relative to the source folder.
-func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd jekyllRead, pr *jekyllProblems) (Page, bool) {
+func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd *jekyllRead, pr *jekyllProblems) (Page, bool) {
 	d := &jekyllDoc{col: col, draft: draft, rel: rel, src: w.srcRel(rel)}
 	// relative_path is relative to the collections folder.
 	d.docRel = rel
@@ -209,7 +209,7 @@ func (d *jekyllDoc) categories(data jekyllData) []string {
 
 // docDate sets the document's date and slug: the date from its data, else its file name, else the
 // build time (a draft's: its file's mtime, as read); the slug from the data, else the file name.
-func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd jekyllRead, pr *jekyllProblems) error {
+func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd *jekyllRead, pr *jekyllProblems) error {
 	dateSet := false
 	if n, ok := data["date"]; ok {
 		t, err := jekyllNodeDate(n, w.c.loc)

@@ -10,9 +10,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 
@@ -121,6 +121,7 @@ type jekyllWalk struct {
 	found    []jekyllFound       // the pages and documents to read, in the order Jekyll reads them
 	pages    []Page
 	seen     map[string]bool // page sources already found
+	excludes []string        // the excludes that are not included too, once worked out
 	errs     []error
 	warnings []error
 }
@@ -139,16 +140,18 @@ type jekyllFound struct {
 type jekyllProblems struct{ warnings, errs []error }
 
 // readAll reads every page and document found, on the workers of readSources, each only up to
-// the end of its front matter, and keeps their Pages and problems in the order they were found.
+// the end of its front matter, maps each, and keeps their Pages (by source) and problems (in the
+// order they were found). For a site mapped again, a file whose reading was kept, mapped while the
+// defaults' globs matched what they match now, keeps its Page (jekyllPlace).
 func (w *jekyllWalk) readAll() {
-	pages := make([]Page, len(w.found))
-	ok := make([]bool, len(w.found))
-	probs := make([]*jekyllProblems, len(w.found))
-	var k keeper[jekyllRead]
+	reads := make([]*jekyllRead, len(w.found))
+	var k keeper[*jekyllRead]
+	epoch := uint64(0)
 	if w.r != nil {
-		k = cacheKeeper[jekyllRead]{w.r, &w.r.jekyll}
+		k = cacheKeeper[*jekyllRead]{w.r, &w.r.jekyll}
+		epoch = w.r.jekyllEpoch
 	}
-	read := func(i int, head []byte, err error) jekyllRead {
+	read := func(i int, head []byte, err error) *jekyllRead {
 		f := w.found[i]
 		rd := readJekyll(w.srcRel(f.path()), head, err)
 		if f.draft && rd.ok {
@@ -159,28 +162,61 @@ func (w *jekyllWalk) readAll() {
 		}
 		return rd
 	}
-	readSources(w.r, k, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd jekyllRead) {
+	readSources(w.r, k, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd *jekyllRead) {
+		reads[i] = rd
+		if w.r != nil && rd.placed && rd.epoch == epoch {
+			return
+		}
 		pr := &jekyllProblems{}
+		var pg Page
+		var ok bool
 		if f := w.found[i]; f.col == nil {
-			pages[i], ok[i] = w.page(f.dirRel, f.name, rd, pr)
+			pg, ok = w.page(f.dirRel, f.name, rd, pr)
 		} else {
-			pages[i], ok[i] = w.document(f.col, f.rel, f.draft, rd, pr)
+			pg, ok = w.document(f.col, f.rel, f.draft, rd, pr)
+		}
+		pl := jekyllPlace{placed: true, epoch: epoch}
+		if ok {
+			pg.Formats = markdownTwins(pg.Output)
+			pl.page = &pg
 		}
 		if len(pr.warnings) > 0 || len(pr.errs) > 0 {
-			probs[i] = pr
+			pl.problems = pr
 		}
+		rd.jekyllPlace = pl
 	})
-	w.pages = pages[:0]
-	for i := range pages {
-		if pr := probs[i]; pr != nil {
+	var order []int
+	for i, rd := range reads {
+		if pr := rd.problems; pr != nil {
 			w.warnings = append(w.warnings, pr.warnings...)
 			w.errs = append(w.errs, pr.errs...)
 		}
-		if ok[i] {
-			w.pages = append(w.pages, pages[i])
+		if rd.page != nil {
+			order = append(order, i)
 		}
 	}
-	clear(pages[len(w.pages):])
+	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(reads[a].page.Source, reads[b].page.Source) })
+	w.pages = make([]Page, len(order))
+	for n, i := range order {
+		w.pages[n] = *reads[i].page
+		w.pages[n].Pager = nil // setPager gives it again
+	}
+	if w.r != nil {
+		// The next mapping copies each Page from the Map's, while it holds.
+		for n, i := range order {
+			reads[i].page = &w.pages[n]
+		}
+	}
+}
+
+// jekyllPlace is a page's or document's Page and the problems mapping it found. It depends on the
+// file's path and reading, the configuration, and what the defaults' glob paths match (epoch,
+// readings.jekyllEpoch), so a site mapped again keeps it while those hold.
+type jekyllPlace struct {
+	placed   bool
+	epoch    uint64
+	page     *Page // nil when it is not mapped
+	problems *jekyllProblems
 }
 
 // path is the file's path relative to the source folder.
@@ -204,6 +240,10 @@ func (g jekyllGen) mapSite(r *readings) (mapped, error) {
 	w := &jekyllWalk{s: s, c: s.jek, r: r, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
 	w.warnings = append(w.warnings, w.c.warnings...)
 	w.globs = w.c.defaultGlobs(w.source)
+	if r != nil && !reflect.DeepEqual(w.globs, r.jekyllGlobs) {
+		r.jekyllEpoch++ // the defaults may apply to other files: every file is mapped again
+		r.jekyllGlobs = w.globs
+	}
 	w.readDirectories("")
 	w.readIncluded()
 	for _, col := range w.c.collections {
@@ -212,11 +252,7 @@ func (g jekyllGen) mapSite(r *readings) (mapped, error) {
 		}
 	}
 	w.readAll()
-	sort.SliceStable(w.pages, func(i, j int) bool { return w.pages[i].Source < w.pages[j].Source })
 	w.setPager()
-	for i := range w.pages {
-		w.pages[i].Formats = markdownTwins(w.pages[i].Output)
-	}
 	return mapped{pages: w.pages, warnings: w.warnings}, errors.Join(w.errs...)
 }
 
@@ -240,19 +276,15 @@ func (w *jekyllWalk) filter(entries []string, dirRel string) []string {
 }
 
 func (w *jekyllWalk) excluded(rel string) bool {
-	var pats []string
-	for _, p := range w.c.exclude {
-		inc := false
-		for _, q := range w.c.include {
-			if p == q {
-				inc = true
+	if w.excludes == nil {
+		w.excludes = []string{}
+		for _, p := range w.c.exclude {
+			if !slices.Contains(w.c.include, p) {
+				w.excludes = append(w.excludes, p)
 			}
 		}
-		if !inc {
-			pats = append(pats, p)
-		}
 	}
-	return w.globInclude(pats, rel)
+	return w.globInclude(w.excludes, rel)
 }
 
 // globInclude is EntryFilter#glob_include?: both sides are joined to the source folder, so a
@@ -361,6 +393,7 @@ func jekyllInputs(matched []jekyllDefault, own []rules.Input) []rules.Input {
 // mapping reads, its robots inputs, and its problems. The defaults are merged over it each time
 // the site is mapped (jekyllWalk.merge): which apply can change with the files of the site.
 type jekyllRead struct {
+	jekyllPlace
 	ok       bool          // the front matter could be parsed: the file is one of the site's
 	fields   []jekyllField // the keys of jekyllDataKeys it sets, not null
 	own      []rules.Input // its own robots inputs
@@ -383,15 +416,15 @@ var jekyllDataKeys = []string{"published", "permalink", "date", "slug", "categor
 
 // readJekyll parses a file's front matter (head: the file up to its end, or err why it could not
 // be read) once, and keeps what mapping and deciding read of it.
-func readJekyll(srcRel string, head []byte, err error) jekyllRead {
+func readJekyll(srcRel string, head []byte, err error) *jekyllRead {
 	if err != nil {
-		return jekyllRead{errs: []error{err}}
+		return &jekyllRead{errs: []error{err}}
 	}
 	doc, err := frontmatter.Parse(srcRel, head, frontmatter.Jekyll)
 	if err != nil {
-		return jekyllRead{errs: []error{err}}
+		return &jekyllRead{errs: []error{err}}
 	}
-	rd := jekyllRead{ok: true}
+	rd := &jekyllRead{ok: true}
 	own, err := doc.Robots()
 	if err != nil {
 		rd.errs = append(rd.errs, err)
@@ -414,7 +447,7 @@ func readJekyll(srcRel string, head []byte, err error) jekyllRead {
 // merge is a file's data: its front matter (rd) merged over the defaults that apply to it (at
 // defaultsRel, of type typ), and its robots inputs: the matching defaults' first, then the front
 // matter's own. ok is false when the file's front matter could not be read.
-func (w *jekyllWalk) merge(rd jekyllRead, defaultsRel, typ string, pr *jekyllProblems) (data jekyllData, in []rules.Input, ok bool) {
+func (w *jekyllWalk) merge(rd *jekyllRead, defaultsRel, typ string, pr *jekyllProblems) (data jekyllData, in []rules.Input, ok bool) {
 	pr.errs = append(pr.errs, rd.errs...)
 	if !rd.ok {
 		return nil, nil, false

@@ -169,6 +169,9 @@ func jekyllUnescape(s string) string {
 // rubyFnmatch is File.fnmatch(pattern, name) with no flags: `*` matches any run of characters,
 // '/' included, `?` one character, `[...]` a class (`!` or `^` negates), `\` escapes.
 func rubyFnmatch(pattern, name string) bool {
+	if !strings.ContainsAny(pattern, "*?[\\") {
+		return pattern == name // no wildcard: matched character by character
+	}
 	p, n := []rune(pattern), []rune(name)
 	var match func(pi, ni int) bool
 	match = func(pi, ni int) bool {

@@ -78,8 +78,12 @@ type readings struct {
 	// them (hugoPlace).
 	branches []keptBranch
 	epoch    uint64
-	jekyll   sourceCache[jekyllRead]
-	yaml     sourceCache[bool] // Jekyll: whether a file starts with a front matter line
+	jekyll   sourceCache[*jekyllRead]
+	// jekyllGlobs are what the defaults' glob paths matched in the last mapping, and jekyllEpoch
+	// counts the mappings in which that changed: a page's Page depends on it (jekyllPlace).
+	jekyllGlobs map[string][]string
+	jekyllEpoch uint64
+	yaml        sourceCache[bool] // Jekyll: whether a file starts with a front matter line
 }
 
 type keptBranch struct {
