@@ -23,10 +23,11 @@ import (
 // delivers and puts through the same per-file step only the files the batch affects:
 //
 //   - an output file the generator wrote: that file alone;
-//   - a source (front matter, cascade, Jekyll's collections): the sources are read again (site.Map)
-//     and only the output files whose source page, or that page's directives, changed are
-//     processed (a cascade reaches every page below it; a new alias or pager page changes which
-//     page a file belongs to);
+//   - a source (front matter, cascade, Jekyll's collections): the site is mapped again
+//     (site.Remap: the sources the batch names are read again, the others' readings kept) and only
+//     the output files whose source page, or that page's directives, changed are processed (a
+//     cascade reaches every page below it; a new alias or pager page changes which page a file
+//     belongs to);
 //   - robotsmith's configuration or the generator's: everything is read again and every file
 //     processed, and the files whose decision changed are written;
 //   - lost events: a full pass, as Build.

@@ -35,7 +35,8 @@ type hugoFile struct {
 }
 
 // hugoSrc is one page being mapped, with what Hugo needs to place it: a content file, or a list
-// page Hugo makes without one. A page's front matter is held only while the page is mapped; the
+// page Hugo makes without one. A page's front matter, filled from the cascades, is held only while
+// the page is mapped (what reading it produced, hugoRead, is what a site mapped again keeps); the
 // branch pages' (_index) are held until every page is, since the pages below them take their
 // cascades, and their titles and slugs can place them.
 type hugoSrc struct {
@@ -67,9 +68,10 @@ type resKey struct {
 
 // hugoMapping is one mapping of a Hugo site in progress. The branch pages are read and placed
 // first; then every other page is read, placed and let go on a fixed number of workers, so that
-// what stays of a page is its Page, never its front matter, and the sources are read in parallel,
-// each only up to the end of its front matter. What the site-wide steps after that need (which
-// pages were read, the terms they use, the folders their resources go in) is kept apart, small.
+// what stays of a page is its Page and the few values of its front matter that mapping reads
+// (hugoRead), never the file, and the sources are read in parallel, each only up to the end of
+// its front matter. What the site-wide steps after that need (which pages were read, the terms
+// they use, the folders their resources go in) is kept apart, small.
 type hugoMapping struct {
 	g         hugoGen
 	h         *hugoConfig

@@ -9,6 +9,7 @@
 //		fmt.Println(p.Source, "->", p.Output, p.URL)
 //	}
 //	o := m.Owner("blog/page/2/index.html")                 // {Page: content/blog/_index.md, Role: RolePager}
+//	m, err = s.Remap([]string{"/abs/my-site/content/a.md"}) // mapped again, a.md alone read again (watch mode)
 //
 // Open reads the generator's own configuration (Hugo's hugo.* / config.* / config/_default, Jekyll's
 // _config.yml) for what changes paths. Map reads every source page's front matter once, through
@@ -23,7 +24,11 @@
 // Owner answers for any output file which page it belongs to, in what role, and with the page's
 // kind and language, the same way for both.
 //
-// Files by concern: site.go and map.go (the interface and the index); hugo_config.go,
+// Remap maps a site again and again while it is edited (watch mode): it keeps what reading each
+// source produced and reads again only the sources named changed (reuse.go).
+//
+// Files by concern: site.go and map.go (the interface and the index); reuse.go and read.go (reading
+// the sources, and what a site mapped again keeps of them); hugo_config.go, hugo_read.go,
 // hugo_modules.go (themes' and modules' configuration), hugo_outputs.go (output formats),
 // hugo_cascade.go, hugo_pages.go, hugo_lists.go (pages with no content file), hugo_paths.go
 // (target paths), hugo_permalinks.go; jekyll_config.go, jekyll_reader.go, jekyll_documents.go,

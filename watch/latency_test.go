@@ -37,7 +37,8 @@ const latencySample = 200
 //   - page: the generator rewrote the page alone (a template edit, hugo server rendering a page a
 //     browser asked for): the page alone is processed.
 //   - front-matter: a source was edited too, in the same batch (an author's edit, and the page the
-//     generator wrote for it): every source is read again (site.Map) before the page is processed.
+//     generator wrote for it): the site is mapped again before the page is processed (site.Remap:
+//     the edited source read again, the other sources' readings kept).
 //
 // The figures for the README (50 edits on a 10,000-page site; the site is written once, first):
 //
@@ -133,7 +134,7 @@ func BenchmarkLatency(b *testing.B) {
 				p := sample[k]
 				rel, _ := filepath.Rel(public, p)
 				if frontMatter {
-					// An edit of a page's body: every source is read again, no decision changes.
+					// An edit of a page's body: the site is mapped again, no decision changes.
 					src := sources[(edit*104729)%len(sources)]
 					f, err := os.OpenFile(src, os.O_APPEND|os.O_WRONLY, 0)
 					if err != nil {
