@@ -17,16 +17,10 @@ import (
 // the heap still in use once the map is made and the garbage collected: what the map keeps.
 // Run: go test ./site -run '^$' -bench Map10000 -benchmem
 func BenchmarkMap10000(b *testing.B) {
-	dir := b.TempDir()
-	if err := standin.Synthetic(dir, 10000, 1); err != nil {
-		b.Fatal(err)
-	}
-	s, err := Open(dir, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := synthetic10000(b)
 	b.ResetTimer()
 	var m *Map
+	var err error
 	for i := 0; i < b.N; i++ {
 		m = nil
 		if m, err = s.Map(); err != nil {
@@ -37,31 +31,18 @@ func BenchmarkMap10000(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	runtime.KeepAlive(m)
-	m = nil
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	b.ReportMetric(float64(after.HeapAlloc)-float64(before.HeapAlloc), "live-B/op")
+	b.ReportMetric(heapHeld(func() { m = nil }), "live-B/op")
 }
 
 // BenchmarkRemap10000 maps the synthetic site of BenchmarkMap10000 again after one source's edit,
-// as watch mode does (Remap): the folders listed, one source read, every page placed anew from
-// the readings kept. It reports kept-B, the heap the readings take beside the map, which watch
-// mode holds too (the heap in use with them, less without them, after a collection).
+// as watch mode does (Remap): the folders checked, the edited source read, the pages placed where
+// their place may have changed, and the rest of the mapping done anew. It reports kept-B, the heap
+// the readings take beside the map, which watch mode holds too.
 // Run: go test ./site -run '^$' -bench Remap10000 -benchmem
 func BenchmarkRemap10000(b *testing.B) {
-	dir := b.TempDir()
-	if err := standin.Synthetic(dir, 10000, 1); err != nil {
-		b.Fatal(err)
-	}
-	s, err := Open(dir, Options{})
+	s := synthetic10000(b)
+	m, err := s.Remap(nil)
 	if err != nil {
-		b.Fatal(err)
-	}
-	if _, err := s.Remap(nil); err != nil {
 		b.Fatal(err)
 	}
 	var sources []string
@@ -71,7 +52,6 @@ func BenchmarkRemap10000(b *testing.B) {
 		}
 		return nil
 	})
-	var m *Map
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		b.StopTimer()
@@ -91,12 +71,31 @@ func BenchmarkRemap10000(b *testing.B) {
 		}
 	}
 	b.StopTimer()
-	var with, without runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&with)
-	s.kept = nil
-	runtime.GC()
-	runtime.ReadMemStats(&without)
+	b.ReportMetric(heapHeld(func() { s.kept = nil }), "kept-B")
 	runtime.KeepAlive(m)
-	b.ReportMetric(float64(with.HeapAlloc)-float64(without.HeapAlloc), "kept-B")
+}
+
+// synthetic10000 opens a synthetic site of 10,000 sources written by the sample site's generator.
+func synthetic10000(b *testing.B) *Site {
+	dir := b.TempDir()
+	if err := standin.Synthetic(dir, 10000, 1); err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+// heapHeld is the heap in use less what is in use once release let something go, each after a
+// collection: what that held.
+func heapHeld(release func()) float64 {
+	var held, rest runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&held)
+	release()
+	runtime.GC()
+	runtime.ReadMemStats(&rest)
+	return float64(held.HeapAlloc) - float64(rest.HeapAlloc)
 }
