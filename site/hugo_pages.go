@@ -148,7 +148,9 @@ func (g hugoGen) mapSite() (mapped, error) {
 	tops, firstLang := hm.sitewide()
 	for _, b := range hm.bundles {
 		p := &hm.pages[b.i]
-		p.Resources = h.resources(hm.files[b.i], b.dir, hm.resources, firstLang)
+		if rs := h.resources(hm.files[b.i], b.dir, hm.resources, firstLang); len(rs) > 0 {
+			p.extra().Resources = rs
+		}
 	}
 	made := h.madeLists(tops, hm.usedTerms(), hm.sections)
 	for _, p := range made {
@@ -443,7 +445,8 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp
 	tp = h.place(&pg, d, h.pageFormats(p.kind, p.meta))
 	if !h.disableAliases {
 		for _, a := range toStrings(p.meta["aliases"]) {
-			pg.Aliases = append(pg.Aliases, h.aliasFile(a, tp, p))
+			x := pg.extra()
+			x.Aliases = append(x.Aliases, h.aliasFile(a, tp, p))
 		}
 	}
 	return pg, tp, true, nil
@@ -463,13 +466,16 @@ func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarge
 		switch {
 		case f.name == "html":
 			pg.URL, pg.Output = linkAndFile(t.link, t.file)
-			pg.Pager = pager
+			if pager != nil {
+				pg.extra().Pager = pager
+			}
 			main = t
 			continue
-		case pg.Output == "" && len(pg.Formats) == 0:
+		case pg.Output == "" && len(pg.Others().Formats) == 0:
 			main = t
 		}
-		pg.Formats = append(pg.Formats, Format{Name: f.name, File: t.file, Pager: pager})
+		x := pg.extra()
+		x.Formats = append(x.Formats, Format{Name: f.name, File: t.file, Pager: pager})
 	}
 	return main
 }

@@ -28,7 +28,7 @@ func (w *jekyllWalk) setPager() {
 	}
 	for dir := strings.Trim(path.Dir(pp), "/"); ; dir = parentDir(dir) {
 		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" && w.pages[i].NoOutput == "" {
-			w.pages[i].Pager = &pager
+			w.pages[i].extra().Pager = &pager
 			return
 		}
 		if dir == "" {

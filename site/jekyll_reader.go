@@ -166,9 +166,6 @@ func (g jekyllGen) mapSite() (mapped, error) {
 	w.readAll()
 	sort.SliceStable(w.pages, func(i, j int) bool { return w.pages[i].Source < w.pages[j].Source })
 	w.setPager()
-	for i := range w.pages {
-		w.pages[i].Formats = markdownTwins(w.pages[i].Output)
-	}
 	return mapped{pages: w.pages, warnings: w.warnings}, errors.Join(w.errs...)
 }
 
