@@ -558,7 +558,7 @@ func (l *Live) reread(u *Update, j *job) (*job, error) {
 		if op := old[p.Source]; op != nil && j.sources[op] != nil && slices.Equal(op.Inputs, p.Inputs) {
 			nj.sources[p] = j.sources[op]
 		} else {
-			nj.sources[p] = compileSource(p.Inputs)
+			nj.sources[p] = j.compileSource(p.Inputs)
 		}
 	}
 	return &nj, nil
