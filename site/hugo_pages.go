@@ -188,8 +188,10 @@ func (g hugoGen) mapSite() (mapped, error) {
 }
 
 // bundleFiles sorts the files of the content tree into the content files that are pages and the
-// other files of bundles (by bundle folder).
+// other files of bundles (by bundle folder). The pages are files' own first elements, kept in
+// place: a site's file list is among the largest things a run holds, and is not needed twice.
 func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hugoFile) {
+	pages = files[:0]
 	leaf := map[string]bool{} // folders holding an index.* content file: all below is a resource
 	for _, f := range files {
 		if f.content && f.base == "index" {
