@@ -436,7 +436,6 @@ func (l *Live) reopen(ctx context.Context, u *Update) (*job, error) {
 	// One link table for the session: the records keep theirs across configurations.
 	j.linkTab = l.j.linkTab
 	return l.reread(u, j, nil) // a new site: every source is read
-
 }
 
 // full is a pass over every file with the job j, which becomes the current one if it can read the
@@ -510,13 +509,14 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 // paths in the content folder that the batch names. While a source cannot be read, the previous
 // reading of them all is kept (and the problem reported).
 //
-// The site is mapped again (site.Remap), exactly as a first mapping, but only the sources that
-// changed are read: the batch's, and any whose file is not the one read last time (size, times,
-// inode); what reading the others produced was kept. The folders are listed again (new and
-// removed sources), and the generator's mapping (cascades, Jekyll defaults, permalinks, aliases,
-// pagers, bundles) is done anew over the readings, so that an edit reaches every page it can
-// without an index from each source to what it reaches, which would have to redo that mapping
-// outside of site. Only the files whose decision may have changed are put through the step.
+// The site is mapped again (site.Remap), to the same Map as a first mapping, but only the sources
+// the batch names (and new ones) are read: what reading the others produced was kept, and the
+// watcher reports every write. The folders that changed are listed again (new and removed
+// sources), and the generator's mapping (cascades, Jekyll defaults, permalinks, aliases, pagers,
+// bundles) is done again over the readings where it may have changed, so that an edit reaches
+// every page it can without an index from each source to what it reaches, which would have to
+// redo that mapping outside of site. Only the files whose decision may have changed are put
+// through the step.
 func (l *Live) remap(u *Update, changed []string) []string {
 	j := l.j
 	nj, err := l.reread(u, j, changed)
@@ -534,8 +534,8 @@ func (l *Live) remap(u *Update, changed []string) []string {
 	return todo
 }
 
-// reread maps the sources of j again (site.Remap, reading again those named changed and those
-// whose files changed), into a copy of j. A source whose directives did not change keeps its
+// reread maps the sources of j again (site.Remap, reading again those named changed, a folder
+// for all under it), into a copy of j. A source whose directives did not change keeps its
 // compiled form. The site's warnings go to u.
 func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 	m, err := j.site.Remap(changed)
@@ -573,7 +573,7 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 		if op != nil && j.sources[op] != nil && sameInputs(op.Inputs, p.Inputs) {
 			nj.sources[p] = j.sources[op]
 		} else {
-			nj.sources[p] = compileSource(p.Inputs)
+			nj.sources[p] = j.compileSource(p.Inputs)
 		}
 	}
 	return &nj, nil

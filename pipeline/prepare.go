@@ -22,16 +22,18 @@ import (
 // page with its directives compiled once. Its step (step.go) processes any set of output files, one
 // at a time or on every core; it is safe for concurrent use and is never changed after prepare.
 type job struct {
-	opt     Options
-	cfg     *config.Config
-	site    *site.Site
-	res     *rules.Resolver
-	memo    *rules.Memo
-	env     *rules.Compiled // the preview environment's noindex, nil when not a preview
-	aiMeta  *rules.Compiled // ai.meta's noai, noimageai for every page, nil without it
-	robots  *robotsTxt      // robots.txt as the run leaves it, parsed (robots.go)
-	format  headers.Format
-	cfgInfo os.FileInfo // the configuration file, nil when there is none
+	opt  Options
+	cfg  *config.Config
+	site *site.Site
+	res  *rules.Resolver
+	memo *rules.Memo
+	// compiler compiles the sources: the many that say the same share one parsed form.
+	compiler *rules.Compiler
+	env      *rules.Compiled // the preview environment's noindex, nil when not a preview
+	aiMeta   *rules.Compiled // ai.meta's noai, noimageai for every page, nil without it
+	robots   *robotsTxt      // robots.txt as the run leaves it, parsed (robots.go)
+	format   headers.Format
+	cfgInfo  os.FileInfo // the configuration file, nil when there is none
 
 	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
 	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
@@ -156,7 +158,7 @@ func openLayout(ctx context.Context, opt Options) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	j.res, j.memo = res, res.Memo()
+	j.res, j.memo, j.compiler = res, res.Memo(), rules.NewCompiler()
 	for _, w := range res.Warnings() {
 		j.warnings = append(j.warnings, w.String())
 	}
@@ -294,16 +296,17 @@ func (j *job) compile() {
 		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
 		s := shared[k]
 		if s == nil {
-			s = compileSource(p.Inputs)
+			s = j.compileSource(p.Inputs)
 			shared[k] = s
 		}
 		j.sources[p] = s
 	}
 }
 
-// compileSource compiles one page's directives.
-func compileSource(inputs []rules.Input) *source {
-	c, ws, err := rules.Compile(inputs)
+// compileSource compiles one page's directives, sharing what they say with the pages that say the
+// same (rules.Compiler).
+func (j *job) compileSource(inputs []rules.Input) *source {
+	c, ws, err := j.compiler.Compile(inputs)
 	s := &source{inputs: c}
 	if err != nil || len(ws) > 0 {
 		s.problems = &problems{err: err}

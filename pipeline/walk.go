@@ -77,8 +77,8 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 
 // walk lists the output's files, sorted by path, and warns of every entry it leaves out. It reads
 // folders only: no file is opened, and only links, other kinds of file and a file named like the
-// configuration are stat'ed. Every record's path is a part of one string holding them all: a file
-// costs its record and its path's bytes, and no allocation of its own.
+// configuration are stat'ed. Every record's path is a part of a string holding many (pathChunks): a
+// file costs its record and its path's bytes, and no allocation of its own.
 //
 // What a walk takes (SPEC §10): regular files; a link to a regular file inside the output (kept a
 // link, decided by its own path as a file, never opened: its target is processed as itself). What
@@ -90,9 +90,8 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 func (j *job) walk() ([]record, []string, error) {
 	root := filepath.Clean(j.site.Output)
 	var (
-		all      strings.Builder
+		paths    pathChunks
 		files    []record
-		ends     []int // where each file's path ends in all
 		flags    []recordFlags
 		warnings []string
 		left     int // robotsmith's own files left in check
@@ -130,9 +129,7 @@ func (j *job) walk() ([]record, []string, error) {
 		if !ok {
 			return nil
 		}
-		all.WriteByte('/')
-		all.WriteString(rel)
-		ends = append(ends, all.Len())
+		paths.add(rel)
 		flags = append(flags, fl)
 		return nil
 	})
@@ -140,16 +137,63 @@ func (j *job) walk() ([]record, []string, error) {
 		warnings = append(warnings, fmt.Sprintf("%s: %s of an interrupted or running robotsmith build (the next build removes them)",
 			j.site.Output, Plural(left, "temporary file")))
 	}
-	paths := strings.Clone(all.String()) // exactly as long as the paths
-	start := 0
-	files = make([]record, len(ends))
-	for i, end := range ends {
-		files[i] = newRecord(paths[start:end])
+	files = make([]record, len(flags))
+	paths.each(func(i int, p string) {
+		files[i] = newRecord(p)
 		files[i].flags |= flags[i]
-		start = end
-	}
+	})
 	slices.SortFunc(files, func(a, b record) int { return strings.Compare(a.path, b.path) })
 	return files, warnings, err
+}
+
+// pathChunks holds the walk's paths, each "/" and the slash path, in strings of about 64 KiB: one
+// allocation for many paths, and never a copy of them all (a single growing buffer would hold up to
+// twice the paths while it grows, and once more when made a string).
+type pathChunks struct {
+	chunks []string // the chunks filled
+	starts []int    // the index of the first path of each chunk
+	buf    []byte   // the chunk being filled, reused from chunk to chunk
+	ends   []int32  // where each path ends in its chunk
+}
+
+const pathChunkSize = 64 << 10
+
+func (c *pathChunks) add(rel string) {
+	if len(c.buf) > 0 && len(c.buf)+1+len(rel) > pathChunkSize {
+		c.flush()
+	}
+	if len(c.buf) == 0 {
+		c.starts = append(c.starts, len(c.ends))
+		if c.buf == nil {
+			c.buf = make([]byte, 0, pathChunkSize)
+		}
+	}
+	c.buf = append(c.buf, '/')
+	c.buf = append(c.buf, rel...)
+	c.ends = append(c.ends, int32(len(c.buf)))
+}
+
+func (c *pathChunks) flush() {
+	c.chunks = append(c.chunks, string(c.buf))
+	c.buf = c.buf[:0]
+}
+
+// each calls fn with every path added, in order, and its index.
+func (c *pathChunks) each(fn func(i int, p string)) {
+	if len(c.buf) > 0 {
+		c.flush()
+	}
+	for k, chunk := range c.chunks {
+		end := len(c.ends)
+		if k+1 < len(c.starts) {
+			end = c.starts[k+1]
+		}
+		from := 0
+		for i := c.starts[k]; i < end; i++ {
+			fn(i, chunk[from:c.ends[i]])
+			from = int(c.ends[i])
+		}
+	}
 }
 
 // listed says whether the output entry rel (d: the entry itself, never what a link leads to) is

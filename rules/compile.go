@@ -10,30 +10,81 @@ import (
 // environment. Decide and Memo read it for every output file the source decides (a page, its pager
 // pages, its other output formats, its bundle files) without parsing it again, and its problems are
 // reported once, by Compile. A nil *Compiled has no inputs. It is never changed after Compile.
+//
+// It is two words over the inputs it was given, which it keeps (and which must not change) for
+// where each value came from: what they say, parsed, is a shape that a Compiler shares between
+// every source that says the same (thousands of pages with `robots: noindex`), so that a site's
+// compiled sources cost a few words each.
 type Compiled struct {
-	inputs []parsed
+	in    []Input
+	shape *shape
+}
+
+// shape is what a source's inputs say, parsed, without where each came from.
+type shape struct {
+	inputs []parsed // src holds only the Kind (the rest is in Compiled.in)
+	at     []int32  // the index in Compiled.in of each of inputs; nil when input i is inputs[i]
 	agents []string // the agent names it gives values to that knownAgent does not know, sorted
 	key    string   // its inputs as Memo compares them: agents, tokens and kinds, no places
 }
 
+// parsedAt is the i'th parsed input of c, with where it came from.
+func (c *Compiled) parsedAt(i int) parsed {
+	p := c.shape.inputs[i]
+	at := i
+	if c.shape.at != nil {
+		at = int(c.shape.at[i])
+	}
+	p.src = c.in[at].Source
+	return p
+}
+
 // Compile parses a source's inputs. Unknown or obsolete values are warnings; malformed values are
 // errors (each an *Error naming its source, errors.Join-ed). A malformed value spoils only itself:
-// the Compiled returned with an error holds every other input.
+// the Compiled returned with an error holds every other input. The Compiled keeps in.
 func Compile(in []Input) (*Compiled, []Warning, error) {
+	return (*Compiler)(nil).Compile(in)
+}
+
+// Compiler compiles sources like Compile, and shares one shape between the sources whose inputs
+// say the same. Safe for concurrent use; a nil *Compiler shares nothing.
+type Compiler struct {
+	mu     sync.Mutex
+	shapes map[string]*shape
+}
+
+// NewCompiler returns a Compiler that shares nothing yet.
+func NewCompiler() *Compiler { return &Compiler{shapes: map[string]*shape{}} }
+
+// Compile is Compile, with the shape shared when another source said the same.
+func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 	if len(in) == 0 {
 		return nil, nil, nil
 	}
-	c := &Compiled{}
-	inputs, warns, err := parseInputs(nil, in)
+	sh := &shape{}
+	inputs, warns, err := parseInputsAt(nil, in, &sh.at)
 	var key []byte
-	for _, p := range inputs {
+	for i := range inputs {
+		p := &inputs[i]
 		key = p.appendKey(key)
 		if !knownAgent(p.agent) {
-			c.agents = append(c.agents, p.agent)
+			sh.agents = append(sh.agents, p.agent)
 		}
 	}
-	c.inputs, c.agents, c.key = inputs, uniqSorted(c.agents), string(key)
-	return c, warns, err
+	for i := range inputs {
+		inputs[i].src = Source{Kind: inputs[i].src.Kind}
+	}
+	sh.inputs, sh.agents, sh.key = inputs, uniqSorted(sh.agents), string(key)
+	if cc != nil && sh.at == nil {
+		cc.mu.Lock()
+		if have, ok := cc.shapes[sh.key]; ok {
+			sh = have
+		} else {
+			cc.shapes[sh.key] = sh
+		}
+		cc.mu.Unlock()
+	}
+	return &Compiled{in: in, shape: sh}, warns, err
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),
@@ -42,7 +93,7 @@ func (c *Compiled) Agents() []string {
 	if c == nil {
 		return nil
 	}
-	return slices.Clone(c.agents)
+	return slices.Clone(c.shape.agents)
 }
 
 // appendKey writes what of p decides a Verdict: its agent, the Kind of its source (only "default or
@@ -78,7 +129,7 @@ func (r *Resolver) IsAgent(name string, cs ...*Compiled) bool {
 		if c == nil {
 			continue
 		}
-		if _, ok := slices.BinarySearch(c.agents, name); ok {
+		if _, ok := slices.BinarySearch(c.shape.agents, name); ok {
 			return true
 		}
 	}
@@ -167,8 +218,8 @@ func (m *Memo) Verdict(it Item) (*Verdict, []Warning, error) {
 			key = append(key, 0)
 			continue
 		}
-		key = binary.AppendUvarint(key, uint64(len(c.key)))
-		key = append(key, c.key...)
+		key = binary.AppendUvarint(key, uint64(len(c.shape.key)))
+		key = append(key, c.shape.key...)
 	}
 	key = binary.AppendUvarint(key, uint64(len(tags)))
 	for _, p := range tags {

@@ -60,6 +60,62 @@ func TestCompileSpoilsOnlyItself(t *testing.T) {
 	}
 }
 
+// TestCompilerShares: sources that say the same share one parsed shape, and each still decides
+// with its own places (explain names the page's own file and line); a source with a malformed
+// value is not shared, and its good values keep their places.
+func TestCompilerShares(t *testing.T) {
+	r, err := New(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := func(file string, line int, agent, value string) Input {
+		return Input{Agent: agent, Value: value, Source: Source{Kind: FromFrontMatter, File: file, Line: line, Key: "robots"}}
+	}
+	cc := NewCompiler()
+	compile := func(in ...Input) *Compiled {
+		t.Helper()
+		c, _, _ := cc.Compile(in)
+		return c
+	}
+	a := compile(at("content/a.md", 3, "robots", "noindex"), at("content/a.md", 4, "googlebot", "nosnippet"))
+	b := compile(at("content/b.md", 7, "Robots", "NoIndex"), at("content/b.md", 9, "googlebot", "nosnippet"))
+	c := compile(at("content/c.md", 2, "robots", "noindex"))
+	bad := compile(at("content/d.md", 2, "robots", "max-snippet:x"), at("content/d.md", 5, "robots", "noindex"))
+	if a.shape != b.shape {
+		t.Errorf("a and b say the same and do not share a shape")
+	}
+	if a.shape == c.shape || bad.shape == c.shape {
+		t.Errorf("sources that say different things share a shape")
+	}
+	tests := []struct {
+		c     *Compiled
+		agent string
+		want  string // the token and where it came from
+	}{
+		{a, "robots", "noindex@content/a.md:3"},
+		{b, "robots", "noindex@content/b.md:7"},
+		{b, "googlebot", "noindex@content/b.md:7, nosnippet@content/b.md:9"},
+		{c, "robots", "noindex@content/c.md:2"},
+		{bad, "robots", "noindex@content/d.md:5"},
+	}
+	for _, tc := range tests {
+		d, _, err := r.Decide(Item{Path: "/p/", Compiled: []*Compiled{tc.c}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ag, _ := d.Agent(tc.agent)
+		var got []string
+		for _, v := range ag.Values {
+			if v.Source.Kind == FromFrontMatter {
+				got = append(got, v.Token+"@"+v.Source.loc())
+			}
+		}
+		if g := strings.Join(got, ", "); g != tc.want {
+			t.Errorf("%s of %s: got %q, want %q", tc.agent, tc.c.in[0].Source.File, g, tc.want)
+		}
+	}
+}
+
 // randItem is an item over a few paths with random compiled sources and tags, and the same item with
 // every input uncompiled, as Decide read them before sources were compiled.
 func randItem(t *testing.T, rng *rand.Rand) (compiled, plain Item) {

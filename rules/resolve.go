@@ -393,18 +393,29 @@ func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
 
 // parseInputs parses in, appending to dst; a malformed input spoils only itself.
 func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
+	return parseInputsAt(dst, in, nil)
+}
+
+// parseInputsAt is parseInputs, and when a malformed value is left out and at is not nil, it sets
+// *at to the index in in of each input parsed.
+func parseInputsAt(dst []parsed, in []Input, at *[]int32) ([]parsed, []Warning, error) {
 	var (
 		warns []Warning
 		errs  []error
+		kept  []int32
 	)
-	for _, i := range in {
-		p, ws, err := parseInput(i)
+	for i, x := range in {
+		p, ws, err := parseInput(x)
 		warns = append(warns, ws...)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		dst = append(dst, p)
+		kept = append(kept, int32(i))
+	}
+	if at != nil && len(errs) > 0 {
+		*at = kept
 	}
 	return dst, warns, errors.Join(errs...)
 }
@@ -447,10 +458,10 @@ func (r *Resolver) merge(it Item, fixed fixedClass, tags []parsed) Decision {
 		if c == nil {
 			continue
 		}
-		for _, p := range c.inputs {
-			b.add(p)
+		for i := range c.shape.inputs {
+			b.add(c.parsedAt(i))
 		}
-		extra = append(extra, c.agents...)
+		extra = append(extra, c.shape.agents...)
 	}
 	for _, p := range tags {
 		if !knownAgent(p.agent) {

@@ -197,12 +197,12 @@ func TestHugoIntegration(t *testing.T) {
 				default:
 					unmapped[p.NoOutput]++
 				}
-				for _, a := range p.Aliases {
+				for _, a := range p.Others().Aliases {
 					if !exists(a) {
 						t.Errorf("%s: alias %s was not written by hugo", p.Source, a)
 					}
 				}
-				for _, r := range p.Resources {
+				for _, r := range p.Others().Resources {
 					if !exists(r) {
 						t.Errorf("%s: resource %s was not written by hugo", p.Source, r)
 					}
@@ -331,7 +331,7 @@ func checkFormats(t *testing.T, m *Map, out string, rows []hugoTruth) {
 		if page.Output != "" {
 			ours = append(ours, page.Output)
 		}
-		for _, f := range page.Formats {
+		for _, f := range page.Others().Formats {
 			ours = append(ours, f.File)
 		}
 		sort.Strings(hugoFiles)

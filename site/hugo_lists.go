@@ -78,9 +78,10 @@ func (g hugoGen) sourceless(p *hugoSrc, sections map[sectionKey]*hugoSrc) (Page,
 	}
 	h.place(&pg, d, formats)
 	if p.kind == "404" {
-		pg.Output, pg.URL, pg.Formats = pg.Formats[0].File, "/"+pg.Formats[0].File, nil
+		f := pg.Extra.Formats[0].File
+		pg.Output, pg.URL, pg.Extra = f, "/"+f, nil
 	}
-	return pg, pg.Output != "" || len(pg.Formats) > 0
+	return pg, pg.Output != "" || pg.Extra != nil
 }
 
 func sortedKeys(m map[string]string) []string {

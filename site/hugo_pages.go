@@ -155,7 +155,12 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	tops, firstLang := hm.sitewide()
 	for _, b := range hm.bundles {
 		p := &hm.pages[b.i]
-		p.Resources = h.resources(hm.files[b.i], b.dir, hm.resources, firstLang)
+		if rs := h.resources(hm.files[b.i], b.dir, hm.resources, firstLang); len(rs) > 0 {
+			// A copy: a page kept from the last Map (Remap) shares that Map's Extra.
+			x := p.Others()
+			x.Resources = rs
+			p.Extra = &x
+		}
 	}
 	made := h.madeLists(tops, hm.usedTerms(), hm.sections)
 	for _, p := range made {
@@ -209,8 +214,10 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 }
 
 // bundleFiles sorts the files of the content tree into the content files that are pages and the
-// other files of bundles (by bundle folder).
+// other files of bundles (by bundle folder). The pages are files' own first elements, kept in
+// place: a site's file list is among the largest things a run holds, and is not needed twice.
 func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hugoFile) {
+	pages = files[:0]
 	leaf := map[string]bool{} // folders holding an index.* content file: all below is a resource
 	for _, f := range files {
 		if f.content && f.base == "index" {
@@ -399,8 +406,8 @@ func (hm *hugoMapping) collect() {
 			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
 			continue
 		}
-		hm.pages[i] = *rd.page
-		hm.pages[i].Resources = nil // the bundle's files as they are now, below
+		// The bundle's files are the ones there now (mapSite).
+		hm.pages[i] = keptPage(rd.page, func(x *Extra) bool { return x.Resources != nil }, func(x *Extra) { x.Resources = nil })
 		hm.state[i] |= pagePlaced
 		if rd.publishes && hm.hasResources(f) {
 			hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
@@ -518,7 +525,8 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp
 	tp = h.place(&pg, d, h.pageFormats(p.kind, p.meta))
 	if !h.disableAliases {
 		for _, a := range toStrings(p.meta["aliases"]) {
-			pg.Aliases = append(pg.Aliases, h.aliasFile(a, tp, p))
+			x := pg.extra()
+			x.Aliases = append(x.Aliases, h.aliasFile(a, tp, p))
 		}
 	}
 	return pg, tp, true, nil
@@ -538,13 +546,16 @@ func (h *hugoConfig) place(pg *Page, d hugoDesc, formats []hugoFormat) hugoTarge
 		switch {
 		case f.name == "html":
 			pg.URL, pg.Output = linkAndFile(t.link, t.file)
-			pg.Pager = pager
+			if pager != nil {
+				pg.extra().Pager = pager
+			}
 			main = t
 			continue
-		case pg.Output == "" && len(pg.Formats) == 0:
+		case pg.Output == "" && len(pg.Others().Formats) == 0:
 			main = t
 		}
-		pg.Formats = append(pg.Formats, Format{Name: f.name, File: t.file, Pager: pager})
+		x := pg.extra()
+		x.Formats = append(x.Formats, Format{Name: f.name, File: t.file, Pager: pager})
 	}
 	return main
 }

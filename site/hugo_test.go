@@ -123,11 +123,12 @@ func TestHugoPages(t *testing.T) {
 				t.Fatalf("no page for %s", tc.source)
 			}
 			var formats []string
-			for _, f := range p.Formats {
+			x := p.Others()
+			for _, f := range x.Formats {
 				formats = append(formats, f.Name+":"+f.File)
 			}
 			got := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s formats=%s",
-				p.Kind, p.URL, p.Output, p.NoOutput, strings.Join(p.Aliases, ","), strings.Join(p.Resources, ","), strings.Join(formats, ","))
+				p.Kind, p.URL, p.Output, p.NoOutput, strings.Join(x.Aliases, ","), strings.Join(x.Resources, ","), strings.Join(formats, ","))
 			want := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s formats=%s",
 				tc.kind, tc.url, tc.output, tc.why, tc.aliases, tc.resources, tc.formats)
 			if got != want {

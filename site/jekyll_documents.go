@@ -301,25 +301,22 @@ func (d *jekyllDoc) lookup(key string) (string, bool) {
 	return "", false
 }
 
-// markdownTwins are the files in which sites publish a page's Markdown beside its HTML, with
-// a plugin, since Jekyll has no output formats of its own: for a page written to blog/a/index.html,
-// blog/a.md (what the page's URL /blog/a/ becomes with .md), blog/a/index.md and
-// blog/a/index.html.md (llmstxt.org's convention); for about.html, about.md and about.html.md.
+// twinOf are the page files whose Markdown twin rel could be. Sites publish a page's Markdown
+// beside its HTML with a plugin, since Jekyll has no output formats of its own: for a page written
+// to blog/a/index.html, blog/a.md (what the page's URL /blog/a/ becomes with .md), blog/a/index.md
+// and blog/a/index.html.md (llmstxt.org's convention); for about.html, about.md and about.html.md.
 // A twin that exists is the page's content in another format, so it takes the page's decision.
-func markdownTwins(out string) []Format {
-	ext := path.Ext(out)
-	if out == "" || ext != ".html" && ext != ".htm" {
+// Twins are found from their names (Map.Owner) rather than listed for every page: few sites have
+// them, and listing three per page would triple the owner index. None unless rel ends in .md.
+func twinOf(rel string) []string {
+	base, ok := strings.CutSuffix(rel, ".md")
+	if !ok || base == "" {
 		return nil
 	}
-	names := []string{strings.TrimSuffix(out, ext) + ".md", out + ".md"}
-	if dir, ok := strings.CutSuffix(out, "/index"+ext); ok {
-		names = append(names, dir+".md")
+	if ext := path.Ext(base); ext == ".html" || ext == ".htm" {
+		return []string{base}
 	}
-	fs := make([]Format, len(names))
-	for i, n := range names {
-		fs[i] = Format{Name: "markdown", File: n}
-	}
-	return fs
+	return []string{base + ".html", base + ".htm", base + "/index.html", base + "/index.htm"}
 }
 
 func appendUnique(list []string, vals ...string) []string {

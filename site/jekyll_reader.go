@@ -177,7 +177,6 @@ func (w *jekyllWalk) readAll() {
 		}
 		pl := jekyllPlace{placed: true, epoch: epoch}
 		if ok {
-			pg.Formats = markdownTwins(pg.Output)
 			pl.page = &pg
 		}
 		if len(pr.warnings) > 0 || len(pr.errs) > 0 {
@@ -198,8 +197,8 @@ func (w *jekyllWalk) readAll() {
 	slices.SortStableFunc(order, func(a, b int) int { return strings.Compare(reads[a].page.Source, reads[b].page.Source) })
 	w.pages = make([]Page, len(order))
 	for n, i := range order {
-		w.pages[n] = *reads[i].page
-		w.pages[n].Pager = nil // setPager gives it again
+		// setPager gives the pager again.
+		w.pages[n] = keptPage(reads[i].page, func(x *Extra) bool { return x.Pager != nil }, func(x *Extra) { x.Pager = nil })
 	}
 	if w.r != nil {
 		// The next mapping copies each Page from the Map's, while it holds.

@@ -1,5 +1,10 @@
 package site
 
+import (
+	"slices"
+	"strings"
+)
+
 // Role is what an output file is to the page it belongs to.
 type Role uint8
 
@@ -43,8 +48,22 @@ type Map struct {
 	// matter it builds without), each once per source file.
 	Warnings []error
 
-	owners map[string]Owner // every file a page names: its own, formats, resources, aliases
+	// owners are every file a page names (its own, formats, resources, aliases), sorted by file,
+	// each once. A sorted slice of small entries rather than a hash map: it is the site's largest
+	// index, and this way costs a third of the memory for a lookup that stays fast (binary search).
+	owners []owned
 	pagers map[pagerKey]pagerRef
+	// twins says that pages may publish Markdown twins of their HTML (markdownTwins, Jekyll):
+	// found by their names, not listed, since few sites have them and every page could.
+	twins bool
+}
+
+// owned is one entry of the owner index: a file, the index of its page in Pages followed by
+// Sourceless, and the file's role.
+type owned struct {
+	file string
+	page uint32
+	role Role
 }
 
 // pagerKey is where a run of pager pages goes, without the number.
@@ -65,9 +84,17 @@ func (s *Site) Map() (*Map, error) {
 // reads every source and keeps nothing.
 func (s *Site) mapWith(r *readings) (*Map, error) {
 	got, err := s.gen.mapSite(r)
-	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings}
+	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings, twins: s.jek != nil}
 	m.index()
 	return m, err
+}
+
+// page is the page at index i of Pages followed by Sourceless.
+func (m *Map) page(i uint32) *Page {
+	if n := uint32(len(m.Pages)); i >= n {
+		return &m.Sourceless[i-n]
+	}
+	return &m.Pages[i]
 }
 
 // index records the owner of every file the pages name. A file two pages name goes to the
@@ -78,48 +105,55 @@ func (m *Map) index() {
 	files := 0
 	for _, pages := range [][]Page{m.Pages, m.Sourceless} {
 		for i := range pages {
-			p := &pages[i]
-			files += 1 + len(p.Formats) + len(p.Resources) + len(p.Aliases)
+			x := pages[i].Others()
+			files += 1 + len(x.Formats) + len(x.Resources) + len(x.Aliases)
 		}
 	}
-	m.owners = make(map[string]Owner, files) // made once to its size: it is a site's largest index
+	// Claimed in the order of precedence; the stable sort keeps the first claim of a file first.
+	claims := make([]owned, 0, files)
 	m.pagers = map[pagerKey]pagerRef{}
-	all := make([]*Page, 0, len(m.Pages)+len(m.Sourceless))
+	all := make([]uint32, 0, len(m.Pages)+len(m.Sourceless))
 	for i := range m.Pages {
 		if m.Pages[i].NoOutput == "" {
-			all = append(all, &m.Pages[i])
+			all = append(all, uint32(i))
 		}
 	}
 	for i := range m.Pages {
 		if m.Pages[i].NoOutput != "" {
-			all = append(all, &m.Pages[i])
+			all = append(all, uint32(i))
 		}
 	}
 	for i := range m.Sourceless {
-		all = append(all, &m.Sourceless[i])
+		all = append(all, uint32(len(m.Pages)+i))
 	}
-	for _, p := range all {
-		m.claim(p.Output, Owner{p, RolePage})
-		m.claimPager(p.Pager, p)
-	}
-	for _, p := range all {
-		for _, f := range p.Formats {
-			m.claim(f.File, Owner{p, RoleFormat})
-			m.claimPager(f.Pager, p)
-		}
-		for _, r := range p.Resources {
-			m.claim(r, Owner{p, RoleResource})
-		}
-		for _, a := range p.Aliases {
-			m.claim(a, Owner{p, RoleAlias})
+	claim := func(file string, i uint32, r Role) {
+		if file != "" {
+			claims = append(claims, owned{file, i, r})
 		}
 	}
-}
-
-func (m *Map) claim(rel string, o Owner) {
-	if _, ok := m.owners[rel]; rel != "" && !ok {
-		m.owners[rel] = o
+	for _, i := range all {
+		p := m.page(i)
+		claim(p.Output, i, RolePage)
+		if p.Extra != nil {
+			m.claimPager(p.Extra.Pager, p)
+		}
 	}
+	for _, i := range all {
+		x := m.page(i).Others()
+		for _, f := range x.Formats {
+			claim(f.File, i, RoleFormat)
+			m.claimPager(f.Pager, m.page(i))
+		}
+		for _, r := range x.Resources {
+			claim(r, i, RoleResource)
+		}
+		for _, a := range x.Aliases {
+			claim(a, i, RoleAlias)
+		}
+	}
+	slices.SortStableFunc(claims, func(a, b owned) int { return strings.Compare(a.file, b.file) })
+	m.owners = slices.CompactFunc(claims, func(a, b owned) bool { return a.file == b.file })
+	m.owners = slices.Clip(m.owners)
 }
 
 func (m *Map) claimPager(pg *Pager, p *Page) {
@@ -136,13 +170,29 @@ func (m *Map) claimPager(pg *Pager, p *Page) {
 // to and in what role. A file that exists is served, so it takes its page's decision whatever
 // flags built it: a draft's file belongs to the draft.
 func (m *Map) Owner(rel string) Owner {
-	if o, ok := m.owners[rel]; ok {
+	if o, ok := m.owner(rel); ok {
 		return o
 	}
 	if p := m.pager(rel); p != nil {
 		return Owner{Page: p, Role: RolePager}
 	}
+	if m.twins {
+		for _, html := range twinOf(rel) {
+			if o, ok := m.owner(html); ok && o.Role == RolePage {
+				return Owner{Page: o.Page, Role: RoleFormat}
+			}
+		}
+	}
 	return Owner{}
+}
+
+// owner looks rel up in the owner index.
+func (m *Map) owner(rel string) (Owner, bool) {
+	i, ok := slices.BinarySearchFunc(m.owners, rel, func(o owned, rel string) int { return strings.Compare(o.file, rel) })
+	if !ok {
+		return Owner{}, false
+	}
+	return Owner{Page: m.page(m.owners[i].page), Role: m.owners[i].role}, true
 }
 
 // pager finds the list page a pager file continues: the last run of digits in rel is N.

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -61,28 +62,31 @@ func TestOwner(t *testing.T) {
 	}
 }
 
-// TestMarkdownTwins: the Markdown a plugin publishes beside a Jekyll page is the page's.
+// TestMarkdownTwins: the Markdown a plugin publishes beside a Jekyll page is the page's, whichever
+// convention names it; a .md file twins no page but those.
 func TestMarkdownTwins(t *testing.T) {
 	tests := []struct {
-		out  string
-		want []string
+		page  string
+		twins []string // the names the conventions give its Markdown
 	}{
 		{"blog/a/index.html", []string{"blog/a/index.md", "blog/a/index.html.md", "blog/a.md"}},
 		{"about.html", []string{"about.md", "about.html.md"}},
 		{"index.html", []string{"index.md", "index.html.md"}},
-		{"feed.xml", nil},
-		{"", nil},
+		{"old/page.htm", []string{"old/page.md", "old/page.htm.md"}},
 	}
 	for _, tc := range tests {
-		t.Run(tc.out, func(t *testing.T) {
-			var got []string
-			for _, f := range markdownTwins(tc.out) {
-				got = append(got, f.File)
-			}
-			if fmt.Sprint(got) != fmt.Sprint(tc.want) {
-				t.Errorf("markdownTwins(%q) = %v, want %v", tc.out, got, tc.want)
+		t.Run(tc.page, func(t *testing.T) {
+			for _, twin := range tc.twins {
+				if got := twinOf(twin); !slices.Contains(got, tc.page) {
+					t.Errorf("twinOf(%q) = %q, want it to name %s", twin, got, tc.page)
+				}
 			}
 		})
+	}
+	for _, rel := range []string{"feed.xml", "blog/a/index.html", ".md", "", "readme.markdown"} {
+		if got := twinOf(rel); got != nil {
+			t.Errorf("twinOf(%q) = %q, want none", rel, got)
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ package site
 import (
 	"io/fs"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -206,6 +207,23 @@ func idOf(fi fs.FileInfo) fileID {
 	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
 	id.ctime, id.ino = changeTime(fi)
 	return id
+}
+
+// keptPage is a copy of the page p, kept from the last Map, without what the mapping gives it anew
+// (has says p has some, clear takes it away). p's Extra is that Map's, shared: it is copied before
+// it changes, and left out when nothing remains in it, as a page mapped afresh has none.
+func keptPage(p *Page, has func(*Extra) bool, clear func(*Extra)) Page {
+	pg := *p
+	if pg.Extra == nil || !has(pg.Extra) {
+		return pg
+	}
+	x := *pg.Extra
+	clear(&x)
+	pg.Extra = &x
+	if reflect.ValueOf(x).IsZero() {
+		pg.Extra = nil
+	}
+	return pg
 }
 
 // absOr is p made absolute, p itself if that fails.

@@ -181,14 +181,15 @@ func remapDiff(t *testing.T, dir string, got *Map, gotErr error) []string {
 	if g, w := errStrings(got.Warnings), errStrings(want.Warnings); !reflect.DeepEqual(g, w) {
 		diffs = append(diffs, fmt.Sprintf("Warnings:\ngot  %q\nwant %q", g, w))
 	}
-	for f, o := range want.owners {
-		if g := got.owners[f]; !reflect.DeepEqual(g, o) {
-			diffs = append(diffs, fmt.Sprintf("owner of %s: got %s of %+v, want %s of %+v", f, g.Role, g.Page, o.Role, o.Page))
+	files := map[string]bool{}
+	for _, m := range []*Map{got, want} {
+		for _, o := range m.owners {
+			files[o.file] = true
 		}
 	}
-	for f := range got.owners {
-		if _, ok := want.owners[f]; !ok {
-			diffs = append(diffs, fmt.Sprintf("owner of %s: got one, want none", f))
+	for f := range files {
+		if g, w := got.Owner(f), want.Owner(f); !reflect.DeepEqual(g, w) {
+			diffs = append(diffs, fmt.Sprintf("owner of %s: got %s of %+v, want %s of %+v", f, g.Role, g.Page, w.Role, w.Page))
 		}
 	}
 	if !reflect.DeepEqual(got.pagers, want.pagers) {

@@ -121,6 +121,14 @@ type Page struct {
 	// its own front matter (rules.FromFrontMatter). The pages that one cascade or default alone
 	// gives inputs to share its slice (same first element, same length): read it, never change it.
 	Inputs []rules.Input
+	// Extra are the files the page owns beside its own output; nil for a page that has none, the
+	// usual case (a Hugo page with only its HTML): a site keeps a small Page for each of its
+	// pages, and only the few with more files pay for them. Read them with Others.
+	Extra *Extra
+}
+
+// Extra are the files a page owns beside its own output.
+type Extra struct {
 	// Resources are the bundle files published with the page, slash paths relative to Site.Output;
 	// they inherit the page's decision.
 	Resources []string
@@ -129,9 +137,25 @@ type Page struct {
 	// Pager says where the pages that continue this list page are written; nil when none can be.
 	Pager *Pager
 	// Formats are the page's other output formats (Hugo's outputs: index.xml, index.json, an AMP
-	// page, a custom format; for Jekyll, Markdown twins a plugin may publish): each takes the
-	// page's decision.
+	// page, a custom format): each takes the page's decision. A Jekyll page's Markdown twins
+	// (markdownTwins) are not listed: Map.Owner finds them by their names.
 	Formats []Format
+}
+
+// Others are the files the page owns beside its own output (none when Extra is nil).
+func (p *Page) Others() Extra {
+	if p.Extra == nil {
+		return Extra{}
+	}
+	return *p.Extra
+}
+
+// extra is the page's Extra, made when it has none yet, for the mapping to fill.
+func (p *Page) extra() *Extra {
+	if p.Extra == nil {
+		p.Extra = &Extra{}
+	}
+	return p.Extra
 }
 
 // Format is one of a page's other output formats.
