@@ -53,6 +53,8 @@ func TestRemap(t *testing.T) {
 			}},
 			{desc: "section removed", reads: 0, do: remove("content/news")},
 			{desc: "bundle resource added", reads: 0, do: write("content/blog/bundle/extra.txt", "extra")},
+			{desc: "bundle with an alias added", reads: 1, do: write("content/blog/pack/index.md", "---\ntitle: Pack\naliases: [/pack-old/]\n---\n")},
+			{desc: "its first resource added", reads: 0, do: write("content/blog/pack/photo.jpg", "jpg")},
 			{desc: "leaf bundle made of a folder", reads: 1, do: write("content/docs/guide/index.md", "---\ntitle: Leaf\n---\n")},
 			{desc: "events lost: everything named", reads: -1, do: func(t *testing.T, dir string) []string { return []string{dir} }},
 		}},
@@ -80,8 +82,9 @@ func TestRemap(t *testing.T) {
 			dir := t.TempDir()
 			testtool.CopyTree(t, filepath.Join("testdata", tc.gen, tc.fixture), dir)
 			s := openAt(t, dir)
-			got, gotErr := s.Remap(nil)
-			checkRemap(t, "first mapping", dir, got, gotErr)
+			prev, err := s.Remap(nil)
+			checkRemap(t, "first mapping", dir, prev, err)
+			prevWant, _ := openAt(t, dir).Map()
 			for _, e := range tc.edits {
 				named := e.do(t, dir)
 				got, gotErr := s.Remap(named)
@@ -89,6 +92,12 @@ func TestRemap(t *testing.T) {
 				if n := int(s.kept.opened.Load()); e.reads >= 0 && n != e.reads {
 					t.Errorf("%s: Remap opened %d files, want %d", e.desc, n, e.reads)
 				}
+				// Watch mode holds the last Map while it maps again: it must stay as it was.
+				for _, d := range pagesDiff("the Map before", prev.Pages, prevWant.Pages) {
+					t.Errorf("%s: Remap changed %s", e.desc, d)
+				}
+				prev, prevWant = got, nil
+				prevWant, _ = openAt(t, dir).Map()
 			}
 		})
 	}
