@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotsmith/robotsmith/config"
@@ -524,14 +526,22 @@ func (l *Live) remap(u *Update, changed []string) []string {
 		u.Errs = append(u.Errs, err)
 		return nil
 	}
-	var todo []string
-	for i := range l.files {
-		if f := &l.files[i]; !sameSource(j, nj, f) {
-			todo = append(todo, f.path)
-		}
+	// Every file is looked up in both maps: on all cores, each a run of the files, in order.
+	parts := make([][]string, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for w := range parts {
+		lo, hi := w*len(l.files)/len(parts), (w+1)*len(l.files)/len(parts)
+		wg.Go(func() {
+			for i := lo; i < hi; i++ {
+				if f := &l.files[i]; !sameSource(j, nj, f) {
+					parts[w] = append(parts[w], f.path)
+				}
+			}
+		})
 	}
+	wg.Wait()
 	l.j = nj
-	return todo
+	return slices.Concat(parts...)
 }
 
 // reread maps the sources of j again (site.Remap, reading again those named changed, a folder
