@@ -243,10 +243,9 @@ func (s *Site) hugoContent(r *readings) (hugoContent, error) {
 
 // hugoWalk lists the files under every content root with their language, as filepath.WalkDir
 // would find them (symbolic links are not followed; names Hugo ignores are left out). For a site
-// mapped again (r), a folder that is the one listed last time (its identity, which a file coming,
-// going or being renamed in it changes), and in which nothing named changed came or went, is not
-// listed again: its names are kept. same reports that every folder was, and that there are as
-// many as then: the files are the ones listed then, and files is nil.
+// mapped again (r), a folder that is not named changed, and in which no path named changed came or
+// went, is not listed again: its names are kept. same reports that no folder was listed again and
+// that as many were walked as then: the files are the ones listed then, and files is nil.
 func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 	w := hugoWalker{s: s, r: r, same: true}
 	for _, root := range s.hugo.roots {
@@ -261,7 +260,7 @@ func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 			w.same = false
 			continue
 		}
-		if err := w.walk(root, root.dir, fi); err != nil {
+		if err := w.walk(root, root.dir); err != nil {
 			return nil, false, err
 		}
 	}
@@ -299,7 +298,7 @@ type hugoWalker struct {
 	s    *Site
 	r    *readings
 	dirs []walkedDir // the folders walked, in walk order
-	same bool        // each is the one listed last time
+	same bool        // none was listed again
 }
 
 // walkedDir is a folder walked (dir, "" for a root that is a file) with its listing.
@@ -315,14 +314,12 @@ type hugoDir struct {
 	files, dirs []string
 }
 
-// walk lists dir (fi: its Lstat; nil without r) and the folders under it.
-func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
+// walk lists dir and the folders under it.
+func (w *hugoWalker) walk(root hugoRoot, dir string) error {
 	r := w.r
 	var d *hugoDir
-	var id fileID
 	if r != nil {
-		id = r.identity(idOf(fi))
-		if d, _ = r.hugoDirs.get(r, dir, id); d != nil && !d.holds(r.namedIn(dir)) {
+		if d, _ = r.hugoDirs.get(r, dir); d != nil && !d.holds(r.namedIn(dir)) {
 			d = nil
 		}
 	}
@@ -343,20 +340,12 @@ func (w *hugoWalker) walk(root hugoRoot, dir string, fi fs.FileInfo) error {
 			}
 		}
 		if r != nil && err == nil {
-			r.hugoDirs.put(r, dir, id, d)
+			r.hugoDirs.put(r, dir, d)
 		}
 	}
 	w.dirs = append(w.dirs, walkedDir{root, dir, d.files})
 	for _, name := range d.dirs {
-		p := filepath.Join(dir, name)
-		var fi fs.FileInfo
-		if r != nil {
-			var err error
-			if fi, err = os.Lstat(p); err != nil {
-				return err
-			}
-		}
-		if err := w.walk(root, p, fi); err != nil {
+		if err := w.walk(root, filepath.Join(dir, name)); err != nil {
 			return err
 		}
 	}

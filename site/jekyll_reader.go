@@ -84,27 +84,20 @@ func hasYAMLHeader(p string) (bool, error) {
 	return len(bytes.TrimRight(buf[3:i], " \t\r\f\v")) == 0, nil
 }
 
-// yamlHeader is hasYAMLHeader for the file p (fi: its os.Stat, nil when not at hand). For a site
-// mapped again (Remap), what a file not changed since said is kept, as its readings are.
-func (w *jekyllWalk) yamlHeader(p string, fi fs.FileInfo) bool {
+// yamlHeader is hasYAMLHeader for the file p. For a site mapped again (Remap), what a file not
+// named changed since said is kept, as its readings are.
+func (w *jekyllWalk) yamlHeader(p string) bool {
 	if w.r == nil {
 		ok, _ := hasYAMLHeader(p)
 		return ok
 	}
-	if fi == nil {
-		var err error
-		if fi, err = os.Stat(p); err != nil {
-			return false
-		}
-	}
-	id := w.r.identity(idOf(fi))
-	if ok, kept := w.r.yaml.get(w.r, p, id); kept {
+	if ok, kept := w.r.yaml.get(w.r, p); kept {
 		return ok
 	}
 	w.r.opened.Add(1)
 	ok, err := hasYAMLHeader(p)
 	if err == nil {
-		w.r.yaml.put(w.r, p, id, ok)
+		w.r.yaml.put(w.r, p, ok)
 	}
 	return ok
 }
@@ -328,7 +321,7 @@ func (w *jekyllWalk) readDirectories(dirRel string) {
 		}
 		if fi.IsDir() {
 			dirs = append(dirs, e)
-		} else if w.yamlHeader(p, fi) {
+		} else if w.yamlHeader(p) {
 			pages = append(pages, e)
 		}
 	}
@@ -349,7 +342,7 @@ func (w *jekyllWalk) readIncluded() {
 	for _, inc := range w.c.include {
 		p := filepath.Join(w.source, filepath.FromSlash(inc))
 		fi, err := os.Stat(p)
-		if err != nil || fi.IsDir() || !w.yamlHeader(p, fi) {
+		if err != nil || fi.IsDir() || !w.yamlHeader(p) {
 			continue
 		}
 		dir, name := path.Split(strings.TrimPrefix(path.Clean("/"+filepath.ToSlash(inc)), "/"))
@@ -548,7 +541,7 @@ func (w *jekyllWalk) readCollection(col *jekyllCollection) {
 	dir := path.Join(w.c.collectionsDir, "_"+col.label)
 	for _, e := range w.entriesCollection(dir, "_"+col.label) {
 		abs := filepath.Join(w.source, filepath.FromSlash(path.Join(dir, e)))
-		if !w.yamlHeader(abs, nil) {
+		if !w.yamlHeader(abs) {
 			continue
 		}
 		w.findDocument(col, path.Join(dir, e), false)

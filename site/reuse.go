@@ -3,7 +3,6 @@ package site
 // Mapping a site again and again (watch mode), reading only the sources that changed.
 
 import (
-	"io/fs"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,23 +12,23 @@ import (
 
 // Remap maps the site as Map does, for a site that is mapped again and again while its author
 // edits it (robotsmith watch), told each time which paths on disk changed since the last call
-// (changed: what a watcher reported; a folder stands for every file under it, and Site.Root for
-// every source of the site). It keeps, for each source, what reading it produced (the few front
-// matter values that mapping uses, its robots inputs, its problems; never its bytes), and reads
-// again only the sources that are new or were named changed. Each folder is listed again when its
-// identity (modification and, on Linux, change time, inode) changed, or when a file named changed
-// in it came or went; a Hugo page is placed again when its reading is new or a branch page's
-// (_index) says something new. The rest of the mapping (paths, cascades, Jekyll's defaults,
-// permalinks, aliases, pagers, bundles, languages, the pages made without a source) is done anew
-// over the readings, so the Map is the one Map would make of the same files.
+// (changed: what a watcher reported, files and folders that were written, created, removed or
+// renamed; a folder stands for everything under it, and Site.Root for the whole site). It keeps
+// what reading each source produced (the few front matter values that mapping uses, its robots
+// inputs, its problems; never its bytes) and each content folder's listing, and reads again only
+// the sources that are new or named changed, and lists again only the folders named changed or in
+// which a path named changed came or went. A Hugo page is placed again when its reading is new or
+// a branch page (_index) says something new; a Jekyll page when its reading is new or the
+// defaults' glob paths match other files. The rest of the mapping (paths, cascades, Jekyll's
+// defaults, permalinks, aliases, pagers, bundles, languages, the pages made without a source) is
+// done anew, so the Map is the one Map would make of the same files.
 //
-// Only the names say that a file's content changed: checking every source's identity as well
-// would take longer than the rest of the mapping together (on a 10,000-page site, a stat of every
-// source costs about 20 ms of the 50 that watch mode may take), and a watcher reports every
-// write. A caller that cannot tell what changed (events lost) names Site.Root. The first call
-// reads every source. A change of the generator's configuration needs a new Site (Open): the
-// readings depend on it. Remap is not for concurrent use, and the Map's pages must not be
-// changed: the next call copies those whose place holds.
+// Only the names say what changed: a check of every file and folder (a stat each) would cost
+// more than all the rest on a large site (about 20 ms of the 50 that watch mode may take on
+// 10,000 pages), and a watcher reports every write. A caller that cannot tell what changed
+// (events lost) names Site.Root. The first call reads every source. A change of the generator's
+// configuration needs a new Site (Open): the readings depend on it. Remap is not for concurrent
+// use, and the Map's pages must not be changed: the next call copies those whose place holds.
 func (s *Site) Remap(changed []string) (*Map, error) {
 	if s.kept == nil {
 		s.kept = &readings{}
@@ -64,9 +63,6 @@ type readings struct {
 	changed []string // paths named changed, as given and as the site names them
 	// opened counts the files the mapping under way opened (tests: only what changed is read).
 	opened atomic.Int64
-	// blind makes identities without change time and inode, as some systems give them (tests:
-	// what the names alone catch).
-	blind bool
 
 	hugoDirs sourceCache[*hugoDir] // the content folders' listings
 	// hugoDirCount is how many folders the last walk listed, hugoContent what it found, and
@@ -90,14 +86,6 @@ type readings struct {
 type keptBranch struct {
 	abs string
 	rd  *hugoRead
-}
-
-// identity is id as this site's readings tell files apart.
-func (r *readings) identity(id fileID) fileID {
-	if r.blind {
-		id.ctime, id.ino = 0, 0
-	}
-	return id
 }
 
 // named reports whether the source p was named changed.
@@ -141,30 +129,28 @@ type sourceCache[T any] struct {
 }
 
 type cachedRead[T any] struct {
-	id  fileID
 	gen atomic.Uint64 // the last mapping that used it
 	v   T
 }
 
-// get returns the reading of the file p kept from an earlier mapping, when the file is the one
-// read then (id) and was not named changed.
-func (c *sourceCache[T]) get(r *readings, p string, id fileID) (v T, ok bool) {
+// get returns the reading of the file p kept from an earlier mapping, unless p was named changed.
+func (c *sourceCache[T]) get(r *readings, p string) (v T, ok bool) {
 	if r.named(p) {
 		return v, false
 	}
 	c.mu.RLock()
 	e := c.files[p]
 	c.mu.RUnlock()
-	if e == nil || e.id != id {
+	if e == nil {
 		return v, false
 	}
 	e.gen.Store(r.gen)
 	return e.v, true
 }
 
-// put keeps v, what reading the file p (whose identity was id before it was read) produced.
-func (c *sourceCache[T]) put(r *readings, p string, id fileID, v T) {
-	e := &cachedRead[T]{id: id, v: v}
+// put keeps v, what reading the file p produced.
+func (c *sourceCache[T]) put(r *readings, p string, v T) {
+	e := &cachedRead[T]{v: v}
 	e.gen.Store(r.gen)
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -180,8 +166,8 @@ type cacheKeeper[T any] struct {
 	c *sourceCache[T]
 }
 
-func (k cacheKeeper[T]) kept(_ int, p string) (T, bool) { return k.c.get(k.r, p, fileID{}) }
-func (k cacheKeeper[T]) keep(_ int, p string, v T)      { k.c.put(k.r, p, fileID{}, v) }
+func (k cacheKeeper[T]) kept(_ int, p string) (T, bool) { return k.c.get(k.r, p) }
+func (k cacheKeeper[T]) keep(_ int, p string, v T)      { k.c.put(k.r, p, v) }
 
 // sweep lets go of the readings the mapping gen did not use: their files are gone, or no longer
 // sources.
@@ -193,20 +179,6 @@ func (c *sourceCache[T]) sweep(gen uint64) {
 			delete(c.files, p)
 		}
 	}
-}
-
-// fileID is what tells a file from the same file changed: a file written in place changes its
-// size or times, one replaced (an editor's rename-and-replace save) its inode.
-type fileID struct {
-	size         int64
-	mtime, ctime int64 // nanoseconds; ctime 0 where the system does not say
-	ino          uint64
-}
-
-func idOf(fi fs.FileInfo) fileID {
-	id := fileID{size: fi.Size(), mtime: fi.ModTime().UnixNano()}
-	id.ctime, id.ino = changeTime(fi)
-	return id
 }
 
 // keptPage is a copy of the page p, kept from the last Map, without what the mapping gives it anew
