@@ -15,7 +15,7 @@ import (
 )
 
 // writeTree writes files (slash paths to contents) under a new temporary folder.
-func writeTree(t *testing.T, files map[string]string) string {
+func writeTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	root := t.TempDir()
 	for name, body := range files {
