@@ -8,7 +8,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
@@ -90,8 +89,8 @@ type hugoMapping struct {
 	// terms are collected in.
 	taxonomies map[string][]string
 
-	mu       sync.Mutex
-	problems []hugoProblem          // by file, in any order
+	// Taken in by collect, once every page is placed.
+	problems []hugoProblem          // by file
 	terms    map[hugoTerm]termPlace // each term used, where first
 	bundles  []bundlePage           // the pages that may publish resources
 }
