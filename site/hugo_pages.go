@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
@@ -92,6 +93,7 @@ type hugoMapping struct {
 	// Taken in by collect, once every page is placed.
 	problems []hugoProblem          // by file
 	terms    map[hugoTerm]termPlace // each term used, where first
+	termsMu  sync.Mutex             // terms, taken in as pages are placed (takeTerms)
 	bundles  []bundlePage           // the pages that may publish resources
 }
 
@@ -266,7 +268,7 @@ func (hm *hugoMapping) readBranches() {
 	}
 	for n, p := range srcs {
 		if p != nil {
-			hm.placement(hm.reads[idx[n]], p)
+			hm.placement(idx[n], hm.reads[idx[n]], p)
 		}
 	}
 	if r := hm.r; r != nil {
@@ -303,8 +305,11 @@ func (hm *hugoMapping) readPages() {
 		}
 		p := hm.src(idx[n], rd)
 		hm.prepare(p)
-		hm.placement(rd, p)
+		hm.placement(idx[n], rd, p)
 		rd.epoch = epoch
+		if hm.r == nil {
+			hm.takeTerms(idx[n], rd)
+		}
 	})
 }
 
@@ -333,10 +338,16 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 	})
 }
 
-// src is the page being mapped for the file i, read as rd.
+// src is the page being mapped for the file i, read as rd. A reading that is not kept (Map, not
+// Remap) lets its front matter values go here: the page has its own copy, and holding every page's
+// at once would make a site's largest data while it is mapped.
 func (hm *hugoMapping) src(i int, rd *hugoRead) *hugoSrc {
 	f := hm.files[i]
-	return &hugoSrc{hugoFile: f, bundle: f.base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
+	p := &hugoSrc{hugoFile: f, bundle: f.base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
+	if hm.r == nil {
+		rd.fields = nil
+	}
+	return p
 }
 
 // prepare fills a page read with what placing it needs: its kind, paths, cascades, title, slug
@@ -351,15 +362,21 @@ func (hm *hugoMapping) prepare(p *hugoSrc) {
 	p.date = firstTime(p.meta, "date", "publishdate", "pubdate", "published", "lastmod", "modified")
 }
 
-// placement works out where the page p (prepared), read as rd, goes, and keeps it in rd (hugoPlace).
-// Pages are placed on many goroutines at once, each into its own reading; collect then takes them
-// all in, in file order.
-func (hm *hugoMapping) placement(rd *hugoRead, p *hugoSrc) {
+// placement works out where the page p (prepared) of the file i, read as rd, goes, and keeps it in
+// rd (hugoPlace). Pages are placed on many goroutines at once, each into its own reading; collect
+// then takes them all in, in file order. A reading that is not kept (Map) points at the page in
+// its place among the site's pages, rather than at a copy of its own that every page would hold
+// until all are placed.
+func (hm *hugoMapping) placement(i int, rd *hugoRead, p *hugoSrc) {
 	pg, tp, written, err := hm.g.page(p, hm.sections)
 	pl := hugoPlace{placed: true, publishes: written && publishesResources(p.meta)}
-	if err != nil {
+	switch {
+	case err != nil:
 		rd.setRare(func(r *hugoRare) { r.pageErr = err })
-	} else {
+	case hm.r == nil:
+		hm.pages[i] = pg
+		pl.page = &hm.pages[i]
+	default:
 		pl.page = &pg
 	}
 	if pl.publishes && (p.base == "index" || p.base == "_index") {
@@ -393,14 +410,7 @@ func (hm *hugoMapping) collect() {
 			continue
 		}
 		f := hm.files[i]
-		for _, t := range rd.terms {
-			// Pages come in file order, and a page's terms in taxonomy then value order: the
-			// first place of a term is its first use.
-			k := hugoTerm{f.lang, hm.plurals(f.lang)[t.t], t.term}
-			if _, ok := hm.terms[k]; !ok {
-				hm.terms[k] = termPlace{i, int(t.t), int(t.v)}
-			}
-		}
+		hm.takeTerms(i, rd)
 		if rd.page == nil {
 			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
 			continue
@@ -411,6 +421,30 @@ func (hm *hugoMapping) collect() {
 		if rd.publishes && hm.hasResources(f) {
 			hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
 		}
+	}
+}
+
+// takeTerms takes in the terms the page of file i, read as rd, uses, each where it is first used
+// (the page first in file order, then in the page's taxonomy and value order), and lets the
+// reading's list go. It is safe for concurrent use: a reading that is not kept (Map) has its terms
+// taken in as soon as it is placed, rather than held with every other page's until all are.
+func (hm *hugoMapping) takeTerms(i int, rd *hugoRead) {
+	if len(rd.terms) == 0 {
+		return
+	}
+	lang := hm.files[i].lang
+	plurals := hm.plurals(lang)
+	hm.termsMu.Lock()
+	for _, t := range rd.terms {
+		k := hugoTerm{lang, plurals[t.t], t.term}
+		at := termPlace{i, int(t.t), int(t.v)}
+		if have, ok := hm.terms[k]; !ok || at.before(have) {
+			hm.terms[k] = at
+		}
+	}
+	hm.termsMu.Unlock()
+	if hm.r == nil {
+		rd.terms = nil
 	}
 }
 
