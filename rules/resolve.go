@@ -412,7 +412,9 @@ func parseInputsAt(dst []parsed, in []Input, at *[]int32) ([]parsed, []Warning, 
 			continue
 		}
 		dst = append(dst, p)
-		kept = append(kept, int32(i))
+		if at != nil {
+			kept = append(kept, int32(i))
+		}
 	}
 	if at != nil && len(errs) > 0 {
 		*at = kept
