@@ -53,7 +53,7 @@ type Map struct {
 	// index, and this way costs a third of the memory for a lookup that stays fast (binary search).
 	owners []owned
 	pagers map[pagerKey]pagerRef
-	// twins says that pages may publish Markdown twins of their HTML (markdownTwins, Jekyll):
+	// twins says that pages may publish Markdown twins of their HTML (twinOf, Jekyll):
 	// found by their names, not listed, since few sites have them and every page could.
 	twins bool
 }

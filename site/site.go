@@ -138,7 +138,7 @@ type Extra struct {
 	Pager *Pager
 	// Formats are the page's other output formats (Hugo's outputs: index.xml, index.json, an AMP
 	// page, a custom format): each takes the page's decision. A Jekyll page's Markdown twins
-	// (markdownTwins) are not listed: Map.Owner finds them by their names.
+	// (twinOf) are not listed: Map.Owner finds them by their names.
 	Formats []Format
 }
 
