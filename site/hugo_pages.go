@@ -157,10 +157,7 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	for _, b := range hm.bundles {
 		p := &hm.pages[b.i]
 		if rs := h.resources(hm.files[b.i], b.dir, hm.resources, firstLang); len(rs) > 0 {
-			// A copy: a page kept from the last Map (Remap) shares that Map's Extra.
-			x := p.Others()
-			x.Resources = rs
-			p.Extra = &x
+			p.setOthers(func(x *Extra) { x.Resources = rs })
 		}
 	}
 	made := h.madeLists(tops, hm.usedTerms(), hm.sections)

@@ -28,10 +28,7 @@ func (w *jekyllWalk) setPager() {
 	}
 	for dir := strings.Trim(path.Dir(pp), "/"); ; dir = parentDir(dir) {
 		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" && w.pages[i].NoOutput == "" {
-			// A copy: a page kept from the last Map (Remap) shares that Map's Extra.
-			x := w.pages[i].Others()
-			x.Pager = &pager
-			w.pages[i].Extra = &x
+			w.pages[i].setOthers(func(x *Extra) { x.Pager = &pager })
 			return
 		}
 		if dir == "" {

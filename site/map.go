@@ -153,7 +153,6 @@ func (m *Map) index() {
 	}
 	slices.SortStableFunc(claims, func(a, b owned) int { return strings.Compare(a.file, b.file) })
 	m.owners = slices.CompactFunc(claims, func(a, b owned) bool { return a.file == b.file })
-	m.owners = slices.Clip(m.owners)
 }
 
 func (m *Map) claimPager(pg *Pager, p *Page) {

@@ -150,7 +150,15 @@ func (p *Page) Others() Extra {
 	return *p.Extra
 }
 
-// extra is the page's Extra, made when it has none yet, for the mapping to fill.
+// setOthers changes the files the page owns beside its own output in a copy of its Extra: a page
+// kept from the last Map (Remap) shares that Map's Extra, which must stay as it was.
+func (p *Page) setOthers(set func(*Extra)) {
+	x := p.Others()
+	set(&x)
+	p.Extra = &x
+}
+
+// extra is the page's Extra, made when it has none yet, for the mapping of a new page to fill.
 func (p *Page) extra() *Extra {
 	if p.Extra == nil {
 		p.Extra = &Extra{}
