@@ -90,11 +90,12 @@ type hugoMapping struct {
 	// terms are collected in.
 	taxonomies map[string][]string
 
-	// Taken in by collect, once every page is placed.
-	problems []hugoProblem          // by file
+	// Taken in by take, as each page is placed (Map) or once every page is (Remap, collect).
+	problems []hugoProblem          // by file once sorted (sortedProblems)
 	terms    map[hugoTerm]termPlace // each term used, where first
-	termsMu  sync.Mutex             // terms, taken in as pages are placed (takeTerms)
+	termsMu  sync.Mutex             // terms (takeTerms)
 	bundles  []bundlePage           // the pages that may publish resources
+	mu       sync.Mutex             // problems and bundles
 }
 
 // pageState says how far mapping a page went.
@@ -297,15 +298,18 @@ func (hm *hugoMapping) readPages() {
 		epoch = hm.r.epoch
 	}
 	hm.readEach(idx, func(n int, rd *hugoRead) {
-		if !rd.ok || rd.placed && rd.epoch == epoch && hm.r != nil {
-			return
+		i := idx[n]
+		if rd.ok && !(rd.placed && rd.epoch == epoch && hm.r != nil) {
+			p := hm.src(i, rd)
+			hm.prepare(p)
+			hm.placement(i, rd, p)
+			rd.epoch = epoch
 		}
-		p := hm.src(idx[n], rd)
-		hm.prepare(p)
-		hm.placement(idx[n], rd, p)
-		rd.epoch = epoch
 		if hm.r == nil {
-			hm.takeTerms(idx[n], rd)
+			// A reading that is not kept (Map) is taken in now and let go: held until every
+			// page is placed, the readings were the largest thing a site's mapping held.
+			hm.take(i, rd)
+			hm.reads[i] = nil
 		}
 	})
 }
@@ -393,31 +397,42 @@ func (hm *hugoMapping) placement(i int, rd *hugoRead, p *hugoSrc) {
 	rd.hugoPlace = pl
 }
 
-// collect takes in the pages read and placed: their problems, their Pages, the terms they use and
-// the resources they may publish.
+// collect takes in the pages read and placed that readPages has not taken in already (take).
 func (hm *hugoMapping) collect() {
 	for i, rd := range hm.reads {
-		if rd == nil {
-			continue
+		if rd != nil {
+			hm.take(i, rd)
 		}
-		if rr := rd.rare; rr != nil && (len(rr.warnings) > 0 || rr.err != nil) {
-			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rr.warnings, readErr: rr.err})
-		}
-		if !rd.ok || !rd.placed {
-			continue
-		}
-		f := hm.files[i]
-		hm.takeTerms(i, rd)
-		if rd.page == nil {
-			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
-			continue
-		}
-		// The bundle's files are the ones there now (mapSite).
-		hm.pages[i] = keptPage(rd.page, func(x *Extra) bool { return x.Resources != nil }, func(x *Extra) { x.Resources = nil })
-		hm.state[i] |= pagePlaced
-		if rd.publishes && hm.hasResources(f) {
-			hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
-		}
+	}
+}
+
+// take takes in the page of file i, read as rd, if it was placed: its problems, its Page, the terms
+// it uses and the resources it may publish. It is safe for concurrent use with itself for
+// different files: the problems are put back in file order when read (sortedProblems).
+func (hm *hugoMapping) take(i int, rd *hugoRead) {
+	if rr := rd.rare; rr != nil && (len(rr.warnings) > 0 || rr.err != nil) {
+		hm.mu.Lock()
+		hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rr.warnings, readErr: rr.err})
+		hm.mu.Unlock()
+	}
+	if !rd.ok || !rd.placed {
+		return
+	}
+	f := hm.files[i]
+	hm.takeTerms(i, rd)
+	if rd.page == nil {
+		hm.mu.Lock()
+		hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
+		hm.mu.Unlock()
+		return
+	}
+	// The bundle's files are the ones there now (mapSite).
+	hm.pages[i] = keptPage(rd.page, func(x *Extra) bool { return x.Resources != nil }, func(x *Extra) { x.Resources = nil })
+	hm.state[i] |= pagePlaced
+	if rd.publishes && hm.hasResources(f) {
+		hm.mu.Lock()
+		hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
+		hm.mu.Unlock()
 	}
 }
 
