@@ -249,7 +249,8 @@ func (s *Site) hugoContent(r *readings) (hugoContent, error) {
 func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 	w := hugoWalker{s: s, r: r, same: true}
 	for _, root := range s.hugo.roots {
-		fi, err := os.Lstat(root.dir)
+		// Hugo follows a link at a content root itself (content -> ../pages), and none below it.
+		fi, err := os.Stat(root.dir)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
@@ -332,7 +333,8 @@ func (w *hugoWalker) walk(root hugoRoot, dir string) error {
 		d = &hugoDir{}
 		for _, e := range ents {
 			switch name := e.Name(); {
-			case hugoIgnored(name):
+			case hugoIgnored(name), e.Type()&fs.ModeSymlink != 0:
+				// Hugo's walk does not follow a link inside the content tree, to a file or a folder.
 			case e.IsDir():
 				d.dirs = append(d.dirs, name)
 			default:
