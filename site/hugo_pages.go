@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path"
@@ -25,13 +26,73 @@ var hugoContentExts = map[string]bool{
 
 // hugoFile is one file found under a content root.
 type hugoFile struct {
-	abs     string // on disk
-	rel     string // slash path under its content root, as written
-	dir     string // slash folder under the root, "" at the top
+	root    *hugoRoot // the content root it is under; nil for a list page Hugo makes
+	rel     string    // slash path under its content root, as written
+	dir     string    // slash folder under the root, "" at the top
 	lang    string
 	content bool
 	base    string // file name without language and extension: "index", "_index", "a"
 	named   bool   // the language came from the file name ("a.fr.md")
+}
+
+// abs is the file's path on disk ("" for a list page Hugo makes). It is worked out when asked,
+// not kept: the file list is among the largest things a site's mapping holds, and the path on
+// disk would be the longest string of every file in it.
+func (f hugoFile) abs() string {
+	if f.root == nil {
+		return ""
+	}
+	return filepath.Join(f.root.dir, filepath.FromSlash(f.tail()))
+}
+
+// tail is the file's slash path under its root's folder: rel without the folder it is mounted at,
+// "" or "." for a root that is the file itself.
+func (f hugoFile) tail() string {
+	return strings.TrimPrefix(strings.TrimPrefix(f.rel, f.root.under), "/")
+}
+
+// compareAbs orders files by their paths on disk (abs) without making them: the path is the
+// root's folder, a separator and the tail.
+func compareAbs(a, b hugoFile) int {
+	return compareJoined(absParts(a), absParts(b))
+}
+
+func absParts(f hugoFile) [3]string {
+	if f.root == nil {
+		return [3]string{}
+	}
+	t := filepath.FromSlash(f.tail())
+	switch {
+	case t == "" || t == ".":
+		return [3]string{f.root.dir}
+	case strings.HasSuffix(f.root.dir, string(filepath.Separator)):
+		return [3]string{f.root.dir, t}
+	}
+	return [3]string{f.root.dir, string(filepath.Separator), t}
+}
+
+// compareJoined compares the strings a and b would make joined, as strings.Compare would.
+func compareJoined(a, b [3]string) int {
+	i, j := 0, 0
+	x, y := a[0], b[0]
+	for {
+		for x == "" && i < len(a)-1 {
+			i++
+			x = a[i]
+		}
+		for y == "" && j < len(b)-1 {
+			j++
+			y = b[j]
+		}
+		if x == "" || y == "" {
+			return cmp.Compare(len(x), len(y))
+		}
+		n := min(len(x), len(y))
+		if c := strings.Compare(x[:n], y[:n]); c != 0 {
+			return c
+		}
+		x, y = x[n:], y[n:]
+	}
 }
 
 // hugoSrc is one page being mapped, with what Hugo needs to place it: a content file, or a list
@@ -274,7 +335,7 @@ func (hm *hugoMapping) readBranches() {
 		// places kept with their readings hold while the branch pages read say what they said.
 		kept := make([]keptBranch, len(idx))
 		for n, i := range idx {
-			kept[n] = keptBranch{hm.files[i].abs, hm.reads[i]}
+			kept[n] = keptBranch{hm.files[i].abs(), hm.reads[i]}
 		}
 		if !slices.EqualFunc(kept, r.branches, func(a, b keptBranch) bool { return a.abs == b.abs && a.rd.sameAs(b.rd) }) {
 			r.epoch++
@@ -322,7 +383,7 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 	if hm.r != nil {
 		k = hugoKeeper{hm.r, idx}
 	}
-	file := func(n int) string { return hm.files[idx[n]].abs }
+	file := func(n int) string { return hm.files[idx[n]].abs() }
 	read := func(n int, head []byte, err error) *hugoRead {
 		if err != nil {
 			return &hugoRead{rare: &hugoRare{err: err}}
@@ -550,7 +611,7 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 // flags read: a file that is there belongs to its page whatever flags built it.
 func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp hugoTarget, written bool, err error) {
 	s, h := g.s, g.s.hugo
-	pg = Page{Source: s.source(p.abs), Kind: p.kind, Lang: p.lang}
+	pg = Page{Source: s.source(p.abs()), Kind: p.kind, Lang: p.lang}
 	pg.NoOutput = h.noOutput(p, s.opt.Now)
 	switch {
 	case len(p.ownIn) == 0:
@@ -697,27 +758,35 @@ func (s *Site) source(p string) string {
 // fileOf describes the file p found under a content root: its path in the content tree, its
 // language (the root's, else a configured language in its name, else the default) and its base
 // name without language and extension.
-func (h *hugoConfig) fileOf(root hugoRoot, p string) (hugoFile, error) {
+//
+// Every string of it is rel or a part of rel, made of its own: not of p, the path on disk, which the
+// file list does not keep (abs works it out when asked).
+func (h *hugoConfig) fileOf(root *hugoRoot, p string) (hugoFile, error) {
 	r, err := filepath.Rel(root.dir, p)
 	if err != nil {
 		return hugoFile{}, err
 	}
-	f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
+	f := hugoFile{root: root, rel: strings.Clone(path.Join(root.under, filepath.ToSlash(r)))}
 	f.dir = path.Dir(f.rel)
 	if f.dir == "." {
 		f.dir = ""
 	}
-	name := filepath.Base(p)
+	name := path.Base(f.rel)
+	if r == "." { // the root is a file
+		name = filepath.Base(p)
+	}
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	f.content = hugoContentExts[strings.ToLower(ext)]
 	stem := strings.TrimSuffix(name, "."+ext)
 	f.lang = root.lang
-	if i := strings.LastIndexByte(stem, '.'); i > 0 && h.hasLang(strings.ToLower(stem[i+1:])) {
-		if f.lang == "" {
-			f.lang = strings.ToLower(stem[i+1:])
+	if i := strings.LastIndexByte(stem, '.'); i > 0 {
+		if code, ok := h.langCode(strings.ToLower(stem[i+1:])); ok {
+			if f.lang == "" {
+				f.lang = code
+			}
+			f.named = true
+			stem = stem[:i]
 		}
-		f.named = true
-		stem = stem[:i]
 	}
 	if f.lang == "" {
 		f.lang = h.defaultLang
