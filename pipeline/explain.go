@@ -187,14 +187,14 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 		e.Rules = append(e.Rules, Rule{Rule: r.Rule, File: r.Source.File, Line: r.Source.Line,
 			Path: r.Path, Kind: r.Kind, Lang: r.Lang, Text: r.String()})
 	}
-	if o.err == nil {
-		o.err = j.sources[o.src].err()
+	if o.err == nil && o.from != nil {
+		o.err = o.from.src.err()
 	}
 	if o.err != nil {
 		return e, o.err
 	}
-	if o.src != nil {
-		e.Source = o.src.Source
+	if o.from != nil && o.from.source != "" {
+		e.Source = o.from.source
 	} else if a := j.pages.Owner(f.rel()); a.Role == site.RoleAlias {
 		e.AliasOf = a.Page.Source
 	}

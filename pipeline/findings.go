@@ -67,8 +67,8 @@ func (fs *findings) report(rep *Report) {
 // carries (its line, from the step's scan), else the output file itself.
 func (j *job) noindexSource(f *record, agent string) rules.Source {
 	cs := []*rules.Compiled{nil, j.env}
-	if s := j.sources[j.sourceOf(f)]; s != nil {
-		cs[0] = s.inputs
+	if p := j.pageOf(f); p != nil && p.src != nil {
+		cs[0] = p.src.inputs
 	}
 	d, _, _ := j.res.Decide(rules.Item{Path: f.url(), Compiled: cs, Asset: !f.html() || f.skipped()})
 	a, ok := d.Agent(agent)
@@ -99,8 +99,8 @@ func (j *job) place(s rules.Source, f *record) string {
 
 // owner names what decides a file, for telling findings apart: its source page, or the file.
 func (j *job) owner(f *record) string {
-	if p := j.sourceOf(f); p != nil {
-		return p.Source
+	if p := j.pageOf(f); p != nil && p.source != "" {
+		return p.source
 	}
 	return f.path
 }

@@ -560,32 +560,30 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 	nj := *j
 	nj.pages = m
 	nj.kinds = nj.pageKinds(m)
-	nj.sources = make(map[*site.Page]*source, len(j.sources))
+	nj.kindLangs = nil
 	// Both maps' pages are in source order: each page meets its previous self walking both.
 	var old []site.Page
 	if j.pages != nil {
 		old = j.pages.Pages
 	}
 	k := 0
-	for i := range m.Pages {
-		p := &m.Pages[i]
+	nj.setInfo(func(p *site.Page) *source {
 		for k < len(old) && old[k].Source < p.Source {
 			k++
 		}
-		var op *site.Page
+		op := -1
 		if k < len(old) && old[k].Source == p.Source {
-			op = &old[k]
+			op = k
 			k++
 		}
-		if len(p.Inputs) == 0 {
-			continue
+		switch {
+		case len(p.Inputs) == 0:
+			return nil
+		case op >= 0 && j.info[op].src != nil && sameInputs(old[op].Inputs, p.Inputs):
+			return j.info[op].src
 		}
-		if op != nil && j.sources[op] != nil && sameInputs(op.Inputs, p.Inputs) {
-			nj.sources[p] = j.sources[op]
-		} else {
-			nj.sources[p] = j.compileSource(p.Inputs)
-		}
-	}
+		return j.compileSource(p.Inputs)
+	})
 	return &nj, nil
 }
 
@@ -712,7 +710,10 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 	}
 	reported := map[*source]bool{}
 	for k := range subset {
-		s := j.sources[j.sourceOf(&subset[k])]
+		var s *source
+		if p := j.pageOf(&subset[k]); p != nil {
+			s = p.src
+		}
 		if s == nil || s.problems == nil {
 			continue
 		}

@@ -103,9 +103,11 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	}
 	files := w.files
 	j.files = files
+	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
+	j.sourceReport(rep, files)
+	j.letPagesGo(files)
 	b := j.process(ctx, files)
 
-	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
 	srcWarnings, errs := j.sourceProblems()
 	rep.Warnings = append(rep.Warnings, j.warnings...)
 	rep.Warnings = append(rep.Warnings, w.warnings...)
@@ -114,7 +116,6 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 	for i := range files {
 		rep.count(&files[i])
 	}
-	j.sourceReport(rep, files)
 	errs = append(errs, b.errors()...)
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)

@@ -38,10 +38,14 @@ type job struct {
 	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
 	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
 
-	pages *site.Map           // every source page, indexed by the output files it owns
+	// pages is every page of the site, indexed by the output files it owns. Run lets it go once
+	// every file has its page (record.page), before the files are processed: what the run needs
+	// of a page is in info. Watch mode and explain keep it.
+	pages *site.Map
 	kinds map[string][]string // site.KindsOf of every page kind of the site, worked out once
-	// sources are the compiled directives of the pages that have any, by page.
-	sources map[*site.Page]*source
+	// info is what the run keeps of each page of pages, by its index there (site.Owner.Index).
+	info      []pageInfo
+	kindLangs []kindLang // the kinds and language of pages, each pair once (pageInfo.kl)
 
 	warnings []string // the configuration's and the site's warnings, each once
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
@@ -55,6 +59,21 @@ type job struct {
 	// own, in watch mode, stamps the content of each write (write.go), so that the watcher does
 	// not report robotsmith's own writes back; nil otherwise.
 	own *ownWrites
+}
+
+// pageInfo is what an output file takes its decision from, of its page: the page's source, its
+// compiled directives, its kinds and language. A run keeps one for each page of the site, a few
+// words, where the site's map keeps the page with every file it owns.
+type pageInfo struct {
+	source string  // site.Page.Source; "" for a page the generator made without one
+	src    *source // its compiled directives; nil for none
+	kl     uint16  // its kinds and language: job.kindLangs[kl]
+}
+
+// kindLang are a page's kinds (site.KindsOf) and language, as rules select files by them.
+type kindLang struct {
+	kinds []string
+	lang  string
 }
 
 // source is a source page's directives, compiled once, and their problems.
@@ -286,12 +305,10 @@ func (j *job) compile() {
 		first *rules.Input
 		n     int
 	}
-	j.sources = map[*site.Page]*source{}
 	shared := map[sliceKey]*source{}
-	for i := range j.pages.Pages {
-		p := &j.pages.Pages[i]
+	j.setInfo(func(p *site.Page) *source {
 		if len(p.Inputs) == 0 {
-			continue
+			return nil
 		}
 		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
 		s := shared[k]
@@ -299,7 +316,33 @@ func (j *job) compile() {
 			s = j.compileSource(p.Inputs)
 			shared[k] = s
 		}
-		j.sources[p] = s
+		return s
+	})
+}
+
+// setInfo fills j.info from j.pages, each source page's compiled directives from src (called in
+// site order; never for a page made without a source).
+func (j *job) setInfo(src func(p *site.Page) *source) {
+	m := j.pages
+	j.info = make([]pageInfo, 0, len(m.Pages)+len(m.Sourceless))
+	j.kindLangs = j.kindLangs[:0]
+	kls := map[[2]string]uint16{}
+	kl := func(p *site.Page) uint16 {
+		k := [2]string{p.Kind, p.Lang}
+		i, ok := kls[k]
+		if !ok {
+			i = uint16(len(j.kindLangs))
+			kls[k] = i
+			j.kindLangs = append(j.kindLangs, kindLang{j.kinds[p.Kind], p.Lang})
+		}
+		return i
+	}
+	for i := range m.Pages {
+		p := &m.Pages[i]
+		j.info = append(j.info, pageInfo{source: p.Source, src: src(p), kl: kl(p)})
+	}
+	for i := range m.Sourceless {
+		j.info = append(j.info, pageInfo{kl: kl(&m.Sourceless[i])})
 	}
 }
 
@@ -320,25 +363,40 @@ func (j *job) compileSource(inputs []rules.Input) *source {
 // pageOf is the one place that says which page an output file takes its decision from: the page
 // that wrote it (whatever flags built it), the list page a pager page continues, the page another
 // output format of it (index.xml, index.md) belongs to, or the page a bundle resource belongs to;
-// none for an alias stub, which is a redirect, or a file of no page. It gives the page's source
-// (nil when the generator made the page without one: a list, a 404 page) and the kinds and
-// language that rules select the file by: its page's (site.KindsOf), for every one of those roles
-// (a bundle resource, being a file, is `kind: file` as well).
-func (j *job) pageOf(f *record) (src *site.Page, kinds []string, lang string) {
-	o := j.pages.Owner(f.rel())
-	if o.Role == site.RoleAlias || o.Page == nil {
-		return nil, nil, ""
+// none (nil) for an alias stub, which is a redirect, or a file of no page. Its pageInfo has the
+// page's source (none when the generator made the page without one: a list, a 404 page) and the
+// kinds and language that rules select the file by: its page's (site.KindsOf), for every one of
+// those roles (a bundle resource, being a file, is `kind: file` as well). While the run keeps the
+// site's map it is asked; once Run has let the map go, the file's record has the answer.
+func (j *job) pageOf(f *record) *pageInfo {
+	if i, ok := j.pageIndex(f); ok {
+		return &j.info[i]
 	}
-	if o.Page.Source != "" {
-		src = o.Page
-	}
-	return src, j.kinds[o.Page.Kind], o.Page.Lang
+	return nil
 }
 
-// sourceOf is the source page an output file takes its decision from (pageOf), nil for none.
-func (j *job) sourceOf(f *record) *site.Page {
-	src, _, _ := j.pageOf(f)
-	return src
+// pageIndex is the index in j.info of the page the file f takes its decision from (pageOf).
+func (j *job) pageIndex(f *record) (int, bool) {
+	if j.pages == nil {
+		return int(f.page) - 1, f.page != 0
+	}
+	o := j.pages.Owner(f.rel())
+	if o.Role == site.RoleAlias || o.Page == nil {
+		return 0, false
+	}
+	return o.Index, true
+}
+
+// letPagesGo records in every file's record its page (pageOf), and lets the site's map go: the
+// run needs no more of it than j.info, a few words a page, where the map keeps every page with
+// the paths of every file it owns.
+func (j *job) letPagesGo(files []record) {
+	for i := range files {
+		if k, ok := j.pageIndex(&files[i]); ok {
+			files[i].page = uint32(k) + 1
+		}
+	}
+	j.pages = nil
 }
 
 // sourceProblems are the warnings and errors of the sources the run's files took their decisions
@@ -347,8 +405,8 @@ func (j *job) sourceOf(f *record) *site.Page {
 func (j *job) sourceProblems() (warnings []string, errs []error) {
 	seen := map[*source]bool{}
 	said := map[string]bool{}
-	for i := range j.pages.Pages {
-		s := j.sources[&j.pages.Pages[i]]
+	for i := range j.info {
+		s := j.info[i].src
 		if s == nil || s.problems == nil || !s.used.Load() || seen[s] {
 			continue
 		}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/rules"
-	"github.com/robotsmith/robotsmith/site"
 )
 
 // worker is one of the goroutines that run the step, with the buffers it reuses from page to page:
@@ -28,7 +27,7 @@ type worker struct {
 // outcome is what the step found beyond the file's record: what explain shows, and what a failed
 // file reports.
 type outcome struct {
-	src      *site.Page     // the source page the file takes its decision from, nil for none
+	from     *pageInfo      // the page the file takes its decision from, nil for none
 	decision rules.Decision // every value with its source (only when asked for: explain)
 	matches  []rules.Matched
 	warnings []string
@@ -45,13 +44,21 @@ type outcome struct {
 // source page alone: it is never opened. With full, the outcome also holds the decision with every
 // value's source.
 func (j *job) step(w *worker, f *record, full bool) (o outcome) {
-	src, kinds, lang := j.pageOf(f)
-	o.src = src
+	o.from = j.pageOf(f)
+	var (
+		kinds []string
+		lang  string
+		src   *source
+	)
+	if o.from != nil {
+		kl := j.kindLangs[o.from.kl]
+		kinds, lang, src = kl.kinds, kl.lang, o.from.src
+	}
 	// The third source, ai.meta's noai, is for HTML pages alone: cs[:2] decides files.
 	cs := []*rules.Compiled{nil, j.env, j.aiMeta}
-	if s := j.sources[o.src]; s != nil {
-		cs[0] = s.inputs
-		s.used.Store(true)
+	if src != nil {
+		cs[0] = src.inputs
+		src.used.Store(true)
 	}
 	// What the file is decided as; a page adds the tags it carries.
 	file := rules.Item{Path: f.url(), Kinds: kinds, Lang: lang, Compiled: cs[:2], Asset: true}
@@ -110,7 +117,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		return o
 	}
 	f.flags |= isChanged
-	if j.sources[o.src].err() != nil {
+	if src.err() != nil {
 		// A malformed value of its source fails the run (SPEC: fail closed): the page is not
 		// written. A build fails whole; watch mode writes the batch's other files.
 		return o

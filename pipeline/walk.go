@@ -31,6 +31,9 @@ type record struct {
 	tagLine int32
 	nlinks  uint16 // how many links the page has there
 	flags   recordFlags
+	// page is 1 + the index in job.info of the page the file takes its decision from, 0 for none;
+	// set by letPagesGo (until then job.pageOf asks the site's map).
+	page uint32
 }
 
 type recordFlags uint8

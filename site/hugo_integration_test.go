@@ -281,6 +281,9 @@ func checkOwners(t *testing.T, s *Site, m *Map, dir, out string) map[string]int 
 		rel, _ := filepath.Rel(out, fp)
 		rel = filepath.ToSlash(rel)
 		o := m.Owner(rel)
+		if o.Page != nil && m.page(uint32(o.Index)) != o.Page {
+			t.Errorf("%s: Owner's Index %d is not its page's", rel, o.Index)
+		}
 		want, role := truth[rel], RoleFormat
 		if name, ok := format[rel]; ok && (name == "html" || name == "404") {
 			role = RolePage

@@ -150,8 +150,8 @@ func TestJekyllIntegration(t *testing.T) {
 					if _, err := os.Stat(filepath.Join(truth.Dest, twin)); err != nil {
 						t.Errorf("%s: the plugin wrote no twin %s: %v", src, twin, err)
 					}
-					if o := m.Owner(twin); o.Role != RoleFormat || o.Page.Source != src {
-						t.Errorf("%s: Owner(%q) = %s of %v, want output format of %s", src, twin, o.Role, o.Page, src)
+					if o := m.Owner(twin); o.Role != RoleFormat || o.Page.Source != src || m.page(uint32(o.Index)) != o.Page {
+						t.Errorf("%s: Owner(%q) = %s of %v (index %d), want output format of %s", src, twin, o.Role, o.Page, o.Index, src)
 					}
 					twins++
 				}

@@ -28,6 +28,9 @@ func (r Role) String() string { return roleNames[r] }
 type Owner struct {
 	Page *Page
 	Role Role
+	// Index is the page's place in Pages followed by Sourceless (0 for RoleNone): a caller that
+	// keeps something per page keeps it by this, not by the page's address.
+	Index int
 }
 
 // Pager says where the pages continuing a list page are written: Prefix + N + Suffix for N >= 2
@@ -70,7 +73,7 @@ type owned struct {
 type pagerKey struct{ prefix, suffix string }
 
 type pagerRef struct {
-	page  *Page
+	page  uint32 // index in Pages followed by Sourceless
 	first int
 }
 
@@ -135,14 +138,14 @@ func (m *Map) index() {
 		p := m.page(i)
 		claim(p.Output, i, RolePage)
 		if p.Extra != nil {
-			m.claimPager(p.Extra.Pager, p)
+			m.claimPager(p.Extra.Pager, i)
 		}
 	}
 	for _, i := range all {
 		x := m.page(i).Others()
 		for _, f := range x.Formats {
 			claim(f.File, i, RoleFormat)
-			m.claimPager(f.Pager, m.page(i))
+			m.claimPager(f.Pager, i)
 		}
 		for _, r := range x.Resources {
 			claim(r, i, RoleResource)
@@ -155,7 +158,7 @@ func (m *Map) index() {
 	m.owners = slices.CompactFunc(claims, func(a, b owned) bool { return a.file == b.file })
 }
 
-func (m *Map) claimPager(pg *Pager, p *Page) {
+func (m *Map) claimPager(pg *Pager, p uint32) {
 	if pg == nil {
 		return
 	}
@@ -172,13 +175,14 @@ func (m *Map) Owner(rel string) Owner {
 	if o, ok := m.owner(rel); ok {
 		return o
 	}
-	if p := m.pager(rel); p != nil {
-		return Owner{Page: p, Role: RolePager}
+	if i, ok := m.pager(rel); ok {
+		return Owner{Page: m.page(i), Role: RolePager, Index: int(i)}
 	}
 	if m.twins {
 		for _, html := range twinOf(rel) {
 			if o, ok := m.owner(html); ok && o.Role == RolePage {
-				return Owner{Page: o.Page, Role: RoleFormat}
+				o.Role = RoleFormat
+				return o
 			}
 		}
 	}
@@ -191,11 +195,13 @@ func (m *Map) owner(rel string) (Owner, bool) {
 	if !ok {
 		return Owner{}, false
 	}
-	return Owner{Page: m.page(m.owners[i].page), Role: m.owners[i].role}, true
+	o := m.owners[i]
+	return Owner{Page: m.page(o.page), Role: o.role, Index: int(o.page)}, true
 }
 
-// pager finds the list page a pager file continues: the last run of digits in rel is N.
-func (m *Map) pager(rel string) *Page {
+// pager finds the list page a pager file continues (its index in Pages followed by Sourceless):
+// the last run of digits in rel is N.
+func (m *Map) pager(rel string) (uint32, bool) {
 	end := len(rel)
 	for end > 0 && (rel[end-1] < '0' || rel[end-1] > '9') {
 		end--
@@ -206,13 +212,13 @@ func (m *Map) pager(rel string) *Page {
 	}
 	n := rel[start:end]
 	if n == "" || n[0] == '0' || len(n) > 9 {
-		return nil
+		return 0, false
 	}
 	ref, ok := m.pagers[pagerKey{rel[:start], rel[end:]}]
 	if !ok || atoi(n) < ref.first {
-		return nil
+		return 0, false
 	}
-	return ref.page
+	return ref.page, true
 }
 
 // PageOf returns the page whose source is src (slash path relative to the site root).
