@@ -107,3 +107,43 @@ func TestSampleSiteInvariants(t *testing.T) {
 		t.Errorf("checked %d pages, want the sample site's 40 or more", pages)
 	}
 }
+
+// TestLetPagesGo checks that once Run has let the site's map go, every output file of the sample
+// site takes its decision from the page the map gave it: the same source, compiled directives,
+// kinds and language, and none for an alias stub or a file of no page.
+func TestLetPagesGo(t *testing.T) {
+	dir := sampleCopy(t)
+	j, err := prepare(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.close()
+	files, _, err := j.walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]*pageInfo, len(files))
+	sourced, none := 0, 0
+	for i := range files {
+		want[i] = j.pageOf(&files[i])
+		switch {
+		case want[i] == nil:
+			none++
+		case want[i].source != "":
+			sourced++
+		}
+	}
+	if sourced == 0 || none == 0 {
+		t.Fatalf("%d files of a source page, %d of none: the sample site should have both", sourced, none)
+	}
+	j.letPagesGo(files)
+	if j.pages != nil {
+		t.Fatal("the map is still kept")
+	}
+	for i := range files {
+		got := j.pageOf(&files[i])
+		if (got == nil) != (want[i] == nil) || got != nil && *got != *want[i] {
+			t.Errorf("%s: page %+v, want %+v", files[i].rel(), got, want[i])
+		}
+	}
+}
