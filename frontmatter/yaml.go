@@ -204,13 +204,18 @@ func yamlFloat(s string) (float64, bool) {
 // yamlTime reads the timestamp forms yaml.v3 resolves (a date, or a date and time with an
 // optional zone); without a zone the time is UTC, as YAML says.
 func yamlTime(s string) (time.Time, bool) {
-	for _, l := range [...]string{
-		"2006-1-2T15:4:5.999999999Z07:00",
-		"2006-1-2t15:4:5.999999999Z07:00",
-		"2006-1-2 15:4:5.999999999",
-		"2006-1-2",
+	for _, l := range [...]struct{ sep, layout string }{
+		{"T", "2006-1-2T15:4:5.999999999Z07:00"},
+		{"t", "2006-1-2t15:4:5.999999999Z07:00"},
+		{" ", "2006-1-2 15:4:5.999999999"},
+		{"", "2006-1-2"},
 	} {
-		if t, err := time.Parse(l, s); err == nil {
+		// A layout whose separator s lacks cannot match it, and time.Parse would allocate an
+		// error to say so: a page's dates are mostly bare dates, tried last.
+		if !strings.Contains(s, l.sep) {
+			continue
+		}
+		if t, err := time.Parse(l.layout, s); err == nil {
 			return t, true
 		}
 	}
