@@ -55,7 +55,31 @@ func parseKept(text string) (kept, bool) {
 // keptText is the comment that records k. The name and the content are escaped, so neither can end
 // the comment nor hold a quote (names come from the caller's agents too, and may hold anything).
 func keptText(k kept) string {
-	return "<!-- " + keptPrefix + strconv.Itoa(k.line) + ": " + html.EscapeString(k.name) + `="` + html.EscapeString(k.content) + `" -->`
+	var b strings.Builder
+	b.Grow(keptSize(k))
+	writeKept(&b, k)
+	return b.String()
+}
+
+// writeKept writes keptText(k) to b.
+func writeKept(b *strings.Builder, k kept) {
+	var num [20]byte
+	b.WriteString("<!-- " + keptPrefix)
+	b.Write(strconv.AppendInt(num[:0], int64(k.line), 10))
+	b.WriteString(": ")
+	b.WriteString(html.EscapeString(k.name))
+	b.WriteString(`="`)
+	b.WriteString(html.EscapeString(k.content))
+	b.WriteString(`" -->`)
+}
+
+// keptSize is the length of keptText(k) when nothing in it needs escaping.
+func keptSize(k kept) int {
+	digits := 1
+	for n := k.line; n >= 10; n /= 10 {
+		digits++
+	}
+	return len("<!-- "+keptPrefix+`: ="" -->`) + digits + len(k.name) + len(k.content)
 }
 
 // records lists what a new block records: the old blocks' records and the tags it removes, each once,
