@@ -35,7 +35,9 @@ import (
 // expiryDate and unpublishDate are Hugo's own keys: a misspelling of one is Hugo's to judge).
 // An array, not a slice: a page's every key is compared with them, and an array on the stack
 // costs no allocation.
-func robotsKeyNames() [4]string { return [...]string{"robots", "noindex", "nofollow", "unavailable_after"} }
+func robotsKeyNames() [4]string {
+	return [...]string{"robots", "noindex", "nofollow", "unavailable_after"}
+}
 
 // resemblesRobotsKey returns the robots key that a key (not one of them) looks like a misspelling
 // of: the same but for hyphens, underscores and spaces (no_index, unavailable-after), or within
