@@ -1,8 +1,9 @@
 package rewrite
 
 import (
+	"cmp"
 	"html"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,22 +86,16 @@ func keptSize(k kept) int {
 // records lists what a new block records: the old blocks' records and the tags it removes, each once,
 // ordered by line, name and content so that the order does not depend on where they stood.
 func records(src []byte, res scanResult) []kept {
-	out := append([]kept(nil), res.kept...)
+	out := make([]kept, 0, len(res.kept)+len(res.tags))
+	out = append(out, res.kept...)
 	line, at := 1, 0
 	for _, t := range res.tags {
 		line += lineBreaks(src[at:t.start])
 		at = t.start
 		out = append(out, kept{name: t.name, content: t.content, line: line})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.line != b.line {
-			return a.line < b.line
-		}
-		if a.name != b.name {
-			return a.name < b.name
-		}
-		return a.content < b.content
+	slices.SortFunc(out, func(a, b kept) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), strings.Compare(a.name, b.name), strings.Compare(a.content, b.content))
 	})
 	uniq := out[:0]
 	for i, k := range out {

@@ -2,10 +2,11 @@ package rewrite
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/rules"
@@ -244,6 +245,9 @@ func pageOf(src []byte, res scanResult) Page {
 			p.Links[i] = Link{Rel: l.rel, Hreflang: l.hreflang, Href: l.href, Line: line}
 		}
 	}
+	if n := len(res.tags) + len(res.kept); n > 0 {
+		p.Tags = make([]Found, 0, n)
+	}
 	line, at := 1, 0
 	for _, t := range res.tags {
 		line += lineBreaks(src[at:t.start])
@@ -259,7 +263,7 @@ func pageOf(src []byte, res scanResult) Page {
 			Start: int64(k.start), End: int64(k.end), Head: true, Kept: true,
 		})
 	}
-	sort.SliceStable(p.Tags, func(i, j int) bool { return p.Tags[i].Start < p.Tags[j].Start })
+	slices.SortStableFunc(p.Tags, func(a, b Found) int { return cmp.Compare(a.Start, b.Start) })
 	return p
 }
 
@@ -287,7 +291,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 	if !res.html || !d.Touches() {
 		return nil
 	}
-	var rs []removal
+	rs := make([]removal, 0, len(res.tags)+len(res.blocks)+len(res.orphans))
 	for _, t := range res.tags {
 		rs = append(rs, removal{t.span, t.head})
 	}
@@ -297,10 +301,11 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 	for _, o := range res.orphans {
 		rs = append(rs, removal{o, false})
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].start < rs[j].start })
+	slices.SortFunc(rs, func(a, b removal) int { return cmp.Compare(a.start, b.start) })
 
-	// Group removals that only blanks separate: they go as one.
-	var groups []removal
+	// Group removals that only blanks separate: they go as one. The groups are written over rs,
+	// never past the removal being read.
+	groups := rs[:0]
 	for _, r := range rs {
 		if n := len(groups); n > 0 && onlyBlanks(src[groups[n-1].end:r.start]) {
 			groups[n-1].end = r.end
@@ -318,7 +323,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 	if !placed {
 		nb.keep = records(src, res)
 	}
-	var edits []edit
+	edits := make([]edit, 0, len(groups)+1)
 	for _, g := range groups {
 		ls := lineStart(src, g.start)
 		indent := leadingBlanks(src[ls:])
@@ -356,11 +361,11 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 			edits = append(edits, ins)
 		}
 	}
-	sort.SliceStable(edits, func(i, j int) bool {
-		if edits[i].start != edits[j].start {
-			return edits[i].start < edits[j].start
+	slices.SortStableFunc(edits, func(a, b edit) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		return edits[i].end < edits[j].end // an insertion before a removal at the same place
+		return cmp.Compare(a.end, b.end) // an insertion before a removal at the same place
 	})
 	return edits
 }

@@ -2,7 +2,8 @@ package rewrite
 
 import (
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -234,16 +235,17 @@ func (s *scanner) comment(z *html.Tokenizer, sp span) {
 	// The text as written: z.Text unescapes a comment's character references, which would undo
 	// the escaping that keeps a record's content inside its quotes (and turn an entity-spelt
 	// "robotsm&#105;th" into a marker).
-	text := strings.TrimSpace(string(commentText(raw)))
-	if s.isOpen {
-		if k, ok := parseKept(text); ok {
+	text := bytes.TrimSpace(commentText(raw))
+	if s.isOpen && bytes.HasPrefix(text, []byte(keptPrefix)) {
+		// Only a record is made a string: its name and content are kept.
+		if k, ok := parseKept(string(text)); ok {
 			k.span = sp
 			s.keeping = append(s.keeping, k)
 			s.keptHit = true
 			return
 		}
 	}
-	switch text {
+	switch string(text) {
 	case markOpen:
 		if s.isOpen {
 			s.orphan()
@@ -293,8 +295,8 @@ func (s *scanner) finish() {
 	if s.isOpen {
 		s.orphan()
 	}
-	sort.Slice(s.res.tags, func(i, j int) bool { return s.res.tags[i].start < s.res.tags[j].start })
-	sort.Slice(s.res.orphans, func(i, j int) bool { return s.res.orphans[i].start < s.res.orphans[j].start })
+	slices.SortFunc(s.res.tags, func(a, b hit) int { return cmp.Compare(a.start, b.start) })
+	slices.SortFunc(s.res.orphans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
 }
 
 func style(selfClosing bool) int {
