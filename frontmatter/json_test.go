@@ -86,7 +86,7 @@ func TestJSONWalk(t *testing.T) {
 }
 
 // deeperThan reports whether n nests deeper than depth.
-func deeperThan(n *Node, depth int) bool { return n != nil && n.depth > depth }
+func deeperThan(n *Node, depth int) bool { return n != nil && int(n.depth) > depth }
 
 // dump writes a Node tree for a failure message.
 func dump(n *Node) string {
