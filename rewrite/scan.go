@@ -378,7 +378,13 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span) {
 	// Values stay bytes until the tag is known to be a robots tag.
 	var name, content, equiv []byte
 	var haveName, haveContent, haveEquiv, charset bool
-	for more := true; more; {
+	// TagAttr copies every attribute it returns, name and value. A tag whose text holds none of the
+	// attribute names read here, in any case, has none of those attributes (the tokenizer
+	// lower-cases names and never unescapes them), so its attributes are not read: most of a
+	// theme's metas are Open Graph properties.
+	raw := z.Raw()
+	read := containsFold(raw, "name") || containsFold(raw, "equiv") || containsFold(raw, "charset")
+	for more := read; more; {
 		var k, v []byte
 		k, v, more = z.TagAttr()
 		// The first occurrence of an attribute wins, as in the HTML parser.
@@ -639,10 +645,17 @@ func tagEndAtMost(w []byte) (int, bool) {
 	return 0, false
 }
 
-// containsFoldName reports whether b holds "name" in any ASCII case.
-func containsFoldName(b []byte) bool {
-	for i := 0; i+4 <= len(b); i++ {
-		if b[i]|0x20 == 'n' && b[i+1]|0x20 == 'a' && b[i+2]|0x20 == 'm' && b[i+3]|0x20 == 'e' {
+// containsFold reports whether b holds word (lower-case ASCII letters) in any ASCII case.
+func containsFold(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		if b[i]|0x20 != word[0] {
+			continue
+		}
+		j := 1
+		for j < len(word) && b[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
 			return true
 		}
 	}
@@ -724,7 +737,7 @@ func metaMightMatch(b []byte, isName func(string) bool) bool {
 	if len(w) > candidateWindow {
 		w = w[:candidateWindow]
 	}
-	if end, ok := tagEndAtMost(w); ok && !containsFoldName(w[:end]) {
+	if end, ok := tagEndAtMost(w); ok && !containsFold(w[:end], "name") {
 		return false // most body metas are microdata: <meta itemprop=...>
 	}
 	z := html.NewTokenizer(bytes.NewReader(w))
