@@ -463,7 +463,7 @@ func (s *scanner) link(z *html.Tokenizer, sp span) {
 		return
 	}
 	canonical, alternate := false, false
-	for _, kw := range bytes.Fields(rel) {
+	for kw := range bytes.FieldsSeq(rel) { // as bytes.Fields splits, with no slice made
 		canonical = canonical || bytes.EqualFold(kw, []byte("canonical"))
 		alternate = alternate || bytes.EqualFold(kw, []byte("alternate"))
 	}
