@@ -229,7 +229,7 @@ func mentionsRobotsKey(b []byte) bool {
 // order mark is not a column).
 func (d *Document) LineCol(off int) (line, col int) {
 	if d.lines == nil {
-		d.lines = []int{0}
+		d.lines = make([]int, 1, 1+bytes.Count(d.src, []byte{'\n'})) // sized once: no regrowth
 		for i := 0; i < len(d.src); {
 			j := bytes.IndexByte(d.src[i:], '\n')
 			if j < 0 {

@@ -8,12 +8,26 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
-// decodeJSON reads one JSON object starting at start in src, token by token (encoding/json's
-// Decoder gives each token's end offset), and returns it with the offset after it. Hugo ends JSON
-// front matter where the object ends, wherever that is on the line.
+// decodeJSON reads one JSON object starting at start in src and returns it with the offset after
+// it. Hugo ends JSON front matter where the object ends, wherever that is on the line.
+//
+// An object that encoding/json finds valid is read by walkJSON, which allocates only the Nodes and
+// their text; anything else (an error to report, a value nested too deep) is read again token by
+// token by decodeJSONTokens, whose messages and offsets are the ones reported. Both give the same
+// Nodes for a valid object (FuzzJSONWalk checks it).
 func (d *Document) decodeJSON(src []byte, start int) (*Node, int, error) {
+	if n, end, ok := walkJSON(src, start); ok {
+		return n, end, nil
+	}
+	return d.decodeJSONTokens(src, start)
+}
+
+// decodeJSONTokens is decodeJSON token by token: encoding/json's Decoder gives each token's end
+// offset, and its errors.
+func (d *Document) decodeJSONTokens(src []byte, start int) (*Node, int, error) {
 	j := jsonConv{d: d, src: src, base: start}
 	j.dec = json.NewDecoder(bytes.NewReader(src[start:]))
 	j.dec.UseNumber()
@@ -128,4 +142,124 @@ func (j *jsonConv) error(err error) error {
 		return j.d.errAt(len(j.src), true, errors.New("json: object not closed before the end of the file"))
 	}
 	return j.d.errAt(j.base, true, fmt.Errorf("json: %s", shortMessage(err.Error())))
+}
+
+// walkJSON reads the JSON object at src[start] when encoding/json finds it valid (json.Valid
+// allocates nothing on valid input), and reports ok false otherwise: it then reads nothing. Being
+// valid, the object needs no checks as it is walked, only its values' offsets and text; a string
+// with an escape or a byte that is not ASCII is unquoted by encoding/json, as the token decoder
+// does (invalid UTF-8 becomes U+FFFD). This walk is written by hand because encoding/json has no
+// way to read a value's offsets short of its Decoder's tokens, which allocate for every value.
+func walkJSON(src []byte, start int) (*Node, int, bool) {
+	end, closed := jsonEnd(src, start)
+	if !closed || !json.Valid(src[start:end]) {
+		return nil, 0, false
+	}
+	w := jsonWalk{src: src[:end], at: start}
+	n := w.value(0)
+	if w.deep || n == nil || n.Kind != KindMap {
+		return nil, 0, false
+	}
+	return n, w.at, true
+}
+
+// jsonWalk reads a valid JSON text; at is the offset of the next byte to read.
+type jsonWalk struct {
+	src  []byte
+	at   int
+	deep bool // a value is nested deeper than maxDepth: left to the token decoder's error
+}
+
+func (w *jsonWalk) skipSpace() {
+	for w.at < len(w.src) {
+		switch w.src[w.at] {
+		case ' ', '\t', '\r', '\n', ',', ':':
+			w.at++
+		default:
+			return
+		}
+	}
+}
+
+// value reads the value at the next non-space byte (after any ',' or ':' before it).
+func (w *jsonWalk) value(depth int) *Node {
+	w.skipSpace()
+	off := w.at
+	if depth > maxDepth {
+		w.deep = true
+		return nil
+	}
+	switch c := w.src[off]; c {
+	case '{':
+		m := newMap(off)
+		w.at++
+		for w.skipSpace(); w.src[w.at] != '}'; w.skipSpace() {
+			koff := w.at
+			key := w.string()
+			v := w.value(depth + 1)
+			if v == nil {
+				return nil
+			}
+			m.set(key, koff, v)
+		}
+		w.at++
+		return m
+	case '[':
+		l := &Node{Kind: KindList, Off: off}
+		w.at++
+		for w.skipSpace(); w.src[w.at] != ']'; w.skipSpace() {
+			v := w.value(depth + 1)
+			if v == nil {
+				return nil
+			}
+			l.List = append(l.List, v)
+			l.depth = max(l.depth, v.depth+1)
+		}
+		w.at++
+		return l
+	case '"':
+		return &Node{Kind: KindString, Off: off, Text: w.string()}
+	case 't':
+		w.at += len("true")
+		return &Node{Kind: KindBool, Off: off, Bool: true, Text: "true"}
+	case 'f':
+		w.at += len("false")
+		return &Node{Kind: KindBool, Off: off, Text: "false"}
+	case 'n':
+		w.at += len("null")
+		return &Node{Kind: KindNull, Off: off}
+	}
+	// A number: it runs to the next byte that cannot be in one.
+	for w.at < len(w.src) && strings.IndexByte("+-.0123456789eE", w.src[w.at]) >= 0 {
+		w.at++
+	}
+	t := json.Number(w.src[off:w.at])
+	n := &Node{Kind: KindFloat, Off: off, Text: t.String()}
+	if i, err := t.Int64(); err == nil {
+		n.Kind, n.Int = KindInt, i
+	} else if f, err := t.Float64(); err == nil {
+		n.Num = f
+	}
+	return n
+}
+
+// string reads the string at w.at and returns its value.
+func (w *jsonWalk) string() string {
+	start := w.at
+	plain := true // ASCII with no escape: the value is the text between the quotes
+	w.at++
+	for c := w.src[w.at]; c != '"'; c = w.src[w.at] {
+		if c == '\\' {
+			w.at++ // the escaped byte; a \uXXXX's digits are read as plain bytes
+		}
+		plain = plain && c != '\\' && c < utf8.RuneSelf
+		w.at++
+	}
+	w.at++
+	if plain {
+		return string(w.src[start+1 : w.at-1])
+	}
+	var s string
+	_ = json.Unmarshal(w.src[start:w.at], &s) // valid: json.Valid said so
+	return s
 }

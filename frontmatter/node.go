@@ -27,14 +27,17 @@ const (
 //
 // A map keeps its keys in the order first written; a key written twice holds the later value
 // at the later position (the last one wins, as in Hugo's and Jekyll's own readers).
+//
+// A page's front matter is a few dozen Nodes, and a site has as many pages as it has: the fields
+// are ordered, and the counters sized, so that a Node takes 144 bytes, not 160.
 type Node struct {
 	Kind Kind
-	Off  int    // offset in the file of the value's first byte (of its key for a TOML table)
-	Text string // a scalar as written (YAML's plain or quoted text, a TOML or JSON literal)
 	// Plain says a YAML scalar was written without quotes or a tag, which is what makes Ruby's
 	// YAML reader (Jekyll) read it as a date or a boolean.
 	Plain bool
 	Bool  bool      // KindBool
+	Off   int       // offset in the file of the value's first byte (of its key for a TOML table)
+	Text  string    // a scalar as written (YAML's plain or quoted text, a TOML or JSON literal)
 	Int   int64     // KindInt
 	Num   float64   // KindFloat
 	Time  time.Time // KindTime
@@ -43,8 +46,8 @@ type Node struct {
 
 	exact map[string]int // key -> index in Keys, for maps too long to scan
 	fold  map[string]int // lower-case key -> index of the last key written that folds to it
-	seq   int            // how many writes the map has seen, for Key.seq
-	depth int            // nesting depth below this node (0 for a scalar)
+	seq   int32          // how many writes the map has seen, for Key.seq (a file holds fewer)
+	depth int32          // nesting depth below this node (0 for a scalar; at most maxDepth+1)
 }
 
 // Key is one key of a map node.
@@ -52,7 +55,7 @@ type Key struct {
 	Name  string
 	Off   int // offset in the file of the key
 	Value *Node
-	seq   int // order of the write that set it; the highest of keys folding alike wins Fold
+	seq   int32 // order of the write that set it; the highest of keys folding alike wins Fold
 }
 
 // scanLimit is the number of keys up to which a map is searched by scanning; longer maps get an

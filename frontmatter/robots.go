@@ -38,20 +38,18 @@ func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 	}
 	var in []rules.Input
 	var errs []error
+	keys := robotsKeys(d.dialect)
 	read := func(m *Node, prefix string) {
-		keys := robotsKeys(d.dialect)
 		for _, name := range keys {
 			k, ok := m.Fold(name)
 			if !ok {
 				continue
 			}
 			src := rules.Source{Kind: kind, File: d.File, Line: d.Line(k.Off), Key: prefix + k.Name}
-			got, err := d.robotsValue(name, k.Value, src)
-			if err != nil {
+			var err error
+			if in, err = d.robotsValue(in, name, k.Value, src); err != nil {
 				errs = append(errs, err)
-				continue
 			}
-			in = append(in, got...)
 		}
 		// The other keys are not robotsmith's, unless they look like a robots key misspelt
 		// (typos.go).
@@ -71,43 +69,48 @@ func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 	return in, errors.Join(errs...)
 }
 
-// robotsValue reads the value v of a robots key (name is the key lower case).
-func (d *Document) robotsValue(name string, v *Node, src rules.Source) ([]rules.Input, error) {
+// robotsValue reads the value v of a robots key (name is the key lower case) and appends its
+// inputs to in; on an error it returns in as it was.
+func (d *Document) robotsValue(in []rules.Input, name string, v *Node, src rules.Source) ([]rules.Input, error) {
 	fail := func(format string, args ...any) error {
 		return &Error{File: src.File, Line: src.Line, Err: fmt.Errorf("%s: %s: "+format, append([]any{d.what, src.Key}, args...)...)}
 	}
 	if v.IsNull() {
-		return nil, nil // `robots:` with no value sets nothing
+		return in, nil // `robots:` with no value sets nothing
 	}
 	switch name {
 	case "robots":
 		if v.Kind == KindMap {
-			return d.robotsAgents(v, src, fail)
+			agents, err := d.robotsAgents(v, src, fail)
+			if err != nil {
+				return in, err
+			}
+			return append(in, agents...), nil
 		}
 		vals, ok := v.StringList()
 		if !ok {
-			return nil, fail("want a string, a list of strings or a map of agent to directives, got %s", v.describe())
+			return in, fail("want a string, a list of strings or a map of agent to directives, got %s", v.describe())
 		}
-		return appendInputs(nil, "robots", vals, src), nil
+		return appendInputs(in, "robots", vals, src), nil
 	case "noindex", "nofollow":
 		b, ok := v.Truth()
 		if !ok {
-			return nil, fail("want true or false, got %s", v.describe())
+			return in, fail("want true or false, got %s", v.describe())
 		}
 		if !b {
-			return nil, nil
+			return in, nil
 		}
-		return []rules.Input{{Agent: "robots", Value: name, Source: src}}, nil
+		return append(in, rules.Input{Agent: "robots", Value: name, Source: src}), nil
 	}
 	// unavailable_after and the expiry dates: a date as written.
 	if v.Kind != KindString && v.Kind != KindTime {
-		return nil, fail("want a date, got %s", v.describe())
+		return in, fail("want a date, got %s", v.describe())
 	}
 	date := strings.TrimSpace(v.String())
 	if date == "" {
-		return nil, nil
+		return in, nil
 	}
-	return []rules.Input{{Agent: "robots", Value: "unavailable_after:" + date, Source: src}}, nil
+	return append(in, rules.Input{Agent: "robots", Value: "unavailable_after:" + date, Source: src}), nil
 }
 
 // robotsAgents reads `robots` as a map of agent to directives, agents in name order.

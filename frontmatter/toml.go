@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/pelletier/go-toml/v2/unstable"
@@ -18,7 +19,11 @@ func (d *Document) decodeTOML(block []byte, base int) (*Node, error) {
 	t := tomlConv{d: d, block: block, base: base}
 	root := newMap(base)
 	current := root
-	var p unstable.Parser
+	p := tomlParsers.Get().(*unstable.Parser)
+	defer func() {
+		p.Reset(nil) // let go of the block
+		tomlParsers.Put(p)
+	}()
 	p.Reset(block)
 	for p.NextExpression() {
 		e := p.Expression()
@@ -40,6 +45,12 @@ func (d *Document) decodeTOML(block []byte, base int) (*Node, error) {
 	}
 	return root, nil
 }
+
+// tomlParsers keeps go-toml's parsers from block to block. A parser's node buffer grows to hold
+// the largest expression, and Reset keeps it: a fresh parser per page allocated it again, the
+// largest share of what reading TOML front matter allocated. Nothing a caller can see is kept:
+// every conversion is done before its parser goes back.
+var tomlParsers = sync.Pool{New: func() any { return new(unstable.Parser) }}
 
 type tomlConv struct {
 	d     *Document

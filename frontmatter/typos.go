@@ -33,7 +33,11 @@ import (
 
 // robotsKeyNames are the keys SPEC §3 defines, the ones a misspelling is compared with (Hugo's
 // expiryDate and unpublishDate are Hugo's own keys: a misspelling of one is Hugo's to judge).
-func robotsKeyNames() []string { return []string{"robots", "noindex", "nofollow", "unavailable_after"} }
+// An array, not a slice: a page's every key is compared with them, and an array on the stack
+// costs no allocation.
+func robotsKeyNames() [4]string {
+	return [...]string{"robots", "noindex", "nofollow", "unavailable_after"}
+}
 
 // resemblesRobotsKey returns the robots key that a key (not one of them) looks like a misspelling
 // of: the same but for hyphens, underscores and spaces (no_index, unavailable-after), or within
@@ -41,7 +45,7 @@ func robotsKeyNames() []string { return []string{"robots", "noindex", "nofollow"
 func resemblesRobotsKey(name string) (string, bool) {
 	n := strings.ToLower(strings.TrimSpace(name))
 	keys := robotsKeyNames()
-	if slices.Contains(keys, n) || n == "index" || n == "follow" {
+	if slices.Contains(keys[:], n) || n == "index" || n == "follow" {
 		return "", false
 	}
 	squashed := squash(n)
@@ -55,7 +59,8 @@ func resemblesRobotsKey(name string) (string, bool) {
 	if !near {
 		return "", false // every page's title, date and tags: no edit distance computed
 	}
-	return suggest.Resembles(n, keys)
+	all := robotsKeyNames() // a copy that may escape, made only for the rare key near one
+	return suggest.Resembles(n, all[:])
 }
 
 // squash is s without hyphens, underscores and spaces (s itself when it has none).

@@ -32,12 +32,14 @@ func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 		return nil, d.errAt(d.offAt(base, top.Line, top.Column), true,
 			fmt.Errorf("yaml: want a mapping of keys to values, got %s", yamlKind(top)))
 	}
-	c := yamlConv{d: d, base: base, seen: map[*yaml.Node]*Node{}}
+	c := yamlConv{d: d, base: base}
 	return c.node(top, 0)
 }
 
 // yamlConv turns yaml.v3 nodes into Nodes. A node an alias points to is converted once and shared,
 // so aliases that fan out (a "billion laughs") cost nothing here; Node.Any bounds their expansion.
+// Only an anchored node can be reached twice (through an alias), so only those are remembered, in
+// seen, made on the first: most front matter has no anchor and needs no map.
 type yamlConv struct {
 	d    *Document
 	base int
@@ -65,6 +67,9 @@ func (c *yamlConv) node(n *yaml.Node, depth int) (*Node, error) {
 		out, err = c.mapping(n, depth)
 	case yaml.SequenceNode:
 		out = &Node{Kind: KindList, Off: c.off(n)}
+		if len(n.Content) > 0 {
+			out.List = make([]*Node, 0, len(n.Content))
+		}
 		for _, e := range n.Content {
 			v, err := c.node(e, depth+1)
 			if err != nil {
@@ -84,7 +89,12 @@ func (c *yamlConv) node(n *yaml.Node, depth int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.seen[n] = out
+	if n.Anchor != "" {
+		if c.seen == nil {
+			c.seen = map[*yaml.Node]*Node{}
+		}
+		c.seen[n] = out
+	}
 	return out, nil
 }
 
@@ -92,6 +102,9 @@ func (c *yamlConv) node(n *yaml.Node, depth int) (*Node, error) {
 // keys a merge (`<<: *anchor`) brings in only where the mapping does not write them itself.
 func (c *yamlConv) mapping(n *yaml.Node, depth int) (*Node, error) {
 	out := newMap(c.off(n))
+	if len(n.Content) > 0 {
+		out.Keys = make([]Key, 0, len(n.Content)/2) // one allocation, not one per doubling
+	}
 	var merges []*yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
@@ -191,13 +204,18 @@ func yamlFloat(s string) (float64, bool) {
 // yamlTime reads the timestamp forms yaml.v3 resolves (a date, or a date and time with an
 // optional zone); without a zone the time is UTC, as YAML says.
 func yamlTime(s string) (time.Time, bool) {
-	for _, l := range [...]string{
-		"2006-1-2T15:4:5.999999999Z07:00",
-		"2006-1-2t15:4:5.999999999Z07:00",
-		"2006-1-2 15:4:5.999999999",
-		"2006-1-2",
+	for _, l := range [...]struct{ sep, layout string }{
+		{"T", "2006-1-2T15:4:5.999999999Z07:00"},
+		{"t", "2006-1-2t15:4:5.999999999Z07:00"},
+		{" ", "2006-1-2 15:4:5.999999999"},
+		{"", "2006-1-2"},
 	} {
-		if t, err := time.Parse(l, s); err == nil {
+		// A layout whose separator s lacks cannot match it, and time.Parse would allocate an
+		// error to say so: a page's dates are mostly bare dates, tried last.
+		if !strings.Contains(s, l.sep) {
+			continue
+		}
+		if t, err := time.Parse(l.layout, s); err == nil {
 			return t, true
 		}
 	}

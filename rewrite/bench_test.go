@@ -93,6 +93,33 @@ func TestSynthPage(t *testing.T) {
 	}
 }
 
+// themeHead is the head a PaperMod-like theme writes (the sample site's stand-in theme): metas
+// named and not (Open Graph properties), links, an inline script.
+const themeHead = `<!DOCTYPE html>
+<html lang="en" dir="auto">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="X-UA-Compatible" content="IE=edge">
+<meta name="viewport" content="width=device-width, initial-scale=1, shrink-to-fit=no">
+<meta name="robots" content="index, follow">
+<title>A post | A site</title>
+<meta name="keywords" content="go, static sites">
+<meta name="description" content="A post about static sites and how to keep crawlers where they belong.">
+<meta name="author" content="Someone">
+<link rel="canonical" href="https://example.org/posts/a-post/">
+<link crossorigin="anonymous" href="/css/style.css" rel="preload stylesheet" as="style">
+<link rel="icon" href="/images/logo.png">
+<meta property="og:title" content="A post">
+<meta property="og:description" content="A post about static sites and how to keep crawlers where they belong.">
+<meta property="og:type" content="article">
+<meta property="og:url" content="https://example.org/posts/a-post/">
+<script>
+  var themeFallback = '<link rel="stylesheet" href="/css/style.css"></head>';
+</script>
+</head>
+<body class="single" id="top">
+`
+
 // BenchmarkProcessTo is the step's rewrite of a typical generated page (25 KB, a theme's robots tag
 // in the head), with one buffer reused from page to page: the first build, which writes the block,
 // and every later build, which finds it already right and writes nothing.
@@ -103,6 +130,8 @@ func BenchmarkProcessTo(b *testing.B) {
 	if err := Rewrite(&built, bytes.NewReader(src), public); err != nil {
 		b.Fatal(err)
 	}
+	// The same page with a theme's head (themeHead) instead of the short one.
+	theme := append([]byte(themeHead), src[bytes.Index(src, []byte("<body>\n"))+len("<body>\n"):]...)
 	isAgent := nameSet(nil, public)
 	decide := func(Page) rules.Directives { return public }
 	for _, bc := range []struct {
@@ -112,6 +141,7 @@ func BenchmarkProcessTo(b *testing.B) {
 	}{
 		{"first-build", src, true},
 		{"rebuild", built.Bytes(), false},
+		{"theme-head", theme, true},
 	} {
 		b.Run(bc.desc, func(b *testing.B) {
 			var dst bytes.Buffer

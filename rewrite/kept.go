@@ -1,8 +1,9 @@
 package rewrite
 
 import (
+	"cmp"
 	"html"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -55,28 +56,46 @@ func parseKept(text string) (kept, bool) {
 // keptText is the comment that records k. The name and the content are escaped, so neither can end
 // the comment nor hold a quote (names come from the caller's agents too, and may hold anything).
 func keptText(k kept) string {
-	return "<!-- " + keptPrefix + strconv.Itoa(k.line) + ": " + html.EscapeString(k.name) + `="` + html.EscapeString(k.content) + `" -->`
+	var b strings.Builder
+	b.Grow(keptSize(k))
+	writeKept(&b, k)
+	return b.String()
+}
+
+// writeKept writes keptText(k) to b.
+func writeKept(b *strings.Builder, k kept) {
+	var num [20]byte
+	b.WriteString("<!-- " + keptPrefix)
+	b.Write(strconv.AppendInt(num[:0], int64(k.line), 10))
+	b.WriteString(": ")
+	b.WriteString(html.EscapeString(k.name))
+	b.WriteString(`="`)
+	b.WriteString(html.EscapeString(k.content))
+	b.WriteString(`" -->`)
+}
+
+// keptSize is the length of keptText(k) when nothing in it needs escaping.
+func keptSize(k kept) int {
+	digits := 1
+	for n := k.line; n >= 10; n /= 10 {
+		digits++
+	}
+	return len("<!-- "+keptPrefix+`: ="" -->`) + digits + len(k.name) + len(k.content)
 }
 
 // records lists what a new block records: the old blocks' records and the tags it removes, each once,
 // ordered by line, name and content so that the order does not depend on where they stood.
 func records(src []byte, res scanResult) []kept {
-	out := append([]kept(nil), res.kept...)
+	out := make([]kept, 0, len(res.kept)+len(res.tags))
+	out = append(out, res.kept...)
 	line, at := 1, 0
 	for _, t := range res.tags {
 		line += lineBreaks(src[at:t.start])
 		at = t.start
 		out = append(out, kept{name: t.name, content: t.content, line: line})
 	}
-	sort.Slice(out, func(i, j int) bool {
-		a, b := out[i], out[j]
-		if a.line != b.line {
-			return a.line < b.line
-		}
-		if a.name != b.name {
-			return a.name < b.name
-		}
-		return a.content < b.content
+	slices.SortFunc(out, func(a, b kept) int {
+		return cmp.Or(cmp.Compare(a.line, b.line), strings.Compare(a.name, b.name), strings.Compare(a.content, b.content))
 	})
 	uniq := out[:0]
 	for i, k := range out {

@@ -2,10 +2,11 @@ package rewrite
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/rules"
@@ -244,6 +245,9 @@ func pageOf(src []byte, res scanResult) Page {
 			p.Links[i] = Link{Rel: l.rel, Hreflang: l.hreflang, Href: l.href, Line: line}
 		}
 	}
+	if n := len(res.tags) + len(res.kept); n > 0 {
+		p.Tags = make([]Found, 0, n)
+	}
 	line, at := 1, 0
 	for _, t := range res.tags {
 		line += lineBreaks(src[at:t.start])
@@ -259,7 +263,7 @@ func pageOf(src []byte, res scanResult) Page {
 			Start: int64(k.start), End: int64(k.end), Head: true, Kept: true,
 		})
 	}
-	sort.SliceStable(p.Tags, func(i, j int) bool { return p.Tags[i].Start < p.Tags[j].Start })
+	slices.SortStableFunc(p.Tags, func(a, b Found) int { return cmp.Compare(a.Start, b.Start) })
 	return p
 }
 
@@ -287,7 +291,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 	if !res.html || !d.Touches() {
 		return nil
 	}
-	var rs []removal
+	rs := make([]removal, 0, len(res.tags)+len(res.blocks)+len(res.orphans))
 	for _, t := range res.tags {
 		rs = append(rs, removal{t.span, t.head})
 	}
@@ -297,10 +301,11 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 	for _, o := range res.orphans {
 		rs = append(rs, removal{o, false})
 	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].start < rs[j].start })
+	slices.SortFunc(rs, func(a, b removal) int { return cmp.Compare(a.start, b.start) })
 
-	// Group removals that only blanks separate: they go as one.
-	var groups []removal
+	// Group removals that only blanks separate: they go as one. The groups are written over rs,
+	// never past the removal being read.
+	groups := rs[:0]
 	for _, r := range rs {
 		if n := len(groups); n > 0 && onlyBlanks(src[groups[n-1].end:r.start]) {
 			groups[n-1].end = r.end
@@ -310,23 +315,21 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		groups = append(groups, r)
 	}
 
-	nl := lineEnding(src)
-	tagEnd := ">"
+	nb := newBlock{tags: d.Tags, nl: lineEnding(src), tagEnd: ">"}
 	if selfClosingStyle(res) {
-		tagEnd = " />"
+		nb.tagEnd = " />"
 	}
 	placed := len(d.Tags) == 0
-	var keep []kept
 	if !placed {
-		keep = records(src, res)
+		nb.keep = records(src, res)
 	}
-	var edits []edit
+	edits := make([]edit, 0, len(groups)+1)
 	for _, g := range groups {
 		ls := lineStart(src, g.start)
 		indent := leadingBlanks(src[ls:])
 		if !placed && g.target {
 			placed = true
-			edits = append(edits, edit{g.span, blockText(d.Tags, keep, tagEnd, nl, indent)})
+			edits = append(edits, edit{g.span, nb.text("", indent, "")})
 			continue
 		}
 		if le, ok := lineEnd(src, g.end); ok && onlyBlanks(src[ls:g.start]) {
@@ -340,7 +343,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		edits = append(edits, edit{span{start, g.end}, ""})
 	}
 	if !placed {
-		ins := insertion(src, res, d, keep, tagEnd, nl)
+		ins := insertion(src, res, nb)
 		if i := covering(src, edits, ins.start); i >= 0 {
 			// The block would go on a line that a removal takes away (an unpaired
 			// marker that the head ends with): it takes that line's place, with the
@@ -349,19 +352,20 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 			// lost the indent the others kept, and the next run changed it again.
 			r := edits[i]
 			indent := leadingBlanks(src[r.start:])
-			edits[i].text = indent + blockText(d.Tags, keep, tagEnd, nl, indent)
+			tail := ""
 			if src[r.end-1] == '\n' {
-				edits[i].text += nl
+				tail = nb.nl
 			}
+			edits[i].text = nb.text(indent, indent, tail)
 		} else {
 			edits = append(edits, ins)
 		}
 	}
-	sort.SliceStable(edits, func(i, j int) bool {
-		if edits[i].start != edits[j].start {
-			return edits[i].start < edits[j].start
+	slices.SortStableFunc(edits, func(a, b edit) int {
+		if a.start != b.start {
+			return cmp.Compare(a.start, b.start)
 		}
-		return edits[i].end < edits[j].end // an insertion before a removal at the same place
+		return cmp.Compare(a.end, b.end) // an insertion before a removal at the same place
 	})
 	return edits
 }
@@ -380,7 +384,7 @@ func covering(src []byte, edits []edit, p int) int {
 
 // insertion places the block where no old tag or block stood: after
 // <meta charset>, else at the start of the head.
-func insertion(src []byte, res scanResult, d rules.Directives, keep []kept, tagEnd, nl string) edit {
+func insertion(src []byte, res scanResult, nb newBlock) edit {
 	if p := res.charsetEnd; p >= 0 {
 		indent := leadingBlanks(src[lineStart(src, p):])
 		j := p
@@ -390,18 +394,18 @@ func insertion(src []byte, res scanResult, d rules.Directives, keep []kept, tagE
 		if le, ok := lineEnd(src, p); ok && j < len(src) {
 			// The tag ends its line: the block goes on lines of its own below,
 			// after a copy of that line's own ending.
-			return edit{span{j, j}, string(src[j:le]) + indent + blockText(d.Tags, keep, tagEnd, nl, indent)}
+			return edit{span{j, j}, nb.text(string(src[j:le])+indent, indent, "")}
 		}
-		return edit{span{p, p}, blockText(d.Tags, keep, tagEnd, nl, indent)}
+		return edit{span{p, p}, nb.text("", indent, "")}
 	}
 	p := res.headStart
 	ls := lineStart(src, p)
 	indent := leadingBlanks(src[ls:])
 	if onlyBlanks(src[ls:p]) {
 		// At the start of a line: the block takes lines of its own above.
-		return edit{span{p, p}, blockText(d.Tags, keep, tagEnd, nl, indent) + nl + indent}
+		return edit{span{p, p}, nb.text("", indent, nb.nl+indent)}
 	}
-	return edit{span{p, p}, blockText(d.Tags, keep, tagEnd, nl, indent)}
+	return edit{span{p, p}, nb.text("", indent, "")}
 }
 
 func selfClosingStyle(res scanResult) bool {
@@ -415,16 +419,49 @@ func selfClosingStyle(res scanResult) bool {
 	}
 }
 
-func blockText(tags []rules.Tag, keep []kept, tagEnd, nl, indent string) string {
+// newBlock is the robotsmith block plan writes: the Directives' tags, the records it keeps of
+// the page's own, and the page's tag style and line ending.
+type newBlock struct {
+	tags       []rules.Tag
+	keep       []kept
+	tagEnd, nl string
+}
+
+// text is the block with its lines after the first indented by indent, between lead and tail (what
+// the edit writes before and after it). It is written into one string sized up front, as the
+// pipeline writes a block into every page of a site.
+func (nb newBlock) text(lead, indent, tail string) string {
+	line := len(nb.nl) + len(indent)
+	n := len(lead) + len("<!-- "+markOpen+" -->") + line + len("<!-- "+markClose+" -->") + len(tail)
+	for _, t := range nb.tags {
+		n += line + len(`<meta name="" content=""`) + len(t.Name) + len(t.Content) + len(nb.tagEnd)
+	}
+	for _, k := range nb.keep {
+		n += line + keptSize(k)
+	}
 	var b strings.Builder
+	b.Grow(n) // escaped characters may need more: the builder grows then
+	b.WriteString(lead)
 	b.WriteString("<!-- " + markOpen + " -->")
-	for _, t := range tags {
-		b.WriteString(nl + indent + `<meta name="` + html.EscapeString(t.Name) + `" content="` + html.EscapeString(t.Content) + `"` + tagEnd)
+	for _, t := range nb.tags {
+		b.WriteString(nb.nl)
+		b.WriteString(indent)
+		b.WriteString(`<meta name="`)
+		b.WriteString(html.EscapeString(t.Name))
+		b.WriteString(`" content="`)
+		b.WriteString(html.EscapeString(t.Content))
+		b.WriteString(`"`)
+		b.WriteString(nb.tagEnd)
 	}
-	for _, k := range keep {
-		b.WriteString(nl + indent + keptText(k))
+	for _, k := range nb.keep {
+		b.WriteString(nb.nl)
+		b.WriteString(indent)
+		writeKept(&b, k)
 	}
-	b.WriteString(nl + indent + "<!-- " + markClose + " -->")
+	b.WriteString(nb.nl)
+	b.WriteString(indent)
+	b.WriteString("<!-- " + markClose + " -->")
+	b.WriteString(tail)
 	return b.String()
 }
 
@@ -495,8 +532,11 @@ func write(w io.Writer, src []byte, edits []edit) error {
 		if err := put(src[at:start]); err != nil {
 			return err
 		}
-		if err := put([]byte(e.text)); err != nil {
-			return err
+		if e.text != "" {
+			// io.WriteString: a bytes.Buffer takes the string as it is, where []byte(e.text) copied it.
+			if _, err := io.WriteString(w, e.text); err != nil {
+				return &Error{Op: "write", Err: err}
+			}
 		}
 		at = max(e.end, start)
 	}

@@ -2,7 +2,8 @@ package rewrite
 
 import (
 	"bytes"
-	"sort"
+	"cmp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -234,16 +235,17 @@ func (s *scanner) comment(z *html.Tokenizer, sp span) {
 	// The text as written: z.Text unescapes a comment's character references, which would undo
 	// the escaping that keeps a record's content inside its quotes (and turn an entity-spelt
 	// "robotsm&#105;th" into a marker).
-	text := strings.TrimSpace(string(commentText(raw)))
-	if s.isOpen {
-		if k, ok := parseKept(text); ok {
+	text := bytes.TrimSpace(commentText(raw))
+	if s.isOpen && bytes.HasPrefix(text, []byte(keptPrefix)) {
+		// Only a record is made a string: its name and content are kept.
+		if k, ok := parseKept(string(text)); ok {
 			k.span = sp
 			s.keeping = append(s.keeping, k)
 			s.keptHit = true
 			return
 		}
 	}
-	switch text {
+	switch string(text) {
 	case markOpen:
 		if s.isOpen {
 			s.orphan()
@@ -293,8 +295,8 @@ func (s *scanner) finish() {
 	if s.isOpen {
 		s.orphan()
 	}
-	sort.Slice(s.res.tags, func(i, j int) bool { return s.res.tags[i].start < s.res.tags[j].start })
-	sort.Slice(s.res.orphans, func(i, j int) bool { return s.res.orphans[i].start < s.res.orphans[j].start })
+	slices.SortFunc(s.res.tags, func(a, b hit) int { return cmp.Compare(a.start, b.start) })
+	slices.SortFunc(s.res.orphans, func(a, b span) int { return cmp.Compare(a.start, b.start) })
 }
 
 func style(selfClosing bool) int {
@@ -376,7 +378,13 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span) {
 	// Values stay bytes until the tag is known to be a robots tag.
 	var name, content, equiv []byte
 	var haveName, haveContent, haveEquiv, charset bool
-	for more := true; more; {
+	// TagAttr copies every attribute it returns, name and value. A tag whose text holds none of the
+	// attribute names read here, in any case, has none of those attributes (the tokenizer
+	// lower-cases names and never unescapes them), so its attributes are not read: most of a
+	// theme's metas are Open Graph properties.
+	raw := z.Raw()
+	read := containsFold(raw, "name") || containsFold(raw, "equiv") || containsFold(raw, "charset")
+	for more := read; more; {
 		var k, v []byte
 		k, v, more = z.TagAttr()
 		// The first occurrence of an attribute wins, as in the HTML parser.
@@ -455,7 +463,7 @@ func (s *scanner) link(z *html.Tokenizer, sp span) {
 		return
 	}
 	canonical, alternate := false, false
-	for _, kw := range bytes.Fields(rel) {
+	for kw := range bytes.FieldsSeq(rel) { // as bytes.Fields splits, with no slice made
 		canonical = canonical || bytes.EqualFold(kw, []byte("canonical"))
 		alternate = alternate || bytes.EqualFold(kw, []byte("alternate"))
 	}
@@ -637,10 +645,17 @@ func tagEndAtMost(w []byte) (int, bool) {
 	return 0, false
 }
 
-// containsFoldName reports whether b holds "name" in any ASCII case.
-func containsFoldName(b []byte) bool {
-	for i := 0; i+4 <= len(b); i++ {
-		if b[i]|0x20 == 'n' && b[i+1]|0x20 == 'a' && b[i+2]|0x20 == 'm' && b[i+3]|0x20 == 'e' {
+// containsFold reports whether b holds word (lower-case ASCII letters) in any ASCII case.
+func containsFold(b []byte, word string) bool {
+	for i := 0; i+len(word) <= len(b); i++ {
+		if b[i]|0x20 != word[0] {
+			continue
+		}
+		j := 1
+		for j < len(word) && b[i+j]|0x20 == word[j] {
+			j++
+		}
+		if j == len(word) {
 			return true
 		}
 	}
@@ -722,7 +737,7 @@ func metaMightMatch(b []byte, isName func(string) bool) bool {
 	if len(w) > candidateWindow {
 		w = w[:candidateWindow]
 	}
-	if end, ok := tagEndAtMost(w); ok && !containsFoldName(w[:end]) {
+	if end, ok := tagEndAtMost(w); ok && !containsFold(w[:end], "name") {
 		return false // most body metas are microdata: <meta itemprop=...>
 	}
 	z := html.NewTokenizer(bytes.NewReader(w))

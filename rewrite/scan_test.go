@@ -231,3 +231,48 @@ func ExampleProcess() {
 	// <!-- /robotsmith --></head><body></body></html>
 	// true <nil>
 }
+
+// TestMetaAttributeNames: a meta's attributes are read only when its text names one that the
+// scan reads (name, http-equiv, charset), in any case; one that names none is a meta of no
+// interest.
+func TestMetaAttributeNames(t *testing.T) {
+	isName := nameSet(nil, rules.Directives{})
+	for _, tc := range []struct {
+		desc, src  string
+		charsetEnd int
+		redirect   bool
+		tags       int
+	}{
+		{"capitals", `<html><head><META CHARSET=utf-8><META HTTP-EQUIV=Refresh CONTENT=0><META NAME=robots CONTENT=x>`, 32, true, 1},
+		{"mixed case", `<html><head><meta ChArSeT=utf-8><meta Http-Equiv=refresh content=0><meta nAmE=robots content=x>`, 32, true, 1},
+		{"content-type charset", `<html><head><meta http-equiv=Content-Type content="text/html; charset=utf-8">`, 77, false, 0},
+		{"none of them", `<html><head><meta property=og:title content="name charset http-equiv"><meta itemprop=robots content=x>`, -1, false, 0},
+		{"a NUL is not a name", "<html><head><meta na\x00me=robots content=x>", -1, false, 0},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			res := scan([]byte(tc.src), isName)
+			if res.charsetEnd != tc.charsetEnd || res.redirect != tc.redirect || len(res.tags) != tc.tags {
+				t.Errorf("got charsetEnd %d, redirect %v, %d tags; want %d, %v, %d",
+					res.charsetEnd, res.redirect, len(res.tags), tc.charsetEnd, tc.redirect, tc.tags)
+			}
+		})
+	}
+}
+
+func TestContainsFold(t *testing.T) {
+	for _, tc := range []struct {
+		b, word string
+		want    bool
+	}{
+		{"<meta NAME=x>", "name", true},
+		{"<meta nAmE=x>", "name", true},
+		{"<meta na me=x>", "name", false},
+		{"nam", "name", false},
+		{"<meta http-EQUIV=x>", "equiv", true},
+		{"", "name", false},
+	} {
+		if got := containsFold([]byte(tc.b), tc.word); got != tc.want {
+			t.Errorf("containsFold(%q, %q) = %v, want %v", tc.b, tc.word, got, tc.want)
+		}
+	}
+}
