@@ -105,7 +105,7 @@ type File struct {
 //
 // A name created twice in one transaction fails Commit, which then undoes the
 // build (Create cannot refuse it without a set of every name, which would
-// cost a build more memory than the rest of the transaction).
+// cost about as much memory again as the rest of the transaction).
 func (tx *Tx) Create(name string, orig fs.FileInfo) (*File, error) {
 	name = filepath.ToSlash(name) // on Unix, name itself: the caller's string is kept, never copied
 	if !localName(name) {
@@ -594,8 +594,8 @@ type entries struct {
 // chunkLen entries make a chunk of 64 KiB: what a transaction of one file
 // costs, and at most what a big one leaves unused. Over 32 KiB, the runtime
 // gives an object whole pages and no header; a chunk of 16 KiB, with its
-// 8-byte header, would take the next size class, 18 KiB (measured by
-// TestTxHeapPerFile: 72 bytes a file instead of 64).
+// 8-byte header, would take the next size class, 18 KiB (measured: 72 bytes
+// a file instead of 64).
 const chunkLen = 1024
 
 // add appends e and returns where it is kept.
