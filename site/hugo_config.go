@@ -115,12 +115,18 @@ func readTaxonomies(v any) (map[string]string, bool) {
 }
 
 func (h *hugoConfig) hasLang(code string) bool {
+	_, ok := h.langCode(code)
+	return ok
+}
+
+// langCode is the configured language code equal to code: the configuration's own string.
+func (h *hugoConfig) langCode(code string) (string, bool) {
 	for _, l := range h.langs {
 		if l.code == code {
-			return true
+			return l.code, true
 		}
 	}
-	return false
+	return "", false
 }
 
 func (h *hugoConfig) ugly(section string) bool {

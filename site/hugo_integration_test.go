@@ -26,6 +26,8 @@ var hugoFixtures = []struct {
 	name string
 	env  map[string]string
 	args []string // hugo's flags (-D): robotsmith is not told them, the output folder is the truth
+	// links are symbolic links the test makes in its copy (CopyFS copies none): name -> target.
+	links map[string]string
 }{
 	{name: "basic"},
 	{name: "permalinks"},
@@ -38,6 +40,11 @@ var hugoFixtures = []struct {
 	{name: "langdirs", args: []string{"-D"}},
 	{name: "formats"},
 	{name: "taxlangs"},
+	{name: "links", links: map[string]string{
+		"content":              "pages",
+		"pages/blog/linked.md": "../../outside/linked.md",
+		"pages/blog/folder":    "../../outside/folder",
+	}},
 }
 
 // hugoTruthLayout replaces each fixture's 404 page, in the copy the test builds, with Hugo's own
@@ -136,6 +143,11 @@ func TestHugoIntegration(t *testing.T) {
 			}
 			if err := os.WriteFile(filepath.Join(dir, "layouts", "404.html"), []byte(hugoTruthLayout), 0o644); err != nil {
 				t.Fatal(err)
+			}
+			for name, target := range fx.links {
+				if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+					t.Fatal(err)
+				}
 			}
 			env := append(os.Environ(), "HUGO_CACHEDIR="+filepath.Join(dir, ".cache"))
 			for k, v := range fx.env {

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"path"
@@ -25,13 +26,73 @@ var hugoContentExts = map[string]bool{
 
 // hugoFile is one file found under a content root.
 type hugoFile struct {
-	abs     string // on disk
-	rel     string // slash path under its content root, as written
-	dir     string // slash folder under the root, "" at the top
+	root    *hugoRoot // the content root it is under; nil for a list page Hugo makes
+	rel     string    // slash path under its content root, as written
+	dir     string    // slash folder under the root, "" at the top
 	lang    string
 	content bool
 	base    string // file name without language and extension: "index", "_index", "a"
 	named   bool   // the language came from the file name ("a.fr.md")
+}
+
+// abs is the file's path on disk ("" for a list page Hugo makes). It is worked out when asked,
+// not kept: the file list is among the largest things a site's mapping holds, and the path on
+// disk would be the longest string of every file in it.
+func (f hugoFile) abs() string {
+	if f.root == nil {
+		return ""
+	}
+	return filepath.Join(f.root.dir, filepath.FromSlash(f.tail()))
+}
+
+// tail is the file's slash path under its root's folder: rel without the folder it is mounted at,
+// "" or "." for a root that is the file itself.
+func (f hugoFile) tail() string {
+	return strings.TrimPrefix(strings.TrimPrefix(f.rel, f.root.under), "/")
+}
+
+// compareAbs orders files by their paths on disk (abs) without making them: the path is the
+// root's folder, a separator and the tail.
+func compareAbs(a, b hugoFile) int {
+	return compareJoined(absParts(a), absParts(b))
+}
+
+func absParts(f hugoFile) [3]string {
+	if f.root == nil {
+		return [3]string{}
+	}
+	t := filepath.FromSlash(f.tail())
+	switch {
+	case t == "" || t == ".":
+		return [3]string{f.root.dir}
+	case strings.HasSuffix(f.root.dir, string(filepath.Separator)):
+		return [3]string{f.root.dir, t}
+	}
+	return [3]string{f.root.dir, string(filepath.Separator), t}
+}
+
+// compareJoined compares the strings a and b would make joined, as strings.Compare would.
+func compareJoined(a, b [3]string) int {
+	i, j := 0, 0
+	x, y := a[0], b[0]
+	for {
+		for x == "" && i < len(a)-1 {
+			i++
+			x = a[i]
+		}
+		for y == "" && j < len(b)-1 {
+			j++
+			y = b[j]
+		}
+		if x == "" || y == "" {
+			return cmp.Compare(len(x), len(y))
+		}
+		n := min(len(x), len(y))
+		if c := strings.Compare(x[:n], y[:n]); c != 0 {
+			return c
+		}
+		x, y = x[n:], y[n:]
+	}
 }
 
 // hugoSrc is one page being mapped, with what Hugo needs to place it: a content file, or a list
@@ -90,11 +151,12 @@ type hugoMapping struct {
 	// terms are collected in.
 	taxonomies map[string][]string
 
-	// Taken in by collect, once every page is placed.
-	problems []hugoProblem          // by file
+	// Taken in by take, as each page is placed (Map) or once every page is (Remap, collect).
+	problems []hugoProblem          // by file once sorted (sortedProblems)
 	terms    map[hugoTerm]termPlace // each term used, where first
-	termsMu  sync.Mutex             // terms, taken in as pages are placed (takeTerms)
+	termsMu  sync.Mutex             // terms (takeTerms)
 	bundles  []bundlePage           // the pages that may publish resources
+	mu       sync.Mutex             // problems and bundles
 }
 
 // pageState says how far mapping a page went.
@@ -273,7 +335,7 @@ func (hm *hugoMapping) readBranches() {
 		// places kept with their readings hold while the branch pages read say what they said.
 		kept := make([]keptBranch, len(idx))
 		for n, i := range idx {
-			kept[n] = keptBranch{hm.files[i].abs, hm.reads[i]}
+			kept[n] = keptBranch{hm.files[i].abs(), hm.reads[i]}
 		}
 		if !slices.EqualFunc(kept, r.branches, func(a, b keptBranch) bool { return a.abs == b.abs && a.rd.sameAs(b.rd) }) {
 			r.epoch++
@@ -297,15 +359,18 @@ func (hm *hugoMapping) readPages() {
 		epoch = hm.r.epoch
 	}
 	hm.readEach(idx, func(n int, rd *hugoRead) {
-		if !rd.ok || rd.placed && rd.epoch == epoch && hm.r != nil {
-			return
+		i := idx[n]
+		if rd.ok && !(rd.placed && rd.epoch == epoch && hm.r != nil) {
+			p := hm.src(i, rd)
+			hm.prepare(p)
+			hm.placement(i, rd, p)
+			rd.epoch = epoch
 		}
-		p := hm.src(idx[n], rd)
-		hm.prepare(p)
-		hm.placement(idx[n], rd, p)
-		rd.epoch = epoch
 		if hm.r == nil {
-			hm.takeTerms(idx[n], rd)
+			// A reading that is not kept (Map) is taken in now and let go: held until every
+			// page is placed, the readings were the largest thing a site's mapping held.
+			hm.take(i, rd)
+			hm.reads[i] = nil
 		}
 	})
 }
@@ -318,7 +383,7 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 	if hm.r != nil {
 		k = hugoKeeper{hm.r, idx}
 	}
-	file := func(n int) string { return hm.files[idx[n]].abs }
+	file := func(n int) string { return hm.files[idx[n]].abs() }
 	read := func(n int, head []byte, err error) *hugoRead {
 		if err != nil {
 			return &hugoRead{rare: &hugoRare{err: err}}
@@ -393,31 +458,42 @@ func (hm *hugoMapping) placement(i int, rd *hugoRead, p *hugoSrc) {
 	rd.hugoPlace = pl
 }
 
-// collect takes in the pages read and placed: their problems, their Pages, the terms they use and
-// the resources they may publish.
+// collect takes in the pages read and placed that readPages has not taken in already (take).
 func (hm *hugoMapping) collect() {
 	for i, rd := range hm.reads {
-		if rd == nil {
-			continue
+		if rd != nil {
+			hm.take(i, rd)
 		}
-		if rr := rd.rare; rr != nil && (len(rr.warnings) > 0 || rr.err != nil) {
-			hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rr.warnings, readErr: rr.err})
-		}
-		if !rd.ok || !rd.placed {
-			continue
-		}
-		f := hm.files[i]
-		hm.takeTerms(i, rd)
-		if rd.page == nil {
-			hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
-			continue
-		}
-		// The bundle's files are the ones there now (mapSite).
-		hm.pages[i] = keptPage(rd.page, func(x *Extra) bool { return x.Resources != nil }, func(x *Extra) { x.Resources = nil })
-		hm.state[i] |= pagePlaced
-		if rd.publishes && hm.hasResources(f) {
-			hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
-		}
+	}
+}
+
+// take takes in the page of file i, read as rd, if it was placed: its problems, its Page, the terms
+// it uses and the resources it may publish. It is safe for concurrent use with itself for
+// different files: the problems are put back in file order when read (sortedProblems).
+func (hm *hugoMapping) take(i int, rd *hugoRead) {
+	if rr := rd.rare; rr != nil && (len(rr.warnings) > 0 || rr.err != nil) {
+		hm.mu.Lock()
+		hm.problems = append(hm.problems, hugoProblem{i: i, warnings: rr.warnings, readErr: rr.err})
+		hm.mu.Unlock()
+	}
+	if !rd.ok || !rd.placed {
+		return
+	}
+	f := hm.files[i]
+	hm.takeTerms(i, rd)
+	if rd.page == nil {
+		hm.mu.Lock()
+		hm.problems = append(hm.problems, hugoProblem{i: i, pageErr: rd.rare.pageErr})
+		hm.mu.Unlock()
+		return
+	}
+	// The bundle's files are the ones there now (mapSite).
+	hm.pages[i] = keptPage(rd.page, func(x *Extra) bool { return x.Resources != nil }, func(x *Extra) { x.Resources = nil })
+	hm.state[i] |= pagePlaced
+	if rd.publishes && hm.hasResources(f) {
+		hm.mu.Lock()
+		hm.bundles = append(hm.bundles, bundlePage{i, rd.rare.dir})
+		hm.mu.Unlock()
 	}
 }
 
@@ -535,7 +611,7 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 // flags read: a file that is there belongs to its page whatever flags built it.
 func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp hugoTarget, written bool, err error) {
 	s, h := g.s, g.s.hugo
-	pg = Page{Source: s.source(p.abs), Kind: p.kind, Lang: p.lang}
+	pg = Page{Source: s.source(p.abs()), Kind: p.kind, Lang: p.lang}
 	pg.NoOutput = h.noOutput(p, s.opt.Now)
 	switch {
 	case len(p.ownIn) == 0:
@@ -682,27 +758,35 @@ func (s *Site) source(p string) string {
 // fileOf describes the file p found under a content root: its path in the content tree, its
 // language (the root's, else a configured language in its name, else the default) and its base
 // name without language and extension.
-func (h *hugoConfig) fileOf(root hugoRoot, p string) (hugoFile, error) {
+//
+// Every string of it is rel or a part of rel, made of its own: not of p, the path on disk, which the
+// file list does not keep (abs works it out when asked).
+func (h *hugoConfig) fileOf(root *hugoRoot, p string) (hugoFile, error) {
 	r, err := filepath.Rel(root.dir, p)
 	if err != nil {
 		return hugoFile{}, err
 	}
-	f := hugoFile{abs: p, rel: path.Join(root.under, filepath.ToSlash(r))}
+	f := hugoFile{root: root, rel: strings.Clone(path.Join(root.under, filepath.ToSlash(r)))}
 	f.dir = path.Dir(f.rel)
 	if f.dir == "." {
 		f.dir = ""
 	}
-	name := filepath.Base(p)
+	name := path.Base(f.rel)
+	if r == "." { // the root is a file
+		name = filepath.Base(p)
+	}
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	f.content = hugoContentExts[strings.ToLower(ext)]
 	stem := strings.TrimSuffix(name, "."+ext)
 	f.lang = root.lang
-	if i := strings.LastIndexByte(stem, '.'); i > 0 && h.hasLang(strings.ToLower(stem[i+1:])) {
-		if f.lang == "" {
-			f.lang = strings.ToLower(stem[i+1:])
+	if i := strings.LastIndexByte(stem, '.'); i > 0 {
+		if code, ok := h.langCode(strings.ToLower(stem[i+1:])); ok {
+			if f.lang == "" {
+				f.lang = code
+			}
+			f.named = true
+			stem = stem[:i]
 		}
-		f.named = true
-		stem = stem[:i]
 	}
 	if f.lang == "" {
 		f.lang = h.defaultLang

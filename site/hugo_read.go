@@ -139,7 +139,7 @@ func (rd *hugoRead) meta() map[string]any {
 // robots inputs, and the cascades a branch page declares. A page whose front matter cannot be
 // parsed is not ok.
 func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]string) *hugoRead {
-	doc, err := frontmatter.Parse(g.s.rel(f.abs), head, frontmatter.Hugo)
+	doc, err := frontmatter.Parse(g.s.rel(f.abs()), head, frontmatter.Hugo)
 	if err != nil {
 		return &hugoRead{rare: &hugoRare{err: err}}
 	}
@@ -227,10 +227,10 @@ func (s *Site) hugoContent(r *readings) (hugoContent, error) {
 		if r.hugoContent != nil {
 			old, j := r.hugoContent.pages, 0
 			for i, f := range c.pages {
-				for j < len(old) && old[j].abs < f.abs {
+				for j < len(old) && compareAbs(old[j], f) < 0 {
 					j++
 				}
-				if j < len(old) && old[j].abs == f.abs {
+				if j < len(old) && compareAbs(old[j], f) == 0 {
 					reads[i] = r.hugoReads[j]
 					j++
 				}
@@ -248,8 +248,10 @@ func (s *Site) hugoContent(r *readings) (hugoContent, error) {
 // that as many were walked as then: the files are the ones listed then, and files is nil.
 func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 	w := hugoWalker{s: s, r: r, same: true}
-	for _, root := range s.hugo.roots {
-		fi, err := os.Lstat(root.dir)
+	for i := range s.hugo.roots {
+		root := &s.hugo.roots[i]
+		// Hugo follows a link at a content root itself (content -> ../pages), and none below it.
+		fi, err := os.Stat(root.dir)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
 			continue
@@ -289,7 +291,7 @@ func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 			files = append(files, f)
 		}
 	}
-	slices.SortStableFunc(files, func(a, b hugoFile) int { return strings.Compare(a.abs, b.abs) })
+	slices.SortStableFunc(files, compareAbs)
 	return files, false, nil
 }
 
@@ -303,7 +305,7 @@ type hugoWalker struct {
 
 // walkedDir is a folder walked (dir, "" for a root that is a file) with its listing.
 type walkedDir struct {
-	root  hugoRoot
+	root  *hugoRoot
 	dir   string
 	files []string
 }
@@ -315,7 +317,7 @@ type hugoDir struct {
 }
 
 // walk lists dir and the folders under it.
-func (w *hugoWalker) walk(root hugoRoot, dir string) error {
+func (w *hugoWalker) walk(root *hugoRoot, dir string) error {
 	r := w.r
 	var d *hugoDir
 	if r != nil {
@@ -332,7 +334,8 @@ func (w *hugoWalker) walk(root hugoRoot, dir string) error {
 		d = &hugoDir{}
 		for _, e := range ents {
 			switch name := e.Name(); {
-			case hugoIgnored(name):
+			case hugoIgnored(name), e.Type()&fs.ModeSymlink != 0:
+				// Hugo's walk does not follow a link inside the content tree, to a file or a folder.
 			case e.IsDir():
 				d.dirs = append(d.dirs, name)
 			default:

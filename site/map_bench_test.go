@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
@@ -15,7 +18,10 @@ import (
 // BenchmarkMap10000 maps the sample site generator's synthetic Hugo site of 10,000 sources (YAML,
 // TOML and JSON front matter, nested sections, cascades, about 250 MB of Markdown): reading every
 // source's front matter and placing every page. Besides -benchmem's figures it reports live-B/op,
-// the heap still in use once the map is made and the garbage collected: what the map keeps.
+// the heap still in use once the map is made and the garbage collected: what the map keeps; and
+// peak-B/op, the most the heap held live while one map was made (the file list, the readings in
+// flight and the pages): with the collector's headroom on top, what sets the peak memory of a
+// site's mapping.
 // Run: go test ./site -run '^$' -bench Map10000 -benchmem
 func BenchmarkMap10000(b *testing.B) {
 	s := synthetic10000(b)
@@ -33,6 +39,40 @@ func BenchmarkMap10000(b *testing.B) {
 	}
 	b.StopTimer()
 	b.ReportMetric(heapHeld(func() { m = nil }), "live-B/op")
+	b.ReportMetric(peakLive(func() {
+		if _, err := s.Map(); err != nil {
+			b.Fatal(err)
+		}
+	}), "peak-B/op")
+}
+
+// peakLive is the most heap that the collector found live while fn ran, less what was live before
+// it: fn runs with the collector made to run often (at every tenth more of heap), so that the
+// live heap is counted often enough to see its peak.
+func peakLive(fn func()) float64 {
+	live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	runtime.GC()
+	metrics.Read(live)
+	base := live[0].Value.Uint64()
+	defer debug.SetGCPercent(debug.SetGCPercent(10))
+	done := make(chan uint64)
+	stop := make(chan struct{})
+	go func() {
+		most := base
+		for {
+			metrics.Read(live)
+			most = max(most, live[0].Value.Uint64())
+			select {
+			case <-stop:
+				done <- most
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
+	}()
+	fn()
+	close(stop)
+	return float64(<-done - base)
 }
 
 // BenchmarkRemap10000 maps the synthetic site of BenchmarkMap10000 again after one source's edit,
