@@ -54,45 +54,95 @@ type ident struct {
 	mtime int64
 }
 
-// entry is one file of a transaction.
+// entry is one file of a transaction. A build keeps one per file it writes until it commits, so
+// it is kept small: 64 bytes, stored by value (see entries), the name being the caller's string,
+// never copied.
 type entry struct {
-	n      int
 	name   string // slash path relative to the root
-	new    bool   // no file had the name when it was read
 	temp   ident  // the temporary file, once closed
 	orig   ident  // the original as read (in memory only)
 	size   int64  // the original's size as read (in memory only)
-	closed bool
+	n      int32  // the number of its temporary file: the order of Create
+	new    bool   // no file had the name when it was read
+	closed bool   // closed without error
+	keep   bool   // after the commit point: its second link is left to the next run (in memory only)
 }
 
-func (e *entry) tempBase() string { return fmt.Sprintf("%s%d.tmp", Prefix, e.n) }
-func (e *entry) oldBase() string  { return fmt.Sprintf("%s%d.old", Prefix, e.n) }
-func (e *entry) tempName() string { return sibling(e.name, e.tempBase()) }
-func (e *entry) oldName() string  { return sibling(e.name, e.oldBase()) }
+func (e *entry) tempBase() string { return ownName(".", e.n, ".tmp") }
+func (e *entry) oldBase() string  { return ownName(".", e.n, ".old") }
+func (e *entry) tempName() string { return ownName(folder(e.name), e.n, ".tmp") }
+func (e *entry) oldName() string  { return ownName(folder(e.name), e.n, ".old") }
 
-func sibling(name, base string) string {
-	if d := path.Dir(name); d != "." {
-		return d + "/" + base
+// ownName is the name of file n of robotsmith's own in the folder dir ("." the root), with the
+// suffix ".tmp" or ".old", built in one allocation (Create makes one per file).
+func ownName(dir string, n int32, suffix string) string {
+	var b strings.Builder
+	b.Grow(len(dir) + 1 + len(Prefix) + 10 + len(suffix))
+	if dir != "." {
+		b.WriteString(dir)
+		b.WriteByte('/')
 	}
-	return base
+	b.WriteString(Prefix)
+	var num [10]byte
+	b.Write(strconv.AppendInt(num[:0], int64(n), 10))
+	b.WriteString(suffix)
+	return b.String()
 }
 
-func tmpRecord(e *entry) string { return fmt.Sprintf("tmp %d %s\n", e.n, strconv.Quote(e.name)) }
+// ownNumber is the number n of a base name ".robotsmith-<n>.tmp" or ".robotsmith-<n>.old"; ok
+// false for any other name, and for a number too large for a transaction.
+func ownNumber(base string) (n int32, ok bool) {
+	if !Own(base) {
+		return 0, false
+	}
+	// Own's other names, "journal" and "done", are no number once cut.
+	digits := strings.TrimPrefix(base, Prefix)
+	v, err := strconv.ParseInt(digits[:len(digits)-len(".tmp")], 10, 32)
+	return int32(v), err == nil
+}
 
-func planRecord(e *entry) string {
-	kind := "old"
+// folder is path.Dir of a clean slash name, without path.Clean's work: "." for a name in the
+// root.
+func folder(name string) string {
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return name[:i]
+	}
+	return "."
+}
+
+// appendTmpRecord appends e's tmp record to b. Records are built into a buffer the transaction
+// reuses, so that writing one allocates nothing.
+func appendTmpRecord(b []byte, e *entry) []byte {
+	b = append(b, "tmp "...)
+	b = strconv.AppendInt(b, int64(e.n), 10)
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, e.name)
+	return append(b, '\n')
+}
+
+// appendPlanRecord appends e's plan record to b.
+func appendPlanRecord(b []byte, e *entry) []byte {
+	b = append(b, "plan "...)
+	b = strconv.AppendInt(b, int64(e.n), 10)
 	if e.new {
-		kind = "new"
+		b = append(b, " new "...)
+	} else {
+		b = append(b, " old "...)
 	}
-	return fmt.Sprintf("plan %d %s %d %d %s\n", e.n, kind, e.temp.ino, e.temp.mtime, strconv.Quote(e.name))
+	b = strconv.AppendUint(b, e.temp.ino, 10)
+	b = append(b, ' ')
+	b = strconv.AppendInt(b, e.temp.mtime, 10)
+	b = append(b, ' ')
+	b = strconv.AppendQuote(b, e.name)
+	return append(b, '\n')
 }
 
 func commitRecord(n int, sum uint32) string { return fmt.Sprintf("commit %d %08x\n", n, sum) }
 
 // journal is a journal as read back.
 type journal struct {
-	tmps      []*entry // from tmp records: n and name
-	plan      []*entry // from plan records, valid only when committed
+	tmps      []entry // from tmp records: n and name
+	plan      []entry // from plan records, valid only when committed
 	committed bool
 }
 
@@ -117,7 +167,7 @@ func readJournal(r io.Reader, file string) (*journal, error) {
 	bad := func(n int, format string, args ...any) error {
 		return &JournalError{File: file, Line: n, Msg: fmt.Sprintf(format, args...)}
 	}
-	seen := map[int]bool{}
+	seen := map[int32]bool{}
 	for n := 1; ; n++ {
 		line, err := readLine(br)
 		if errors.Is(err, io.EOF) {
@@ -215,22 +265,22 @@ func readLine(br *bufio.Reader) (string, error) {
 
 // recordEntry reads a record's fields: the number first, the quoted name
 // last, want fields in all.
-func recordEntry(f []string, want int) (*entry, error) {
+func recordEntry(f []string, want int) (entry, error) {
 	if len(f) != want {
-		return nil, errors.New("too few fields")
+		return entry{}, errors.New("too few fields")
 	}
-	n, err := strconv.Atoi(f[0])
+	n, err := strconv.ParseInt(f[0], 10, 32)
 	if err != nil || n < 0 {
-		return nil, fmt.Errorf("bad number %s", excerpt(f[0]))
+		return entry{}, fmt.Errorf("bad number %s", excerpt(f[0]))
 	}
 	name, err := strconv.Unquote(f[want-1])
 	if err != nil {
-		return nil, fmt.Errorf("bad name %s", excerpt(f[want-1]))
+		return entry{}, fmt.Errorf("bad name %s", excerpt(f[want-1]))
 	}
 	if !localName(name) {
-		return nil, fmt.Errorf("%s is not a file inside the folder", excerpt(name))
+		return entry{}, fmt.Errorf("%s is not a file inside the folder", excerpt(name))
 	}
-	return &entry{n: n, name: name}, nil
+	return entry{n: int32(n), name: name}, nil
 }
 
 // localName reports whether name is a clean slash path of a file inside the

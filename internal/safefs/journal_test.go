@@ -79,10 +79,10 @@ func TestJournalNames(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(journalHeader + "\n")
 	for i, name := range names {
-		b.WriteString(tmpRecord(&entry{n: i, name: name}))
+		b.Write(appendTmpRecord(nil, &entry{n: int32(i), name: name}))
 	}
 	for i, name := range names {
-		b.WriteString(planRecord(&entry{n: i, name: name, new: i%2 == 0, temp: ident{ino: uint64(i), mtime: -5}}))
+		b.Write(appendPlanRecord(nil, &entry{n: int32(i), name: name, new: i%2 == 0, temp: ident{ino: uint64(i), mtime: -5}}))
 	}
 	text := b.String()
 	text += commitRecord(len(names), crc32.ChecksumIEEE([]byte(text)))

@@ -62,7 +62,7 @@ func recoverIn(root *os.Root, lock *os.File, dir string) (Recovery, error) {
 	}
 	if j.committed {
 		for i := len(j.plan) - 1; i >= 0; i-- {
-			r, err := undoEntry(root, j.plan[i])
+			r, err := undoEntry(root, &j.plan[i])
 			if err != nil {
 				return rec, err
 			}

@@ -2,17 +2,17 @@ package safefs
 
 import (
 	"bufio"
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"hash"
 	"hash/crc32"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
+	"sort"
 	"sync"
 )
 
@@ -37,8 +37,8 @@ type Tx struct {
 	mu      sync.Mutex
 	journal *os.File // nil until the first Create
 	sum     hash.Hash32
-	entries []*entry
-	names   map[string]bool
+	record  []byte // the journal record being written, reused
+	entries entries
 	open    int // Files not closed yet
 	ended   bool
 
@@ -62,7 +62,7 @@ func Begin(ctx context.Context, dir string) (*Tx, error) {
 		lock.Close()
 		return nil, err
 	}
-	tx := &Tx{dir: dir, root: root, lock: lock, names: map[string]bool{}}
+	tx := &Tx{dir: dir, root: root, lock: lock}
 	if tx.Recovered, err = recoverIn(root, lock, dir); err != nil {
 		tx.release()
 		return nil, err
@@ -90,7 +90,8 @@ func Recover(ctx context.Context, dir string) (Recovery, error) {
 // File is the new content of one file, written to a temporary file beside it.
 type File struct {
 	tx   *Tx
-	e    *entry
+	e    *entry // in tx.entries, until Commit sorts them
+	name string
 	f    *os.File
 	orig fs.FileInfo
 }
@@ -101,8 +102,12 @@ type File struct {
 // its owner and group where the process may set them, and Commit fails with
 // ErrChanged if another process replaced, rewrote or deleted it meanwhile.
 // orig nil makes a new file, which must still not exist at Commit.
+//
+// A name created twice in one transaction fails Commit, which then undoes the
+// build (Create cannot refuse it without a set of every name, which would
+// cost about as much memory again as the rest of the transaction).
 func (tx *Tx) Create(name string, orig fs.FileInfo) (*File, error) {
-	name = filepath.ToSlash(name)
+	name = filepath.ToSlash(name) // on Unix, name itself: the caller's string is kept, never copied
 	if !localName(name) {
 		return nil, fmt.Errorf("safefs: %q is not a file name inside the folder", name)
 	}
@@ -111,40 +116,41 @@ func (tx *Tx) Create(name string, orig fs.FileInfo) (*File, error) {
 		tx.mu.Unlock()
 		return nil, ErrDone
 	}
-	if tx.names[name] {
+	if tx.entries.n == math.MaxInt32 {
 		tx.mu.Unlock()
-		return nil, fmt.Errorf("safefs: %s created twice", name)
+		return nil, fmt.Errorf("safefs: more than %d files in one transaction", math.MaxInt32)
 	}
-	e := &entry{n: len(tx.entries), name: name, new: orig == nil}
+	ne := entry{n: int32(tx.entries.n), name: name, new: orig == nil}
 	if orig != nil {
-		e.orig, e.size = identOf(orig), orig.Size()
+		ne.orig, ne.size = identOf(orig), orig.Size()
 	}
-	if err := tx.record(tmpRecord(e)); err != nil {
+	tx.record = appendTmpRecord(tx.record[:0], &ne)
+	if err := tx.writeRecord(tx.record); err != nil {
 		tx.mu.Unlock()
 		return nil, err
 	}
-	tx.names[name] = true
-	tx.entries = append(tx.entries, e)
+	e := tx.entries.add(ne)
 	tx.open++
 	tx.mu.Unlock()
 
 	perm := fs.FileMode(0o600) // the original's mode is set at Close
-	if e.new {
+	if ne.new {
 		perm = 0o666 // as any new file: the umask decides
 	}
-	f, err := tx.root.OpenFile(e.tempName(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+	temp := ne.tempName()
+	f, err := tx.root.OpenFile(temp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
 	if errors.Is(err, fs.ErrExist) {
 		// A file under our temporary name that no journal knew of (an older
 		// robotsmith's, or a copy of the output): ours to replace.
-		if tx.root.Remove(e.tempName()) == nil {
-			f, err = tx.root.OpenFile(e.tempName(), os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
+		if tx.root.Remove(temp) == nil {
+			f, err = tx.root.OpenFile(temp, os.O_CREATE|os.O_EXCL|os.O_WRONLY, perm)
 		}
 	}
 	if err != nil {
-		tx.closed(e, false)
+		tx.closed(e, ident{}, false)
 		return nil, err
 	}
-	return &File{tx: tx, e: e, f: f, orig: orig}, nil
+	return &File{tx: tx, e: e, name: name, f: f, orig: orig}, nil
 }
 
 // WriteFile is Create, Write and Close.
@@ -160,30 +166,33 @@ func (tx *Tx) WriteFile(name string, orig fs.FileInfo, data []byte) error {
 	return f.Close()
 }
 
-// record appends a line to the journal, creating it first; tx.mu is held.
-func (tx *Tx) record(line string) error {
+// writeRecord appends a record to the journal, creating it first; tx.mu is
+// held.
+func (tx *Tx) writeRecord(line []byte) error {
 	if tx.journal == nil {
 		f, err := tx.root.OpenFile(journalName, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 		if err != nil {
 			return err
 		}
 		tx.journal, tx.sum = f, crc32.NewIEEE()
-		if err := tx.write(journalHeader + "\n"); err != nil {
+		if err := tx.write([]byte(journalHeader + "\n")); err != nil {
 			return err
 		}
 	}
 	return tx.write(line)
 }
 
-func (tx *Tx) write(s string) error {
-	tx.sum.Write([]byte(s))
-	_, err := tx.journal.WriteString(s)
+func (tx *Tx) write(b []byte) error {
+	tx.sum.Write(b)
+	_, err := tx.journal.Write(b)
 	return err
 }
 
-func (tx *Tx) closed(e *entry, ok bool) {
+// closed records that e's File is closed, with the temporary file's identity
+// when ok.
+func (tx *Tx) closed(e *entry, temp ident, ok bool) {
 	tx.mu.Lock()
-	e.closed = ok
+	e.temp, e.closed = temp, ok
 	tx.open--
 	tx.mu.Unlock()
 }
@@ -192,7 +201,7 @@ func (tx *Tx) closed(e *entry, ok bool) {
 func (f *File) Write(p []byte) (int, error) { return f.f.Write(p) }
 
 // Name is the file's name, as given to Create.
-func (f *File) Name() string { return f.e.name }
+func (f *File) Name() string { return f.name }
 
 // Close finishes the temporary file: the original's owner, group and mode for
 // a replacement; a sync for a new file (see the package doc). A File that is
@@ -215,10 +224,11 @@ func (f *File) Close() error {
 	if cerr := f.f.Close(); err == nil {
 		err = cerr
 	}
+	var temp ident
 	if err == nil {
-		f.e.temp = identOf(fi)
+		temp = identOf(fi)
 	}
-	f.tx.closed(f.e, err == nil)
+	f.tx.closed(f.e, temp, err == nil)
 	return err
 }
 
@@ -243,10 +253,9 @@ func (tx *Tx) RemoveLeftover(name string) error {
 	if path.Dir(name) == "." && (base == journalName || base == doneName) {
 		return fmt.Errorf("safefs: %s is this build's journal", name)
 	}
-	for _, e := range tx.entries {
-		if name == e.tempName() || name == e.oldName() {
-			return fmt.Errorf("safefs: %s is this build's own temporary file", name)
-		}
+	// Until Commit sorts them, entry n is the one whose files are numbered n.
+	if n, ok := ownNumber(base); ok && int(n) < tx.entries.n && folder(tx.entries.at(int(n)).name) == path.Dir(name) {
+		return fmt.Errorf("safefs: %s is this build's own temporary file", name)
 	}
 	return removeIfThere(tx.root, name)
 }
@@ -255,7 +264,7 @@ func (tx *Tx) RemoveLeftover(name string) error {
 func (tx *Tx) Len() int {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
-	return len(tx.entries)
+	return tx.entries.n
 }
 
 // Commit puts every created file in place, or none. A failure (a file another
@@ -270,27 +279,33 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	}
 	tx.ended = true
 	defer tx.release()
-	if len(tx.entries) == 0 {
+	if tx.entries.n == 0 {
 		return nil
 	}
-	for _, e := range tx.entries {
-		if !e.closed || tx.open > 0 {
+	for i := range tx.entries.n {
+		if e := tx.entries.at(i); !e.closed || tx.open > 0 {
 			return tx.undo(fmt.Errorf("safefs: %s was not written whole", e.name))
 		}
 	}
 	if err := ctx.Err(); err != nil {
 		return tx.undo(err)
 	}
+	// In folder order, so that each folder is opened once (see folders), and
+	// so that a name created twice is found: the same name twice is two
+	// neighbours.
+	sort.Sort(&tx.entries)
+	for i := 1; i < tx.entries.n; i++ {
+		if name := tx.entries.at(i).name; name == tx.entries.at(i-1).name {
+			return tx.undo(fmt.Errorf("safefs: %s created twice", name))
+		}
+	}
 	if err := tx.writePlan(); err != nil {
 		return tx.undo(err)
 	}
-	// In folder order, so that each folder is opened once (see folders).
-	slices.SortFunc(tx.entries, func(a, b *entry) int {
-		return cmp.Or(cmp.Compare(path.Dir(a.name), path.Dir(b.name)), cmp.Compare(a.name, b.name))
-	})
 	dirs := folders{root: tx.root}
 	defer dirs.close()
-	for i, e := range tx.entries {
+	for i := range tx.entries.n {
+		e := tx.entries.at(i)
 		if err := ctx.Err(); err != nil {
 			return tx.undo(err)
 		}
@@ -337,7 +352,6 @@ func (tx *Tx) removeOriginals() {
 	const workers, run = 8, 64
 	type span struct{ from, to int }
 	todo := make(chan span)
-	keep := make([]bool, len(tx.entries)) // written before its span is sent
 	var (
 		wg sync.WaitGroup
 		mu sync.Mutex // Warnings
@@ -350,8 +364,8 @@ func (tx *Tx) removeOriginals() {
 			defer dirs.close()
 			for sp := range todo {
 				for i := sp.from; i < sp.to; i++ {
-					e := tx.entries[i]
-					if e.new || keep[i] {
+					e := tx.entries.at(i) // e.keep written before its span was sent
+					if e.new || e.keep {
 						continue
 					}
 					d, err := dirs.in(path.Dir(e.name))
@@ -374,7 +388,8 @@ func (tx *Tx) removeOriginals() {
 		wg.Wait()
 	}()
 	from := 0
-	for i, e := range tx.entries {
+	for i := range tx.entries.n {
+		e := tx.entries.at(i)
 		// The hook runs here, one file at a time in order, as a kill would
 		// land: what was handed out before it may be removed, nothing after.
 		if !e.new {
@@ -382,10 +397,10 @@ func (tx *Tx) removeOriginals() {
 				mu.Lock()
 				tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
 				mu.Unlock()
-				keep[i] = true // the next run's recovery removes it
+				e.keep = true // the next run's recovery removes it
 			}
 		}
-		if i+1 == len(tx.entries) || i+1-from == run || path.Dir(tx.entries[i+1].name) != path.Dir(e.name) {
+		if i+1 == tx.entries.n || i+1-from == run || folder(tx.entries.at(i+1).name) != folder(e.name) {
 			todo <- span{from, i + 1}
 			from = i + 1
 		}
@@ -396,12 +411,12 @@ func (tx *Tx) removeOriginals() {
 // (its data, then its name in the folder) before the first rename.
 func (tx *Tx) writePlan() error {
 	w := bufio.NewWriterSize(tx.journal, 64<<10)
-	for _, e := range tx.entries {
-		r := planRecord(e)
-		tx.sum.Write([]byte(r))
-		w.WriteString(r)
+	for i := range tx.entries.n {
+		tx.record = appendPlanRecord(tx.record[:0], tx.entries.at(i))
+		tx.sum.Write(tx.record)
+		w.Write(tx.record)
 	}
-	w.WriteString(commitRecord(len(tx.entries), tx.sum.Sum32()))
+	w.WriteString(commitRecord(tx.entries.n, tx.sum.Sum32()))
 	if err := w.Flush(); err != nil {
 		return err
 	}
@@ -511,8 +526,8 @@ func (tx *Tx) undo(cause error) error {
 		tx.journal = nil
 	}
 	var errs []error
-	for i := len(tx.entries) - 1; i >= 0; i-- {
-		if _, err := undoEntry(tx.root, tx.entries[i]); err != nil {
+	for i := tx.entries.n - 1; i >= 0; i-- {
+		if _, err := undoEntry(tx.root, tx.entries.at(i)); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -537,7 +552,7 @@ func (tx *Tx) Abort() error {
 	}
 	tx.ended = true
 	defer tx.release()
-	if len(tx.entries) == 0 && tx.journal == nil {
+	if tx.entries.n == 0 && tx.journal == nil {
 		return nil
 	}
 	if err := tx.undo(nil); err != nil {
@@ -562,4 +577,53 @@ func removeIfThere(root *os.Root, name string) error {
 		return nil
 	}
 	return err
+}
+
+// entries holds a transaction's entries by value, in chunks of chunkLen that
+// never move once made: a File points to its entry while it is written, and
+// growing copies nothing (a slice grown by append copies every entry at each
+// doubling and holds both arrays meanwhile; a slice of pointers adds a
+// pointer and a separate allocation per file). A build holds one entry per
+// file it writes until it commits, so this is most of what a transaction
+// keeps.
+type entries struct {
+	chunks []*[chunkLen]entry
+	n      int
+}
+
+// chunkLen entries make a chunk of 64 KiB: what a transaction of one file
+// costs, and at most what a big one leaves unused. Over 32 KiB, the runtime
+// gives an object whole pages and no header; a chunk of 16 KiB, with its
+// 8-byte header, would take the next size class, 18 KiB (measured: 72 bytes
+// a file instead of 64).
+const chunkLen = 1024
+
+// add appends e and returns where it is kept.
+func (s *entries) add(e entry) *entry {
+	if s.n%chunkLen == 0 {
+		s.chunks = append(s.chunks, new([chunkLen]entry))
+	}
+	p := &s.chunks[s.n/chunkLen][s.n%chunkLen]
+	*p = e
+	s.n++
+	return p
+}
+
+func (s *entries) at(i int) *entry { return &s.chunks[i/chunkLen][i%chunkLen] }
+
+// Len, Less and Swap sort the entries in place in folder order, then by name
+// (sort.Interface: the chunks are no slice for package slices to sort).
+func (s *entries) Len() int { return s.n }
+
+func (s *entries) Less(i, j int) bool {
+	a, b := s.at(i).name, s.at(j).name
+	if da, db := folder(a), folder(b); da != db {
+		return da < db
+	}
+	return a < b
+}
+
+func (s *entries) Swap(i, j int) {
+	a, b := s.at(i), s.at(j)
+	*a, *b = *b, *a
 }

@@ -205,6 +205,29 @@ func TestAbort(t *testing.T) {
 	}
 }
 
+// TestCreatedTwice: a name created twice in one transaction (a caller's bug: which content would
+// win?) fails Commit, which changes no file and leaves none of robotsmith's behind.
+func TestCreatedTwice(t *testing.T) {
+	for _, twice := range []string{"index.html", "blog/a/index.html", "_headers"} {
+		t.Run(twice, func(t *testing.T) {
+			dir := tree(t, oldSite)
+			tx := begin(t, dir)
+			stage(t, tx, dir, changes)
+			orig := mustStat(t, filepath.Join(dir, filepath.FromSlash(twice)))
+			if err := tx.WriteFile(twice, orig, []byte("again")); err != nil {
+				t.Fatal(err)
+			}
+			err := tx.Commit(context.Background())
+			if want := "safefs: " + twice + " created twice"; err == nil || err.Error() != want {
+				t.Fatalf("got %v, want %q", err, want)
+			}
+			if d := diff(snapshot(t, dir), oldSite); d != "" {
+				t.Error(d)
+			}
+		})
+	}
+}
+
 // step is a point in Commit where a test fails or stops it.
 type step struct {
 	step string
@@ -524,6 +547,38 @@ func TestRemoveLeftover(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]string{"index.html": "new", ".robotsmith-page.html": "the site's"}
+	if d := diff(snapshot(t, dir), want); d != "" {
+		t.Error(d)
+	}
+}
+
+// TestRemoveLeftoverNumbers: RemoveLeftover tells this build's own temporary files and second
+// links by their number and folder, however the name is spelt, and removes a leftover whose
+// number is another folder's, or no file's of this build.
+func TestRemoveLeftoverNumbers(t *testing.T) {
+	leftovers := []string{".robotsmith-0.tmp", "a/.robotsmith-1.tmp", "a/.robotsmith-2.tmp", "a/.robotsmith-99999999999.old"}
+	files := map[string]string{"index.html": "page", "a/b.html": "b"}
+	for _, name := range leftovers {
+		files[name] = "left"
+	}
+	dir := tree(t, files)
+	tx := begin(t, dir)
+	defer tx.Abort()
+	stage(t, tx, dir, map[string]string{"index.html": "new", "a/b.html": "new b"}) // 0 a/b.html, 1 index.html
+	for _, name := range []string{"a/.robotsmith-0.tmp", "a/.robotsmith-0.old", "a//.robotsmith-0.tmp", ".robotsmith-1.tmp", ".robotsmith-1.old", "./.robotsmith-1.tmp"} {
+		if err := tx.RemoveLeftover(name); err == nil || !strings.Contains(err.Error(), "this build's own") {
+			t.Errorf("%s: got %v, want it refused as this build's own", name, err)
+		}
+	}
+	for _, name := range leftovers {
+		if err := tx.RemoveLeftover(name); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if err := tx.Commit(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"index.html": "new", "a/b.html": "new b"}
 	if d := diff(snapshot(t, dir), want); d != "" {
 		t.Error(d)
 	}
