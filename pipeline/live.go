@@ -82,10 +82,14 @@ type Live struct {
 	roots []liveRoot
 	cwd   string // the working folder, that changes are named relative to
 
-	retry     map[string]bool // record paths to process again once quiet: they changed while read
-	siteRetry bool            // the site steps' writes were not put in place: run them again
-	tries     int             // updates in a row that asked to be retried
-	lastErr   error           // why the last commit failed, for the error after maxTries
+	retry map[string]bool // record paths to process again once quiet: they changed while read
+	// emptied are the pages last read empty, once: a generator that truncates a page before it
+	// writes it (Hugo) can be caught in between, so an empty page is read again once quiet, and
+	// taken as it is only if it is still empty then.
+	emptied   map[string]bool
+	siteRetry bool  // the site steps' writes were not put in place: run them again
+	tries     int   // updates in a row that asked to be retried
+	lastErr   error // why the last commit failed, for the error after maxTries
 	// pending are record paths to process with the next batch, and sitePending the site steps:
 	// a problem in a site-level file stopped the batch they were in.
 	pending     map[string]bool
@@ -185,6 +189,7 @@ func NewLive(ctx context.Context, opt Options, own *watch.Own) (*Live, error) {
 		own:       own,
 		j:         j,
 		retry:     map[string]bool{},
+		emptied:   map[string]bool{},
 		pending:   map[string]bool{},
 		siteFiles: map[string]bool{},
 		warned:    map[string]bool{},
@@ -728,13 +733,24 @@ func (l *Live) run(ctx context.Context, u *Update, idx []int, siteDirty, flips b
 	}
 	l.warn(u, b.warnings()...)
 	for k := range subset {
-		if !failed[k] && subset[k].html() && rewritten(j, before[k], subset[k].rel()) {
+		p := subset[k].path
+		switch {
+		case failed[k] || !subset[k].html():
+		case rewritten(j, before[k], subset[k].rel()):
 			// The generator wrote the page while it was read (Hugo truncates and writes in
 			// place): what was read may be torn, and its decision is not kept. Its write, if
 			// any, fails the commit, which puts nothing in place. Again once quiet.
-			l.retry[subset[k].path] = true
+			l.retry[p] = true
 			u.Busy++
 			failed[k] = true
+		case before[k] != nil && before[k].Size() == 0 && !l.emptied[p]:
+			// Read between the generator's truncation and its write, the page would be taken
+			// for a file that is no HTML document, and its last decision lost. Again once quiet.
+			l.emptied[p], l.retry[p] = true, true
+			u.Busy++
+			failed[k] = true
+		default:
+			delete(l.emptied, p)
 		}
 	}
 

@@ -363,6 +363,46 @@ func TestLiveRewrittenWhileRead(t *testing.T) {
 	}
 }
 
+// TestLiveEmptyPage: a page read between the generator's truncation of it and its write (Hugo
+// writes in place) is read again once quiet, so that its decision is not taken from an empty file
+// and the change of its indexability is reported when it is written; a page still empty then is
+// taken as it is.
+func TestLiveEmptyPage(t *testing.T) {
+	dir := liveSite(t)
+	l, _ := startLive(t, dir)
+	src := filepath.Join(dir, "content/blog/a.md")
+	page := filepath.Join(dir, "public/blog/a/index.html")
+	os.WriteFile(src, []byte("---\ntitle: A\nrobots: noindex\n---\nalpha\n"), 0o644)
+	os.WriteFile(page, nil, 0o644)
+	u := l.Apply(context.Background(), watch.Batch{Changes: []watch.Change{
+		change(t, l, contentRoot, "blog/a.md", watch.Write), change(t, l, outputRoot, "blog/a/index.html", watch.Write)}})
+	t.Log(u.Line())
+	if u.Busy != 1 || !u.Retry || len(u.Flips) != 0 {
+		t.Errorf("busy %d, retry %v, flips %v; want 1, true, none", u.Busy, u.Retry, u.Flips)
+	}
+	os.WriteFile(page, []byte(themePage("A")), 0o644)
+	u = l.Apply(context.Background(), watch.Batch{Changes: []watch.Change{change(t, l, outputRoot, "blog/a/index.html", watch.Write)}})
+	t.Log(u.Line())
+	if want := []Flip{{"/blog/a/", "public", "noindex"}}; !slices.Equal(u.Flips, want) || u.Busy != 0 {
+		t.Errorf("flips %v, busy %d; want %v, 0", u.Flips, u.Busy, want)
+	}
+	if !holds(t, page, noindexPrefix) {
+		t.Errorf("the page written does not carry the noindex")
+	}
+
+	// A page that stays empty is taken as it is on the second reading.
+	os.WriteFile(page, nil, 0o644)
+	u = l.Apply(context.Background(), watch.Batch{Changes: []watch.Change{change(t, l, outputRoot, "blog/a/index.html", watch.Write)}})
+	if u.Busy != 1 {
+		t.Errorf("busy %d, want 1", u.Busy)
+	}
+	u = l.Apply(context.Background(), watch.Batch{})
+	t.Log(u.Line())
+	if u.Busy != 0 || u.Retry || u.Processed != 1 {
+		t.Errorf("the empty page again: busy %d, retry %v, processed %d; want 0, false, 1", u.Busy, u.Retry, u.Processed)
+	}
+}
+
 // TestLiveWaitsForOutput: before the generator has written the output, the first pass fails and
 // is tried again with every batch.
 func TestLiveWaitsForOutput(t *testing.T) {
