@@ -766,14 +766,20 @@ func (h *hugoConfig) fileOf(root *hugoRoot, p string) (hugoFile, error) {
 	if err != nil {
 		return hugoFile{}, err
 	}
-	f := hugoFile{root: root, rel: strings.Clone(path.Join(root.under, filepath.ToSlash(r)))}
+	return h.fileAt(root, strings.Clone(r)), nil
+}
+
+// fileAt is fileOf for the file at r, its path relative to the root's folder ("." for a root that
+// is a file), a string of its own.
+func (h *hugoConfig) fileAt(root *hugoRoot, r string) hugoFile {
+	f := hugoFile{root: root, rel: path.Join(root.under, filepath.ToSlash(r))}
 	f.dir = path.Dir(f.rel)
 	if f.dir == "." {
 		f.dir = ""
 	}
 	name := path.Base(f.rel)
 	if r == "." { // the root is a file
-		name = filepath.Base(p)
+		name = filepath.Base(root.dir)
 	}
 	ext := strings.TrimPrefix(path.Ext(name), ".")
 	f.content = hugoContentExts[strings.ToLower(ext)]
@@ -792,7 +798,7 @@ func (h *hugoConfig) fileOf(root *hugoRoot, p string) (hugoFile, error) {
 		f.lang = h.defaultLang
 	}
 	f.base = stem
-	return f, nil
+	return f
 }
 
 // normPath is Hugo's path normalisation (common/paths/pathparser.go): lower case, spaces to "-".

@@ -279,16 +279,22 @@ func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 	}
 	files = make([]hugoFile, 0, n)
 	for _, d := range w.dirs {
+		if d.dir == "" { // a root that is a file
+			files = append(files, s.hugo.fileAt(d.root, "."))
+			continue
+		}
+		// Each file's path under its root is made once, in one string of its own: the file
+		// list keeps no path on disk.
+		under, err := filepath.Rel(d.root.dir, d.dir)
+		if err != nil {
+			return nil, false, err
+		}
 		for _, name := range d.files {
-			p := name
-			if d.dir != "" {
-				p = filepath.Join(d.dir, name)
+			r := name
+			if under != "." {
+				r = under + string(filepath.Separator) + name
 			}
-			f, err := s.hugo.fileOf(d.root, p)
-			if err != nil {
-				return nil, false, err
-			}
-			files = append(files, f)
+			files = append(files, s.hugo.fileAt(d.root, r))
 		}
 	}
 	slices.SortStableFunc(files, compareAbs)
