@@ -565,7 +565,6 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 	nj := *j
 	nj.pages = m
 	nj.kinds = nj.pageKinds(m)
-	nj.kindLangs = nil
 	// Both maps' pages are in source order: each page meets its previous self walking both.
 	var old []site.Page
 	if j.pages != nil {

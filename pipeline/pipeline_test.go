@@ -360,15 +360,7 @@ func TestFragmentHeaders(t *testing.T) {
 func TestProcessSubset(t *testing.T) {
 	dir := plainSite(t)
 	before := readTree(t, dir)
-	j, err := prepare(context.Background(), Options{Root: dir, Write: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.close()
-	files, _, err := j.walk()
-	if err != nil {
-		t.Fatal(err)
-	}
+	j, files := prepareWalk(t, Options{Root: dir, Write: true})
 	var subset []record
 	for _, f := range files {
 		if f.rel() == "tags/index.html" || f.rel() == "files/x.pdf" {

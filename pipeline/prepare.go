@@ -325,7 +325,7 @@ func (j *job) compile() {
 func (j *job) setInfo(src func(p *site.Page) *source) {
 	m := j.pages
 	j.info = make([]pageInfo, 0, len(m.Pages)+len(m.Sourceless))
-	j.kindLangs = j.kindLangs[:0]
+	j.kindLangs = nil // a job copied from another (watch mode) must not append to its table
 	kls := map[[2]string]uint16{}
 	kl := func(p *site.Page) uint16 {
 		k := [2]string{p.Kind, p.Lang}

@@ -14,6 +14,21 @@ import (
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
 
+// prepareWalk prepares a job (closed when the test ends) and lists its output.
+func prepareWalk(t *testing.T, opt Options) (*job, []record) {
+	t.Helper()
+	j, err := prepare(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { j.close() })
+	files, _, err := j.walk()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j, files
+}
+
 // sampleCopy copies the sample site's sources to a temporary folder and generates its output.
 func sampleCopy(t *testing.T) string {
 	t.Helper()
@@ -31,15 +46,7 @@ func sampleCopy(t *testing.T) string {
 func TestSampleSiteInvariants(t *testing.T) {
 	dir := sampleCopy(t)
 	ctx := context.Background()
-	j, err := prepare(ctx, Options{Root: dir, Write: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.close()
-	first, _, err := j.walk()
-	if err != nil {
-		t.Fatal(err)
-	}
+	j, first := prepareWalk(t, Options{Root: dir, Write: true})
 	for _, f := range first {
 		if !f.html() {
 			continue
@@ -112,16 +119,7 @@ func TestSampleSiteInvariants(t *testing.T) {
 // site takes its decision from the page the map gave it: the same source, compiled directives,
 // kinds and language, and none for an alias stub or a file of no page.
 func TestLetPagesGo(t *testing.T) {
-	dir := sampleCopy(t)
-	j, err := prepare(context.Background(), Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j.close()
-	files, _, err := j.walk()
-	if err != nil {
-		t.Fatal(err)
-	}
+	j, files := prepareWalk(t, Options{Root: sampleCopy(t)})
 	want := make([]*pageInfo, len(files))
 	sourced, none := 0, 0
 	for i := range files {
