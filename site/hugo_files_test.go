@@ -23,14 +23,11 @@ func TestCompareAbs(t *testing.T) {
 	var files []hugoFile
 	for _, r := range roots {
 		for _, tail := range []string{"a.md", "a-b.md", "a/b.md", "a/b/_index.md", "b.fr.md", "Z.md", "a.b/c.md"} {
-			p := filepath.Join(r.dir, filepath.FromSlash(tail))
+			p, at := filepath.Join(r.dir, filepath.FromSlash(tail)), filepath.FromSlash(tail)
 			if strings.HasSuffix(r.dir, ".md") {
-				p = r.dir
+				p, at = r.dir, "."
 			}
-			f, err := h.fileOf(r, p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := h.fileAt(r, at)
 			if f.abs() != p {
 				t.Errorf("abs() = %q, want %q", f.abs(), p)
 			}

@@ -755,22 +755,11 @@ func (s *Site) source(p string) string {
 	return p
 }
 
-// fileOf describes the file p found under a content root: its path in the content tree, its
-// language (the root's, else a configured language in its name, else the default) and its base
-// name without language and extension.
-//
-// Every string of it is rel or a part of rel, made of its own: not of p, the path on disk, which the
-// file list does not keep (abs works it out when asked).
-func (h *hugoConfig) fileOf(root *hugoRoot, p string) (hugoFile, error) {
-	r, err := filepath.Rel(root.dir, p)
-	if err != nil {
-		return hugoFile{}, err
-	}
-	return h.fileAt(root, strings.Clone(r)), nil
-}
-
-// fileAt is fileOf for the file at r, its path relative to the root's folder ("." for a root that
-// is a file), a string of its own.
+// fileAt describes the file at r, its path relative to the root's folder ("." for a root that is
+// a file): its path in the content tree, its language (the root's, else a configured language in
+// its name, else the default) and its base name without language and extension. Every string of it
+// is rel or a part of rel, which is r's own: the file list keeps no path on disk (abs works it out
+// when asked), so r must not be part of a longer string.
 func (h *hugoConfig) fileAt(root *hugoRoot, r string) hugoFile {
 	f := hugoFile{root: root, rel: path.Join(root.under, filepath.ToSlash(r))}
 	f.dir = path.Dir(f.rel)
