@@ -350,13 +350,21 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 			// line's indent, where the next run finds it as a block of ours and
 			// writes it back the same. Inserted after the removal, its first line
 			// lost the indent the others kept, and the next run changed it again.
+			// A removal that starts inside its line (the marker had text after
+			// it) leaves the line's indent where it was; one that takes the
+			// whole line writes the indent back first.
 			r := edits[i]
-			indent := leadingBlanks(src[r.start:])
+			ls := lineStart(src, r.start)
+			indent := leadingBlanks(src[ls:])
+			lead := ""
+			if r.start == ls {
+				lead = indent
+			}
 			tail := ""
 			if src[r.end-1] == '\n' {
 				tail = nb.nl
 			}
-			edits[i].text = nb.text(indent, indent, tail)
+			edits[i].text = nb.text(lead, indent, tail)
 		} else {
 			edits = append(edits, ins)
 		}

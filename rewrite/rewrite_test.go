@@ -216,6 +216,7 @@ var fuzzFinds = []struct {
 	{"a mixed-case meta with a stray quote", "<heAd>0<metA nAme=\"MYCrAwler\" Content=0\">", 7},
 	{"a charset line ending in CRLF", "<!\n><heAd><metA ChArset>\r\n", 0},
 	{"a start marker ending the head, no end marker", "<html><head>\n <!--robotsmith-->", 0},
+	{"an indented start marker with text after it", "<html>\n  <!-- robotsmith -->0", 1},
 }
 
 func TestFuzzFinds(t *testing.T) {
