@@ -85,8 +85,8 @@ type cascader struct {
 func (h *hugoConfig) cascader(branches []*hugoSrc) cascader {
 	c := cascader{h: h, byBranch: map[branchKey]*hugoSrc{}, branches: map[string][]*hugoSrc{}}
 	for _, p := range branches {
-		c.byBranch[branchKey{p.lang, p.dir}] = p
-		c.branches[p.dir] = append(c.branches[p.dir], p)
+		c.byBranch[branchKey{p.lang, p.dir()}] = p
+		c.branches[p.dir()] = append(c.branches[p.dir()], p)
 	}
 	return c
 }
@@ -101,7 +101,7 @@ func (c cascader) apply(p *hugoSrc) {
 	if p.meta == nil {
 		p.meta = map[string]any{}
 	}
-	dir := p.dir
+	dir := p.dir()
 	if p.bundle {
 		dir = parentDir(dir)
 	}

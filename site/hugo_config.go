@@ -87,6 +87,15 @@ func (h *hugoConfig) langIndex(code string) int {
 	return len(h.langs)
 }
 
+// langAt is the language at place i in weight order (langIndex): the default language at
+// len(langs), where it is not configured.
+func (h *hugoConfig) langAt(i int) string {
+	if i < len(h.langs) {
+		return h.langs[i].code
+	}
+	return h.defaultLang
+}
+
 // taxonomiesOf are the language's taxonomies, plural -> singular: its own `taxonomies` when its
 // configuration has them (they replace the site's: Hugo v0.165 writes /fr/frtags/ and no
 // /fr/tags/ for `languages.fr.taxonomies = {frtag = "frtags"}`), else the site's.

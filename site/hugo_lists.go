@@ -22,7 +22,7 @@ func (h *hugoConfig) madeLists(tops map[branchKey]bool, terms []hugoTerm, sectio
 		if h.disableKinds[kind] || sections[sectionKey{lang, p}] != nil {
 			return
 		}
-		out = append(out, &hugoSrc{hugoFile: hugoFile{lang: lang, dir: dir, base: "_index"},
+		out = append(out, &hugoSrc{hugoFile: h.madeFile(lang, dir), lang: lang,
 			kind: kind, path: p, section: p, title: title})
 	}
 	for _, l := range h.langs {

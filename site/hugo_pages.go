@@ -24,16 +24,77 @@ var hugoContentExts = map[string]bool{
 	"org": true, "pandoc": true, "pdc": true, "rst": true,
 }
 
-// hugoFile is one file found under a content root.
+// hugoFile is one file found under a content root, or the folder of a list page Hugo makes without
+// a content file. The site's file list is held from the walk until every page is placed, beside
+// the pages themselves, so a file keeps one string, its path in the content tree, and says the rest
+// in offsets into it (dir, base) and a language's place (lang): TestHugoFileSize holds its size.
 type hugoFile struct {
-	root    *hugoRoot // the content root it is under; nil for a list page Hugo makes
-	rel     string    // slash path under its content root, as written
-	dir     string    // slash folder under the root, "" at the top
-	lang    string
-	content bool
-	base    string // file name without language and extension: "index", "_index", "a"
-	named   bool   // the language came from the file name ("a.fr.md")
+	root *hugoRoot // the content root it is under; nil for a list page Hugo makes
+	// rel is the file's slash path under its content root, as written; for a list page Hugo
+	// makes, the folder it lists ("" for the home).
+	rel    string
+	nameAt uint32 // where the file's name starts in rel: its folder is rel up to the slash before
+	langAt uint16 // its language's place in the configuration's weight order (hugoConfig.langAt)
+	bits   fileBits
 }
+
+// fileBits are a hugoFile's yes-or-no facts.
+type fileBits uint8
+
+const (
+	fileContent fileBits = 1 << iota // Hugo renders it as content (hugoContentExts)
+	fileNamed                        // the language came from the file name ("a.fr.md")
+	fileIsRoot                       // the content root is the file itself: its name is the root's
+)
+
+// madeFile is the file of a list page Hugo makes without a content file, listing the folder dir
+// (under the content tree, "" for the home) in the language lang: what an _index file there
+// would be.
+func (h *hugoConfig) madeFile(lang, dir string) hugoFile {
+	return hugoFile{rel: dir, langAt: uint16(h.langIndex(lang))}
+}
+
+// dir is the file's slash folder under the content tree, "" at the top.
+func (f hugoFile) dir() string {
+	switch {
+	case f.root == nil:
+		return f.rel
+	case f.nameAt == 0:
+		return ""
+	}
+	return f.rel[:f.nameAt-1]
+}
+
+// name is the file's name, language and extension included.
+func (f hugoFile) name() string {
+	switch {
+	case f.root == nil:
+		return "_index"
+	case f.bits&fileIsRoot != 0:
+		return filepath.Base(f.root.dir)
+	}
+	return f.rel[f.nameAt:]
+}
+
+// base is the file's name without language and extension: "index", "_index", "a".
+func (f hugoFile) base() string {
+	name := f.name()
+	stem := name[:len(name)-len(path.Ext(name))]
+	if f.bits&fileNamed != 0 {
+		stem = stem[:strings.LastIndexByte(stem, '.')]
+	}
+	return stem
+}
+
+// lang is the file's language code: the root's, else a configured language in its name, else the
+// default.
+func (f hugoFile) lang(h *hugoConfig) string { return h.langAt(int(f.langAt)) }
+
+// content reports whether Hugo renders the file as content.
+func (f hugoFile) content() bool { return f.bits&fileContent != 0 }
+
+// named reports whether the file's language came from its name ("a.fr.md").
+func (f hugoFile) named() bool { return f.bits&fileNamed != 0 }
 
 // abs is the file's path on disk ("" for a list page Hugo makes). It is worked out when asked,
 // not kept: the file list is among the largest things a site's mapping holds, and the path on
@@ -102,6 +163,7 @@ func compareJoined(a, b [3]string) int {
 // cascades, and their titles and slugs can place them.
 type hugoSrc struct {
 	hugoFile
+	lang     string // its language code (hugoFile.lang), looked up once
 	kind     string
 	path     string         // Hugo's logical path, lower case: "/blog/a", "/blog" for blog/_index.md, "/" home
 	section  string         // the page's current section path ("/blog/sub"), "/" for home
@@ -280,8 +342,8 @@ func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hug
 	pages = files[:0]
 	leaf := map[string]bool{} // folders holding an index.* content file: all below is a resource
 	for _, f := range files {
-		if f.content && f.base == "index" {
-			leaf[f.dir] = true
+		if f.content() && f.base() == "index" {
+			leaf[f.dir()] = true
 		}
 	}
 	resources = map[resKey][]hugoFile{}
@@ -290,8 +352,8 @@ func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hug
 			resources[resKey{true, d}] = append(resources[resKey{true, d}], f)
 			continue
 		}
-		if !f.content {
-			resources[resKey{false, f.dir}] = append(resources[resKey{false, f.dir}], f)
+		if !f.content() {
+			resources[resKey{false, f.dir()}] = append(resources[resKey{false, f.dir()}], f)
 			continue
 		}
 		pages = append(pages, f)
@@ -304,7 +366,7 @@ func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hug
 func (hm *hugoMapping) readBranches() {
 	var idx []int
 	for i, f := range hm.files {
-		if f.base == "_index" {
+		if f.base() == "_index" {
 			idx = append(idx, i)
 		}
 	}
@@ -316,7 +378,7 @@ func (hm *hugoMapping) readBranches() {
 			p := hm.src(i, rd)
 			srcs[n] = p
 			hm.branches = append(hm.branches, p)
-			hm.branch[branchKey{p.lang, p.dir}] = true
+			hm.branch[branchKey{p.lang, p.dir()}] = true
 		}
 	}
 	hm.cascades = hm.h.cascader(hm.branches)
@@ -350,7 +412,7 @@ func (hm *hugoMapping) readBranches() {
 func (hm *hugoMapping) readPages() {
 	var idx []int
 	for i, f := range hm.files {
-		if f.base != "_index" {
+		if f.base() != "_index" {
 			idx = append(idx, i)
 		}
 	}
@@ -405,7 +467,7 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 // at once would make a site's largest data while it is mapped.
 func (hm *hugoMapping) src(i int, rd *hugoRead) *hugoSrc {
 	f := hm.files[i]
-	p := &hugoSrc{hugoFile: f, bundle: f.base == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
+	p := &hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
 	if hm.r == nil {
 		rd.fields = nil
 	}
@@ -441,7 +503,7 @@ func (hm *hugoMapping) placement(i int, rd *hugoRead, p *hugoSrc) {
 	default:
 		pl.page = &pg
 	}
-	if pl.publishes && (p.base == "index" || p.base == "_index") {
+	if pl.publishes && (p.base() == "index" || p.base() == "_index") {
 		rd.setRare(func(r *hugoRare) { r.dir = tp.dir })
 	}
 	plurals, ok := hm.taxonomies[p.lang]
@@ -505,7 +567,7 @@ func (hm *hugoMapping) takeTerms(i int, rd *hugoRead) {
 	if len(rd.terms) == 0 {
 		return
 	}
-	lang := hm.files[i].lang
+	lang := hm.files[i].lang(hm.h)
 	plurals := hm.plurals(lang)
 	hm.termsMu.Lock()
 	for _, t := range rd.terms {
@@ -541,11 +603,11 @@ func (hm *hugoMapping) remember(pages []Page, order []int) {
 // hasResources reports whether the page of the file f is a bundle with files besides its content
 // files.
 func (hm *hugoMapping) hasResources(f hugoFile) bool {
-	switch f.base {
+	switch f.base() {
 	case "index":
-		return len(hm.resources[resKey{true, f.dir}]) > 0
+		return len(hm.resources[resKey{true, f.dir()}]) > 0
 	case "_index":
-		return len(hm.resources[resKey{false, f.dir}]) > 0
+		return len(hm.resources[resKey{false, f.dir()}]) > 0
 	}
 	return false
 }
@@ -561,12 +623,13 @@ func (hm *hugoMapping) sitewide() (tops map[branchKey]bool, firstLang map[string
 		if hm.state[i]&pageRead == 0 {
 			continue
 		}
-		if top := firstSeg(f.dir); top != "" {
-			tops[branchKey{f.lang, top}] = true
+		dir := f.dir()
+		if top := firstSeg(dir); top != "" {
+			tops[branchKey{f.lang(h), top}] = true
 		}
-		if f.base == "index" || f.base == "_index" {
-			if n, ok := firstLang[f.dir]; !ok || h.langIndex(f.lang) < n {
-				firstLang[f.dir] = h.langIndex(f.lang)
+		if base := f.base(); base == "index" || base == "_index" {
+			if n, ok := firstLang[dir]; !ok || int(f.langAt) < n {
+				firstLang[dir] = int(f.langAt)
 			}
 		}
 	}
@@ -592,10 +655,10 @@ func (hm *hugoMapping) sortedProblems() []hugoProblem {
 
 // inLeaf reports the leaf bundle a file is a resource of.
 func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
-	if f.content && f.base == "index" {
+	if f.content() && f.base() == "index" {
 		return "", false
 	}
-	for d := f.dir; ; d = parentDir(d) {
+	for d := f.dir(); ; d = parentDir(d) {
 		if leaf[d] {
 			return d, true
 		}
@@ -688,20 +751,20 @@ func publishesResources(meta map[string]any) bool {
 // folder dir (with a leading slash, "" at the root), relative to the output folder.
 func (h *hugoConfig) resources(f hugoFile, dir string, resources map[resKey][]hugoFile, firstLang map[string]int) []string {
 	var res []hugoFile
-	if f.base == "index" {
-		res = resources[resKey{true, f.dir}]
-	} else if f.base == "_index" {
-		res = resources[resKey{false, f.dir}]
+	if f.base() == "index" {
+		res = resources[resKey{true, f.dir()}]
+	} else if f.base() == "_index" {
+		res = resources[resKey{false, f.dir()}]
 	}
 	var out []string
 	for _, r := range res {
-		if r.content {
+		if r.content() {
 			continue // content files in a bundle are page resources, not published files
 		}
-		if r.named && r.lang != f.lang || !r.named && firstLang[f.dir] != h.langIndex(f.lang) {
+		if r.named() && r.langAt != f.langAt || !r.named() && firstLang[f.dir()] != int(f.langAt) {
 			continue
 		}
-		rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, f.dir), "/")
+		rel := strings.TrimPrefix(strings.TrimPrefix(r.rel, f.dir()), "/")
 		out = append(out, strings.TrimPrefix(path.Join(dir, rel), "/"))
 	}
 	sort.Strings(out)
@@ -757,36 +820,34 @@ func (s *Site) source(p string) string {
 
 // fileAt describes the file at r, its path relative to the root's folder ("." for a root that is
 // a file): its path in the content tree, its language (the root's, else a configured language in
-// its name, else the default) and its base name without language and extension. Every string of it
-// is rel or a part of rel, which is r's own: the file list keeps no path on disk (abs works it out
-// when asked), so r must not be part of a longer string.
+// its name, else the default) and where its name starts, which base reads the base name off. Its one
+// string is rel, which is r's own: the file list keeps no path on disk (abs works it out when
+// asked), so r must not be part of a longer string.
 func (h *hugoConfig) fileAt(root *hugoRoot, r string) hugoFile {
 	f := hugoFile{root: root, rel: path.Join(root.under, filepath.ToSlash(r))}
-	f.dir = path.Dir(f.rel)
-	if f.dir == "." {
-		f.dir = ""
+	f.nameAt = uint32(strings.LastIndexByte(f.rel, '/') + 1)
+	if r == "." {
+		f.bits |= fileIsRoot
 	}
-	name := path.Base(f.rel)
-	if r == "." { // the root is a file
-		name = filepath.Base(root.dir)
-	}
+	name := f.name()
 	ext := strings.TrimPrefix(path.Ext(name), ".")
-	f.content = hugoContentExts[strings.ToLower(ext)]
+	if hugoContentExts[strings.ToLower(ext)] {
+		f.bits |= fileContent
+	}
 	stem := strings.TrimSuffix(name, "."+ext)
-	f.lang = root.lang
+	lang := root.lang
 	if i := strings.LastIndexByte(stem, '.'); i > 0 {
 		if code, ok := h.langCode(strings.ToLower(stem[i+1:])); ok {
-			if f.lang == "" {
-				f.lang = code
+			if lang == "" {
+				lang = code
 			}
-			f.named = true
-			stem = stem[:i]
+			f.bits |= fileNamed
 		}
 	}
-	if f.lang == "" {
-		f.lang = h.defaultLang
+	if lang == "" {
+		lang = h.defaultLang
 	}
-	f.base = stem
+	f.langAt = uint16(h.langIndex(lang))
 	return f
 }
 
@@ -801,8 +862,8 @@ func (h *hugoConfig) normPath(p string) string {
 
 // kindAndPath gives a content file's page kind and Hugo's logical path for it.
 func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
-	dir := h.normPath(f.dir)
-	switch f.base {
+	dir := h.normPath(f.dir())
+	switch f.base() {
 	case "_index":
 		if dir == "" {
 			return "home", "/"
@@ -811,7 +872,7 @@ func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
 		// disableKinds does not change a kind: a configured taxonomy's _index files stay taxonomy
 		// and term pages, and noOutput drops the disabled ones (Hugo v0.165 writes tags/go/ with
 		// disableKinds = ["taxonomy"]).
-		if _, ok := h.taxonomiesOf(f.lang)[segs[0]]; ok {
+		if _, ok := h.taxonomiesOf(f.lang(h))[segs[0]]; ok {
 			switch len(segs) {
 			case 1:
 				return "taxonomy", "/" + dir
@@ -823,16 +884,16 @@ func (h *hugoConfig) kindAndPath(f hugoFile) (string, string) {
 	case "index":
 		return "page", "/" + dir
 	}
-	return "page", path.Join("/", dir, h.normPath(f.base))
+	return "page", path.Join("/", dir, h.normPath(f.base()))
 }
 
 // currentSection is the page's nearest section: itself for branch pages, else the closest
 // folder above it that is a section (top-level folders always are, deeper ones with an _index).
 func (h *hugoConfig) currentSection(p *hugoSrc, branch map[branchKey]bool) string {
-	if p.base == "_index" {
+	if p.base() == "_index" {
 		return p.path
 	}
-	dir := p.dir
+	dir := p.dir()
 	if p.bundle {
 		dir = parentDir(dir)
 	}

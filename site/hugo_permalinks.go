@@ -200,20 +200,20 @@ func (h *hugoConfig) sectionSlugs(p *hugoSrc, sections map[sectionKey]*hugoSrc) 
 
 // filename is the urlised file name; a bundle's folder name for index files, "" for _index.
 func (h *hugoConfig) filename(p *hugoSrc) string {
-	switch p.base {
+	switch p.base() {
 	case "index":
-		return h.urlize(path.Base(p.dir))
+		return h.urlize(path.Base(p.dir()))
 	case "_index":
 		return ""
 	}
-	return h.urlize(p.base)
+	return h.urlize(p.base())
 }
 
 func (h *hugoConfig) contentBaseName(p *hugoSrc) string {
-	if p.base == "index" || p.base == "_index" {
-		return path.Base("/" + p.dir)
+	if p.base() == "index" || p.base() == "_index" {
+		return path.Base("/" + p.dir())
 	}
-	return p.base
+	return p.base()
 }
 
 // sliceSpec applies a "[low:high]", "[n]" or "[last]" cut to s, leniently as Hugo's toSliceFunc.

@@ -162,7 +162,7 @@ func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]string
 	if err != nil {
 		errs = append(errs, err)
 	}
-	if f.base == "_index" {
+	if f.base() == "_index" {
 		cs, err := doc.Cascades()
 		if err != nil {
 			errs = append(errs, err)
