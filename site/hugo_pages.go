@@ -375,7 +375,8 @@ func (hm *hugoMapping) readBranches() {
 	hm.branch = map[branchKey]bool{}
 	for n, i := range idx {
 		if rd := hm.reads[i]; rd.ok {
-			p := hm.src(i, rd)
+			p := new(hugoSrc) // held until every page is placed: the cascades and sections
+			hm.src(p, i, rd)
 			srcs[n] = p
 			hm.branches = append(hm.branches, p)
 			hm.branch[branchKey{p.lang, p.dir()}] = true
@@ -423,9 +424,10 @@ func (hm *hugoMapping) readPages() {
 	hm.readEach(idx, func(n int, rd *hugoRead) {
 		i := idx[n]
 		if rd.ok && !(rd.placed && rd.epoch == epoch && hm.r != nil) {
-			p := hm.src(i, rd)
-			hm.prepare(p)
-			hm.placement(i, rd, p)
+			var p hugoSrc
+			hm.src(&p, i, rd)
+			hm.prepare(&p)
+			hm.placement(i, rd, &p)
 			rd.epoch = epoch
 		}
 		if hm.r == nil {
@@ -462,16 +464,17 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 	})
 }
 
-// src is the page being mapped for the file i, read as rd. A reading that is not kept (Map, not
-// Remap) lets its front matter values go here: the page has its own copy, and holding every page's
-// at once would make a site's largest data while it is mapped.
-func (hm *hugoMapping) src(i int, rd *hugoRead) *hugoSrc {
+// src sets p to the page being mapped for the file i, read as rd. It fills a page its caller holds
+// rather than making one, so that a page placed and let go (readPages) can stay on its worker's
+// stack. A reading that is not kept (Map, not Remap) lets its front matter values go here: the page
+// has its own copy, and holding every page's at once would make a site's largest data while it is
+// mapped.
+func (hm *hugoMapping) src(p *hugoSrc, i int, rd *hugoRead) {
 	f := hm.files[i]
-	p := &hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
+	*p = hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
 	if hm.r == nil {
 		rd.fields = nil
 	}
-	return p
 }
 
 // prepare fills a page read with what placing it needs: its kind, paths, cascades, title, slug
