@@ -203,7 +203,10 @@ type hugoMapping struct {
 	files     []hugoFile        // the content files that are pages, in file order
 	pages     []Page            // by file: kept where state is read|placed
 	state     []pageState
-	reads     []*hugoRead // by file: what reading it produced, and where its page goes
+	// reads are by file what reading it produced, and where its page goes, for a site mapped
+	// again (Remap), which takes the pages in once all are placed (collect). nil for Map: each
+	// reading is taken in (take) as soon as its page is placed.
+	reads     []*hugoRead
 	resources map[resKey][]hugoFile
 	branch    map[branchKey]bool // the branch pages read, by language and folder
 	branches  []*hugoSrc         // the same, in file order
@@ -272,7 +275,9 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	hm.files, hm.resources = content.pages, content.resources
 	hm.pages = make([]Page, len(hm.files))
 	hm.state = make([]pageState, len(hm.files))
-	hm.reads = make([]*hugoRead, len(hm.files))
+	if r != nil {
+		hm.reads = make([]*hugoRead, len(hm.files))
+	}
 	hm.readBranches()
 	hm.readPages()
 	hm.collect()
@@ -364,19 +369,15 @@ func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hug
 // readBranches reads the branch pages (_index files), fills them from the cascades that reach
 // them, and places them: the other pages need them all.
 func (hm *hugoMapping) readBranches() {
-	var idx []int
-	for i, f := range hm.files {
-		if f.base() == "_index" {
-			idx = append(idx, i)
-		}
-	}
-	hm.readEach(idx, func(int, *hugoRead) {})
+	idx := hm.filesWhere(func(base string) bool { return base == "_index" })
+	reads := make([]*hugoRead, len(idx))
+	hm.readEach(idx, func(n int, rd *hugoRead) { reads[n] = rd })
 	srcs := make([]*hugoSrc, len(idx))
 	hm.branch = map[branchKey]bool{}
 	for n, i := range idx {
-		if rd := hm.reads[i]; rd.ok {
+		if rd := reads[n]; rd.ok {
 			p := new(hugoSrc) // held until every page is placed: the cascades and sections
-			hm.src(p, i, rd)
+			hm.src(p, int(i), rd)
 			srcs[n] = p
 			hm.branches = append(hm.branches, p)
 			hm.branch[branchKey{p.lang, p.dir()}] = true
@@ -390,7 +391,13 @@ func (hm *hugoMapping) readBranches() {
 	}
 	for n, p := range srcs {
 		if p != nil {
-			hm.placement(idx[n], hm.reads[idx[n]], p)
+			hm.placement(int(idx[n]), reads[n], p)
+		}
+	}
+	if hm.r == nil {
+		// Taken in now, as readPages takes in every other page.
+		for n, i := range idx {
+			hm.take(int(i), reads[n])
 		}
 	}
 	if r := hm.r; r != nil {
@@ -398,7 +405,7 @@ func (hm *hugoMapping) readBranches() {
 		// places kept with their readings hold while the branch pages read say what they said.
 		kept := make([]keptBranch, len(idx))
 		for n, i := range idx {
-			kept[n] = keptBranch{hm.files[i].abs(), hm.reads[i]}
+			kept[n] = keptBranch{hm.files[i].abs(), reads[n]}
 		}
 		if !slices.EqualFunc(kept, r.branches, func(a, b keptBranch) bool { return a.abs == b.abs && a.rd.sameAs(b.rd) }) {
 			r.epoch++
@@ -411,18 +418,13 @@ func (hm *hugoMapping) readBranches() {
 // each page's front matter is let go as soon as it is placed. For a site mapped again, a page whose
 // reading was kept, placed while the branch pages said the same, keeps its place.
 func (hm *hugoMapping) readPages() {
-	var idx []int
-	for i, f := range hm.files {
-		if f.base() != "_index" {
-			idx = append(idx, i)
-		}
-	}
+	idx := hm.filesWhere(func(base string) bool { return base != "_index" })
 	epoch := uint64(0)
 	if hm.r != nil {
 		epoch = hm.r.epoch
 	}
 	hm.readEach(idx, func(n int, rd *hugoRead) {
-		i := idx[n]
+		i := int(idx[n])
 		if rd.ok && !(rd.placed && rd.epoch == epoch && hm.r != nil) {
 			var p hugoSrc
 			hm.src(&p, i, rd)
@@ -434,15 +436,34 @@ func (hm *hugoMapping) readPages() {
 			// A reading that is not kept (Map) is taken in now and let go: held until every
 			// page is placed, the readings were the largest thing a site's mapping held.
 			hm.take(i, rd)
-			hm.reads[i] = nil
 		}
 	})
 }
 
-// readEach reads the front matter of the files idx names, in parallel, into hm.reads, and calls
-// fn(n, rd) for idx[n] with what reading it produced; a file whose front matter could not be read
-// (rd.ok false) has its problem recorded.
-func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
+// filesWhere are the places in hm.files of the files whose base name is one keep says yes to. It
+// is held while those files are read, beside the pages placed meanwhile: four bytes a file, and
+// no more than it needs.
+func (hm *hugoMapping) filesWhere(keep func(base string) bool) []int32 {
+	n := 0
+	for _, f := range hm.files {
+		if keep(f.base()) {
+			n++
+		}
+	}
+	idx := make([]int32, 0, n)
+	for i, f := range hm.files {
+		if keep(f.base()) {
+			idx = append(idx, int32(i))
+		}
+	}
+	return idx
+}
+
+// readEach reads the front matter of the files idx names, in parallel, into hm.reads for a site
+// mapped again (Map, which takes each reading in as soon as it can, keeps none), and calls fn(n, rd)
+// for idx[n] with what reading it produced; a file whose front matter could not be read (rd.ok
+// false) has its problem recorded.
+func (hm *hugoMapping) readEach(idx []int32, fn func(n int, rd *hugoRead)) {
 	var k keeper[*hugoRead]
 	if hm.r != nil {
 		k = hugoKeeper{hm.r, idx}
@@ -456,7 +477,9 @@ func (hm *hugoMapping) readEach(idx []int, fn func(n int, rd *hugoRead)) {
 	}
 	readSources(hm.r, k, len(idx), file, frontmatter.Hugo, read, func(n int, rd *hugoRead) {
 		i := idx[n]
-		hm.reads[i] = rd
+		if hm.reads != nil {
+			hm.reads[i] = rd
+		}
 		if rd.ok {
 			hm.state[i] |= pageRead
 		}
@@ -503,6 +526,12 @@ func (hm *hugoMapping) placement(i int, rd *hugoRead, p *hugoSrc) {
 	case hm.r == nil:
 		hm.pages[i] = pg
 		pl.page = &hm.pages[i]
+		// The file's path in the content tree ends its page's Source as a rule ("blog/a.md",
+		// "content/blog/a.md"): the file list takes it from there and lets its own copy go, so
+		// that a site's mapping does not hold both for every page until all are placed.
+		if f := &hm.files[i]; strings.HasSuffix(pg.Source, f.rel) {
+			f.rel = pg.Source[len(pg.Source)-len(f.rel):]
+		}
 	default:
 		pl.page = &pg
 	}

@@ -183,7 +183,7 @@ func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]string
 // place among hugoContent.pages: readEach reads the files idx names.
 type hugoKeeper struct {
 	r   *readings
-	idx []int
+	idx []int32
 }
 
 func (k hugoKeeper) kept(n int, _ string) (*hugoRead, bool) {
