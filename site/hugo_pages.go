@@ -27,14 +27,15 @@ var hugoContentExts = map[string]bool{
 // hugoFile is one file found under a content root, or the folder of a list page Hugo makes without
 // a content file. The site's file list is held from the walk until every page is placed, beside
 // the pages themselves, so a file keeps one string, its path in the content tree, and says the rest
-// in offsets into it (dir, base) and a language's place (lang): TestHugoFileSize holds its size.
+// by where its name starts in it (dir, base), a language's place (lang) and bits: TestHugoFileSize
+// holds its size.
 type hugoFile struct {
 	root *hugoRoot // the content root it is under; nil for a list page Hugo makes
 	// rel is the file's slash path under its content root, as written; for a list page Hugo
 	// makes, the folder it lists ("" for the home).
 	rel    string
 	nameAt uint32 // where the file's name starts in rel: its folder is rel up to the slash before
-	langAt uint16 // its language's place in the configuration's weight order (hugoConfig.langAt)
+	langAt uint16 // its language's place in weight order (hugoConfig.langAt); a site has a few
 	bits   fileBits
 }
 
@@ -196,13 +197,13 @@ type resKey struct {
 // its front matter. What the site-wide steps after that need (which pages were read, the terms
 // they use, the folders their resources go in) is kept apart, small.
 type hugoMapping struct {
-	g         hugoGen
-	h         *hugoConfig
-	r         *readings         // the readings kept of a site mapped again (Remap); nil for none
-	keys      map[string]string // the front matter keys mapping reads (hugoConfig.metaKeys)
-	files     []hugoFile        // the content files that are pages, in file order
-	pages     []Page            // by file: kept where state is read|placed
-	state     []pageState
+	g     hugoGen
+	h     *hugoConfig
+	r     *readings         // the readings kept of a site mapped again (Remap); nil for none
+	keys  map[string]string // the front matter keys mapping reads (hugoConfig.metaKeys)
+	files []hugoFile        // the content files that are pages, in file order
+	pages []Page            // by file: kept where state is read|placed
+	state []pageState
 	// reads are by file what reading it produced, and where its page goes, for a site mapped
 	// again (Remap), which takes the pages in once all are placed (collect). nil for Map: each
 	// reading is taken in (take) as soon as its page is placed.
@@ -342,27 +343,43 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 
 // bundleFiles sorts the files of the content tree into the content files that are pages and the
 // other files of bundles (by bundle folder). The pages are files' own first elements, kept in
-// place: a site's file list is among the largest things a run holds, and is not needed twice.
+// place: a site's file list is among the largest things a run holds, and is not needed twice. The
+// rest of it is cleared, so that it holds no file's path. The other files are in one list of its
+// own, each bundle's a part of it, rather than a list for each bundle grown as its files come.
 func bundleFiles(files []hugoFile) (pages []hugoFile, resources map[resKey][]hugoFile) {
-	pages = files[:0]
 	leaf := map[string]bool{} // folders holding an index.* content file: all below is a resource
 	for _, f := range files {
 		if f.content() && f.base() == "index" {
 			leaf[f.dir()] = true
 		}
 	}
-	resources = map[resKey][]hugoFile{}
-	for _, f := range files {
+	bundle := func(f hugoFile) (resKey, bool) {
 		if d, ok := inLeaf(f, leaf); ok {
-			resources[resKey{true, d}] = append(resources[resKey{true, d}], f)
-			continue
+			return resKey{true, d}, true
 		}
-		if !f.content() {
-			resources[resKey{false, f.dir()}] = append(resources[resKey{false, f.dir()}], f)
+		return resKey{false, f.dir()}, !f.content()
+	}
+	count, n := map[resKey]int{}, 0
+	for _, f := range files {
+		if k, ok := bundle(f); ok {
+			count[k]++
+			n++
+		}
+	}
+	all := make([]hugoFile, n)
+	resources = make(map[resKey][]hugoFile, len(count))
+	for k, c := range count {
+		resources[k], all = all[:0:c], all[c:]
+	}
+	pages = files[:0]
+	for _, f := range files {
+		if k, ok := bundle(f); ok {
+			resources[k] = append(resources[k], f)
 			continue
 		}
 		pages = append(pages, f)
 	}
+	clear(files[len(pages):])
 	return pages, resources
 }
 
