@@ -45,7 +45,7 @@ func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 			if !ok {
 				continue
 			}
-			src := rules.Source{Kind: kind, File: d.File, Line: d.Line(k.Off), Key: prefix + k.Name}
+			src := rules.Source{Kind: kind, File: d.File, Line: d.Line(k.Off), Key: intern(prefix + k.Name)}
 			var err error
 			if in, err = d.robotsValue(in, name, k.Value, src); err != nil {
 				errs = append(errs, err)
@@ -119,12 +119,12 @@ func (d *Document) robotsAgents(v *Node, src rules.Source, fail func(string, ...
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Name < keys[j].Name })
 	var in []rules.Input
 	for _, k := range keys {
-		agent := strings.ToLower(strings.TrimSpace(k.Name))
+		agent := intern(strings.ToLower(strings.TrimSpace(k.Name)))
 		if agent == "" {
 			return nil, fail("empty agent name")
 		}
 		s := src
-		s.Key = src.Key + "." + k.Name
+		s.Key = intern(src.Key + "." + k.Name)
 		s.Line = d.Line(k.Off)
 		vals, ok := k.Value.StringList()
 		if !ok {
@@ -139,8 +139,38 @@ func (d *Document) robotsAgents(v *Node, src rules.Source, fail func(string, ...
 func appendInputs(in []rules.Input, agent string, vals []string, src rules.Source) []rules.Input {
 	for _, s := range vals {
 		if s = strings.TrimSpace(s); s != "" {
-			in = append(in, rules.Input{Agent: agent, Value: s, Source: src})
+			in = append(in, rules.Input{Agent: agent, Value: intern(s), Source: src})
 		}
 	}
 	return in
+}
+
+// common are the strings that many pages' robots inputs say alike: the keys as they are usually
+// written, the agents most often named and the most common values. An input keeps the string here
+// rather than one of its own: the inputs of every page are kept for the whole run (messages name
+// their sources), and a site whose pages all say `robots: "noindex, nofollow"` then keeps that
+// string once, not once a page. Never changed after it is made.
+var common = func() map[string]string {
+	m := map[string]string{}
+	for _, s := range []string{
+		"robots", "noindex", "nofollow", "unavailable_after", "expirydate", "expiryDate",
+		"unpublishdate", "unpublishDate", "params.robots", "params.noindex", "params.nofollow",
+		"googlebot", "bingbot", "robots.googlebot", "robots.bingbot", "googlebot-news", "robots.googlebot-news",
+		"index", "follow", "none", "all", "noarchive", "nosnippet", "noimageindex", "notranslate",
+		"indexifembedded", "nocache", "noai", "noimageai",
+		"noindex, nofollow", "noindex,nofollow", "noindex, follow", "index, follow", "index, nofollow",
+		"noindex, noarchive", "noindex, nofollow, noarchive",
+	} {
+		m[s] = s
+	}
+	return m
+}()
+
+// intern is s, or the one copy common keeps of a string equal to it: then s, the parser's copy or
+// one joined for the call, is let go with the document.
+func intern(s string) string {
+	if c, ok := common[s]; ok {
+		return c
+	}
+	return s
 }

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -220,4 +221,41 @@ func sortedLines(s string) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestInputsShareCommonStrings checks that the inputs of many pages that say the same common thing
+// keep one string for it, in each front matter format: the run keeps every page's inputs.
+func TestInputsShareCommonStrings(t *testing.T) {
+	docs := []struct{ name, src string }{
+		{"yaml", "---\nrobots: \"noindex, nofollow\"\nnoindex: true\n---\n"},
+		{"toml", "+++\nrobots = \"noindex, nofollow\"\nnoindex = true\n+++\n"},
+		{"json", "{\"robots\": \"noindex, nofollow\", \"noindex\": true}\n"},
+		{"agents", "---\nrobots: {googlebot: nosnippet}\n---\n"},
+	}
+	for _, tc := range docs {
+		t.Run(tc.name, func(t *testing.T) {
+			var first []rules.Input
+			for n := range 2 {
+				d, err := Parse("a.md", []byte(tc.src), Hugo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in, err := d.Robots()
+				if err != nil || len(in) == 0 {
+					t.Fatalf("inputs %v, err %v", in, err)
+				}
+				if n == 0 {
+					first = in
+					continue
+				}
+				for i := range in {
+					for _, s := range [][2]string{{in[i].Value, first[i].Value}, {in[i].Source.Key, first[i].Source.Key}, {in[i].Agent, first[i].Agent}} {
+						if unsafe.StringData(s[0]) != unsafe.StringData(s[1]) {
+							t.Errorf("input %d: %q is a copy of its own in each page", i, s[0])
+						}
+					}
+				}
+			}
+		})
+	}
 }

@@ -81,36 +81,26 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		return nil, err
 	}
 	defer j.close() // a build not committed is undone, whatever the path out
-	// The output folder is listed while the sources are read: the one reads folders, the other
-	// files, and neither needs the other.
-	type walked struct {
-		files    []record
-		warnings []string
-		err      error
+	// The sources are read first and the output folder listed once the pages are let go: the
+	// pages, with their inputs and paths, and the walk's records are the two largest things a run
+	// holds, and only one of them is ever held whole at a time.
+	if err := j.readSources(); err != nil {
+		return nil, err
 	}
-	wc := make(chan walked, 1)
-	go func() {
-		files, warnings, err := j.walk()
-		wc <- walked{files, warnings, err}
-	}()
-	err = j.readSources()
-	w := <-wc
+	out := j.letPagesGo()
+	files, walkWarnings, err := j.walk()
 	if err != nil {
 		return nil, err
 	}
-	if w.err != nil {
-		return nil, w.err
-	}
-	files := w.files
 	j.files = files
 	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
-	j.sourceReport(rep, files)
-	j.letPagesGo(files)
+	j.sourceReport(rep, files, out)
+	out.givePages(files)
 	b := j.process(ctx, files)
 
 	srcWarnings, errs := j.sourceProblems()
 	rep.Warnings = append(rep.Warnings, j.warnings...)
-	rep.Warnings = append(rep.Warnings, w.warnings...)
+	rep.Warnings = append(rep.Warnings, walkWarnings...)
 	rep.Warnings = append(rep.Warnings, srcWarnings...)
 	rep.Warnings = append(rep.Warnings, b.warnings()...)
 	for i := range files {
@@ -271,20 +261,20 @@ func (j *job) headers(rep *Report, files []record) error {
 // output cannot be found (SPEC §2), by the walk: no file is stat'ed again. A page whose file is
 // there is published, whatever the generator's flags; one whose file is absent is not published
 // when the generator would not write it (a draft without -D), else it is a finding.
-func (j *job) sourceReport(rep *Report, files []record) {
-	for _, p := range j.pages.Pages {
-		if p.Output != "" && has(files, p.Output) {
+func (j *job) sourceReport(rep *Report, files []record, out *outputs) {
+	for i, file := range out.files {
+		if file != "" && has(files, file) {
 			continue
 		}
-		if p.NoOutput != "" || p.Output == "" {
-			reason := p.NoOutput
+		source := j.info[i].source
+		if reason := out.noOutput[i]; reason != "" || file == "" {
 			if reason == "" {
 				reason = "no output"
 			}
 			rep.NoOutput++
-			rep.Unpublished = append(rep.Unpublished, p.Source+" ("+reason+")")
+			rep.Unpublished = append(rep.Unpublished, source+" ("+reason+")")
 			continue
 		}
-		rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", p.Source, j.outName(p.Output)))
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", source, j.outName(file)))
 	}
 }

@@ -38,9 +38,9 @@ type job struct {
 	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
 	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
 
-	// pages is every page of the site, indexed by the output files it owns. Run lets it go once
-	// every file has its page (record.page), before the files are processed: what the run needs
-	// of a page is in info. Watch mode and explain keep it.
+	// pages is every page of the site, indexed by the output files it owns. Run lets it go before
+	// it lists the output folder (letPagesGo), and each file gets its page (record.page) from the
+	// index it keeps: what the run needs of a page is in info. Watch mode and explain keep it.
 	pages *site.Map
 	kinds map[string][]string // site.KindsOf of every page kind of the site, worked out once
 	// info is what the run keeps of each page of pages, by its index there (site.Owner.Index).
@@ -380,23 +380,58 @@ func (j *job) pageIndex(f *record) (int, bool) {
 	if j.pages == nil {
 		return int(f.page) - 1, f.page != 0
 	}
-	o := j.pages.Owner(f.rel())
-	if o.Role == site.RoleAlias || o.Page == nil {
-		return 0, false
-	}
-	return o.Index, true
+	return pageIn(j.pages.Owners(), f.rel())
 }
 
-// letPagesGo records in every file's record its page (pageOf), and lets the site's map go: the
-// run needs no more of it than j.info, a few words a page, where the map keeps every page with
-// the paths of every file it owns.
-func (j *job) letPagesGo(files []record) {
+// pageIn is the index of the page the output file rel takes its decision from, by the site's
+// index of output files (pageOf): none for an alias stub.
+func pageIn(own *site.Owners, rel string) (int, bool) {
+	i, r, ok := own.Index(rel)
+	return i, ok && r != site.RoleAlias
+}
+
+// outputs is what a run keeps of the site's map from the moment it lets the pages go until every
+// output file has its page: the index of output files to pages (which keeps the files' paths, not
+// the pages) and what the source report needs of each source page. The map's pages, with their
+// inputs and every file they own, are the largest thing a run holds; the output folder is listed
+// once they are gone.
+type outputs struct {
+	own *site.Owners
+	// files are each source page's own output file (site.Page.Output), by its index in Pages.
+	files []string
+	// noOutput says why the generator writes nothing for a page (site.Page.NoOutput), for the
+	// few pages that have a reason.
+	noOutput map[int]string
+}
+
+// outputsOf takes what outputs keeps from the site's map m.
+func outputsOf(m *site.Map) *outputs {
+	o := &outputs{own: m.Owners(), files: make([]string, len(m.Pages)), noOutput: map[int]string{}}
+	for i := range m.Pages {
+		o.files[i] = m.Pages[i].Output
+		if r := m.Pages[i].NoOutput; r != "" {
+			o.noOutput[i] = r
+		}
+	}
+	return o
+}
+
+// letPagesGo lets the site's map go and returns what the run needs of it until each output file
+// has its page (givePages): from then on what the run needs of a page is in j.info, a few words a
+// page.
+func (j *job) letPagesGo() *outputs {
+	o := outputsOf(j.pages)
+	j.pages = nil
+	return o
+}
+
+// givePages records in every file's record the page it takes its decision from (pageOf).
+func (o *outputs) givePages(files []record) {
 	for i := range files {
-		if k, ok := j.pageIndex(&files[i]); ok {
+		if k, ok := pageIn(o.own, files[i].rel()); ok {
 			files[i].page = uint32(k) + 1
 		}
 	}
-	j.pages = nil
 }
 
 // sourceProblems are the warnings and errors of the sources the run's files took their decisions

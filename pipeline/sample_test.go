@@ -12,6 +12,7 @@ import (
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // prepareWalk prepares a job (closed when the test ends) and lists its output.
@@ -116,14 +117,19 @@ func TestSampleSiteInvariants(t *testing.T) {
 }
 
 // TestLetPagesGo checks that once Run has let the site's map go, every output file of the sample
-// site takes its decision from the page the map gave it: the same source, compiled directives,
+// site takes its decision from the page the map gives it: the same source, compiled directives,
 // kinds and language, and none for an alias stub or a file of no page.
 func TestLetPagesGo(t *testing.T) {
 	j, files := prepareWalk(t, Options{Root: sampleCopy(t)})
 	want := make([]*pageInfo, len(files))
 	sourced, none := 0, 0
 	for i := range files {
-		want[i] = j.pageOf(&files[i])
+		if o := j.pages.Owner(files[i].rel()); o.Page != nil && o.Role != site.RoleAlias {
+			want[i] = &j.info[o.Index]
+			if want[i].source != o.Page.Source {
+				t.Fatalf("%s: page %d has source %q in the run, %q in the map", files[i].rel(), o.Index, want[i].source, o.Page.Source)
+			}
+		}
 		switch {
 		case want[i] == nil:
 			none++
@@ -134,10 +140,11 @@ func TestLetPagesGo(t *testing.T) {
 	if sourced == 0 || none == 0 {
 		t.Fatalf("%d files of a source page, %d of none: the sample site should have both", sourced, none)
 	}
-	j.letPagesGo(files)
+	out := j.letPagesGo()
 	if j.pages != nil {
 		t.Fatal("the map is still kept")
 	}
+	out.givePages(files)
 	for i := range files {
 		got := j.pageOf(&files[i])
 		if (got == nil) != (want[i] == nil) || got != nil && *got != *want[i] {

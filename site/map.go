@@ -51,6 +51,13 @@ type Map struct {
 	// matter it builds without), each once per source file.
 	Warnings []error
 
+	own Owners
+}
+
+// Owners is the part of a Map that says which page owns an output file, by the page's index:
+// what a caller that lets the pages go (a build keeps a few words a page of its own) still asks
+// while it lists the output folder. It holds no Page; it keeps their output paths.
+type Owners struct {
 	// owners are every file a page names (its own, formats, resources, aliases), sorted by file,
 	// each once. A sorted slice of small entries rather than a hash map: it is the site's largest
 	// index, and this way costs a third of the memory for a lookup that stays fast (binary search).
@@ -60,6 +67,9 @@ type Map struct {
 	// found by their names, not listed, since few sites have them and every page could.
 	twins bool
 }
+
+// Owners returns the map's index of output files to pages, which stays valid once the map is let go.
+func (m *Map) Owners() *Owners { return &m.own }
 
 // owned is one entry of the owner index: a file, the index of its page in Pages followed by
 // Sourceless, and the file's role.
@@ -87,7 +97,7 @@ func (s *Site) Map() (*Map, error) {
 // reads every source and keeps nothing.
 func (s *Site) mapWith(r *readings) (*Map, error) {
 	got, err := s.gen.mapSite(r)
-	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings, twins: s.jek != nil}
+	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings, own: Owners{twins: s.jek != nil}}
 	m.index()
 	return m, err
 }
@@ -114,7 +124,7 @@ func (m *Map) index() {
 	}
 	// Claimed in the order of precedence; the stable sort keeps the first claim of a file first.
 	claims := make([]owned, 0, files)
-	m.pagers = map[pagerKey]pagerRef{}
+	m.own.pagers = map[pagerKey]pagerRef{}
 	all := make([]uint32, 0, len(m.Pages)+len(m.Sourceless))
 	for i := range m.Pages {
 		if m.Pages[i].NoOutput == "" {
@@ -155,7 +165,7 @@ func (m *Map) index() {
 		}
 	}
 	slices.SortStableFunc(claims, func(a, b owned) int { return strings.Compare(a.file, b.file) })
-	m.owners = slices.CompactFunc(claims, func(a, b owned) bool { return a.file == b.file })
+	m.own.owners = slices.CompactFunc(claims, func(a, b owned) bool { return a.file == b.file })
 }
 
 func (m *Map) claimPager(pg *Pager, p uint32) {
@@ -163,8 +173,8 @@ func (m *Map) claimPager(pg *Pager, p uint32) {
 		return
 	}
 	k := pagerKey{pg.Prefix, pg.Suffix}
-	if _, ok := m.pagers[k]; !ok {
-		m.pagers[k] = pagerRef{p, pg.First}
+	if _, ok := m.own.pagers[k]; !ok {
+		m.own.pagers[k] = pagerRef{p, pg.First}
 	}
 }
 
@@ -172,36 +182,40 @@ func (m *Map) claimPager(pg *Pager, p uint32) {
 // to and in what role. A file that exists is served, so it takes its page's decision whatever
 // flags built it: a draft's file belongs to the draft.
 func (m *Map) Owner(rel string) Owner {
-	if o, ok := m.owner(rel); ok {
-		return o
+	i, r, ok := m.own.Index(rel)
+	if !ok {
+		return Owner{}
 	}
-	if i, ok := m.pager(rel); ok {
-		return Owner{Page: m.page(i), Role: RolePager, Index: int(i)}
+	return Owner{Page: m.page(uint32(i)), Role: r, Index: i}
+}
+
+// Index is Map.Owner without the page: the index of the page that owns the output file rel (in
+// Pages followed by Sourceless) and the file's role; ok is false for a file of no page.
+func (o *Owners) Index(rel string) (page int, role Role, ok bool) {
+	if i, ok := o.owner(rel); ok {
+		return int(o.owners[i].page), o.owners[i].role, true
 	}
-	if m.twins {
+	if i, ok := o.pager(rel); ok {
+		return int(i), RolePager, true
+	}
+	if o.twins {
 		for _, html := range twinOf(rel) {
-			if o, ok := m.owner(html); ok && o.Role == RolePage {
-				o.Role = RoleFormat
-				return o
+			if i, ok := o.owner(html); ok && o.owners[i].role == RolePage {
+				return int(o.owners[i].page), RoleFormat, true
 			}
 		}
 	}
-	return Owner{}
+	return 0, RoleNone, false
 }
 
-// owner looks rel up in the owner index.
-func (m *Map) owner(rel string) (Owner, bool) {
-	i, ok := slices.BinarySearchFunc(m.owners, rel, func(o owned, rel string) int { return strings.Compare(o.file, rel) })
-	if !ok {
-		return Owner{}, false
-	}
-	o := m.owners[i]
-	return Owner{Page: m.page(o.page), Role: o.role, Index: int(o.page)}, true
+// owner looks rel up in the owner index: its place there.
+func (o *Owners) owner(rel string) (int, bool) {
+	return slices.BinarySearchFunc(o.owners, rel, func(o owned, rel string) int { return strings.Compare(o.file, rel) })
 }
 
 // pager finds the list page a pager file continues (its index in Pages followed by Sourceless):
 // the last run of digits in rel is N.
-func (m *Map) pager(rel string) (uint32, bool) {
+func (o *Owners) pager(rel string) (uint32, bool) {
 	end := len(rel)
 	for end > 0 && (rel[end-1] < '0' || rel[end-1] > '9') {
 		end--
@@ -214,7 +228,7 @@ func (m *Map) pager(rel string) (uint32, bool) {
 	if n == "" || n[0] == '0' || len(n) > 9 {
 		return 0, false
 	}
-	ref, ok := m.pagers[pagerKey{rel[:start], rel[end:]}]
+	ref, ok := o.pagers[pagerKey{rel[:start], rel[end:]}]
 	if !ok || atoi(n) < ref.first {
 		return 0, false
 	}

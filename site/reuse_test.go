@@ -175,7 +175,7 @@ func remapDiff(t *testing.T, dir string, got *Map, gotErr error) []string {
 	}
 	files := map[string]bool{}
 	for _, m := range []*Map{got, want} {
-		for _, o := range m.owners {
+		for _, o := range m.own.owners {
 			files[o.file] = true
 		}
 	}
@@ -184,8 +184,8 @@ func remapDiff(t *testing.T, dir string, got *Map, gotErr error) []string {
 			diffs = append(diffs, fmt.Sprintf("owner of %s: got %s of %+v, want %s of %+v", f, g.Role, g.Page, w.Role, w.Page))
 		}
 	}
-	if !reflect.DeepEqual(got.pagers, want.pagers) {
-		diffs = append(diffs, fmt.Sprintf("pagers:\ngot  %v\nwant %v", got.pagers, want.pagers))
+	if !reflect.DeepEqual(got.own.pagers, want.own.pagers) {
+		diffs = append(diffs, fmt.Sprintf("pagers:\ngot  %v\nwant %v", got.own.pagers, want.own.pagers))
 	}
 	return diffs
 }
