@@ -310,13 +310,20 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 	}
 	// The pages mapped, by source: in place (a site's pages are never held twice) when file
 	// order is source order, as it is unless a content root is outside the site's folder.
-	var order []int
+	// order is made at its size: it is made at the end of the mapping, when the most is held.
+	n := 0
 	for i := range hm.pages {
 		if hm.state[i] == pageRead|pagePlaced {
-			order = append(order, i)
+			n++
 		}
 	}
-	bySource := func(a, b int) int { return strings.Compare(hm.pages[a].Source, hm.pages[b].Source) }
+	order := make([]int32, 0, n)
+	for i := range hm.pages {
+		if hm.state[i] == pageRead|pagePlaced {
+			order = append(order, int32(i))
+		}
+	}
+	bySource := func(a, b int32) int { return strings.Compare(hm.pages[a].Source, hm.pages[b].Source) }
 	if slices.IsSortedFunc(order, bySource) {
 		m.pages = hm.pages[:0]
 		for _, i := range order {
@@ -643,7 +650,7 @@ func (hm *hugoMapping) plurals(lang string) []string {
 // remember points the reading of each page mapped at its Page in pages, the Map's: the next
 // mapping of the site copies it from there while it holds (hugoPlace). order are the files of
 // pages, in the order of pages.
-func (hm *hugoMapping) remember(pages []Page, order []int) {
+func (hm *hugoMapping) remember(pages []Page, order []int32) {
 	for k, i := range order {
 		hm.reads[i].page = &pages[k]
 	}
