@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/testtool"
@@ -150,5 +152,32 @@ func TestLetPagesGo(t *testing.T) {
 		if (got == nil) != (want[i] == nil) || got != nil && *got != *want[i] {
 			t.Errorf("%s: page %+v, want %+v", files[i].rel(), got, want[i])
 		}
+	}
+}
+
+// TestSourceReport checks what the run says of the source pages whose output is not in the
+// output folder, once it has let the site's map go before listing the folder: a draft the
+// generator did not write is not published, with its reason; a published page whose file is gone
+// is a finding that names the file expected; every other page is neither.
+func TestSourceReport(t *testing.T) {
+	dir := sampleCopy(t)
+	if err := os.Remove(filepath.Join(dir, "public", "blog", "hello-world", "index.html")); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Root: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"content/blog/work-in-progress.md (draft)"}; !slices.Equal(rep.Unpublished, want) || rep.NoOutput != 1 {
+		t.Errorf("unpublished %d %q, want 1 %q", rep.NoOutput, rep.Unpublished, want)
+	}
+	var missing []string
+	for _, f := range rep.Findings {
+		if strings.Contains(f, "no output found") {
+			missing = append(missing, f)
+		}
+	}
+	if want := []string{"content/blog/hello-world.md: no output found (expected " + filepath.Join(dir, "public", "blog", "hello-world", "index.html") + ")"}; !slices.Equal(missing, want) {
+		t.Errorf("findings of missing output %q, want %q", missing, want)
 	}
 }
