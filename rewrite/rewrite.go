@@ -283,7 +283,8 @@ type edit struct {
 // removal is one span to delete, and whether the new block may stand there.
 type removal struct {
 	span
-	target bool
+	target   bool
+	breakout bool // a tag of it ended foreign content (hit.breakout)
 }
 
 // plan computes the edits that apply d to a page scanned as res.
@@ -293,13 +294,13 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 	}
 	rs := make([]removal, 0, len(res.tags)+len(res.blocks)+len(res.orphans))
 	for _, t := range res.tags {
-		rs = append(rs, removal{t.span, t.head})
+		rs = append(rs, removal{t.span, t.head, t.breakout})
 	}
 	for i, b := range res.blocks {
-		rs = append(rs, removal{b, res.blockHead[i]})
+		rs = append(rs, removal{b, res.blockHead[i], false})
 	}
 	for _, o := range res.orphans {
-		rs = append(rs, removal{o, false})
+		rs = append(rs, removal{o, false, false})
 	}
 	slices.SortFunc(rs, func(a, b removal) int { return cmp.Compare(a.start, b.start) })
 
@@ -310,6 +311,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		if n := len(groups); n > 0 && onlyBlanks(src[groups[n-1].end:r.start]) {
 			groups[n-1].end = r.end
 			groups[n-1].target = groups[n-1].target || r.target
+			groups[n-1].breakout = groups[n-1].breakout || r.breakout
 			continue
 		}
 		groups = append(groups, r)
@@ -330,6 +332,13 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		if !placed && g.target {
 			placed = true
 			edits = append(edits, edit{g.span, nb.text("", indent, "")})
+			continue
+		}
+		if g.breakout && !g.target {
+			// A bare <meta>, which says nothing, stands in its place and ends the foreign
+			// content as the tag did: what follows is read as it was, and the next run, reading
+			// the page as this one did, changes nothing.
+			edits = append(edits, edit{g.span, "<meta>"})
 			continue
 		}
 		if le, ok := lineEnd(src, g.end); ok && onlyBlanks(src[ls:g.start]) {
@@ -366,6 +375,12 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 			}
 			edits[i].text = nb.text(lead, indent, tail)
 		} else {
+			if left, changed := leftOfLine(src, edits, lineStart(src, ins.start), ins.start); changed && onlyBlanks([]byte(left)) {
+				// The removals leave only blanks before the block on its line: the next run
+				// reads them as the block's indent and writes the block with it, so this run
+				// does, and nothing comes between the block and what follows it.
+				ins.text = nb.text("", left, "")
+			}
 			edits = append(edits, ins)
 		}
 	}
@@ -376,6 +391,28 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		return cmp.Compare(a.end, b.end) // an insertion before a removal at the same place
 	})
 	return edits
+}
+
+// leftOfLine is what the edits leave of src[ls:p], the start of a line up to p, and whether any
+// edit touched it. p is in no edit's span.
+func leftOfLine(src []byte, edits []edit, ls, p int) (left string, changed bool) {
+	var b strings.Builder
+	at := ls
+	for _, e := range edits {
+		if e.end <= ls || e.start >= p {
+			continue
+		}
+		if e.start > at {
+			b.Write(src[at:e.start])
+		}
+		b.WriteString(e.text)
+		at = max(at, e.end)
+		changed = true
+	}
+	if at < p {
+		b.Write(src[at:p])
+	}
+	return b.String(), changed
 }
 
 // covering returns the index of the removal among edits that p falls in, or

@@ -217,6 +217,8 @@ var fuzzFinds = []struct {
 	{"a charset line ending in CRLF", "<!\n><heAd><metA ChArset>\r\n", 0},
 	{"a start marker ending the head, no end marker", "<html><head>\n <!--robotsmith-->", 0},
 	{"an indented start marker with text after it", "<html>\n  <!-- robotsmith -->0", 1},
+	{"a start marker in the head's last line, blanks and a tag after it", "<heAd>\n  <!-- robotsmith -->   <A0>", 1},
+	{"a robots tag that ends svg content before a style", "<heAd>0<svg><metA nAme=\"roBots\"><stYle><metA nAme=\"roBots\">", 2},
 }
 
 func TestFuzzFinds(t *testing.T) {

@@ -20,6 +20,9 @@ type hit struct {
 	span
 	head        bool // directly in the head: not in <noscript>, not in the body
 	selfClosing bool // written as <meta ... />
+	// breakout says the tag ended <svg> or <math> content (a <meta> there is HTML again, and so
+	// is what follows it): taken away, it would leave what follows foreign, read otherwise.
+	breakout bool
 }
 
 // scanResult is everything one pass over a page learns. Offsets index src.
@@ -309,11 +312,12 @@ func style(selfClosing bool) int {
 func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 	var buf nameBuf
 	name := tagName(z, tt, &buf)
+	breakout := len(s.foreign) > 0 && !s.inIntegrationPoint() && breakoutTags[string(name)]
 	if s.foreignTag(z, tt, name) {
 		return
 	}
 	if string(name) == "meta" {
-		s.meta(z, tt, sp)
+		s.meta(z, tt, sp, breakout)
 		return
 	}
 	// The tokenizer reads these elements' content as text (SPEC raw text and
@@ -369,7 +373,7 @@ func (s *scanner) startTag(z *html.Tokenizer, tt html.TokenType, sp span) {
 	}
 }
 
-func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span) {
+func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span, breakout bool) {
 	inHead := s.phase != phaseAfter
 	if inHead && s.noscript == 0 {
 		s.phase = phaseHead
@@ -410,7 +414,7 @@ func (s *scanner) meta(z *html.Tokenizer, tt html.TokenType, sp span) {
 	if haveName {
 		if n := string(lower(buf[:0], name)); s.isName(n) {
 			s.robotsHit = true
-			h := hit{name: n, content: string(content), span: sp, head: inHead && s.noscript == 0, selfClosing: selfClosing}
+			h := hit{name: n, content: string(content), span: sp, head: inHead && s.noscript == 0, selfClosing: selfClosing, breakout: breakout}
 			if s.isOpen {
 				s.pending = append(s.pending, h)
 			} else {
