@@ -69,7 +69,12 @@ type Owners struct {
 }
 
 // Owners returns the map's index of output files to pages, which stays valid once the map is let go.
-func (m *Map) Owners() *Owners { return &m.own }
+// It is a copy of the map's own header, not a pointer into the map: a pointer into a Map keeps the
+// whole Map, every page with it, from being collected for as long as the index is held.
+func (m *Map) Owners() *Owners {
+	own := m.own
+	return &own
+}
 
 // owned is one entry of the owner index: a file, the index of its page in Pages followed by
 // Sourceless, and the file's role.

@@ -2,8 +2,10 @@ package site
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestOwner: every kind of file a Hugo site's pages own, in the formats fixture, which
@@ -103,4 +105,33 @@ func ExampleMap_Owner() {
 	// amp/blog/first/index.html: output format of "content/blog/first.md", kind page, language en
 	// blog/page/2/index.json: pager of "content/blog/_index.md", kind section, language en
 	// de/llms.llms.txt: output format of "", kind home, language de
+}
+
+// TestOwnersKeepNoPage: the owner index outlives its map without keeping it. A run lets the map
+// go, the largest thing it holds, and keeps only the index while it lists the output folder; an
+// index that held a pointer into the map would keep every page for the whole run.
+func TestOwnersKeepNoPage(t *testing.T) {
+	m, err := openFixture(t, "formats", nil).Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	collected := make(chan struct{})
+	runtime.AddCleanup(&m.Pages[0], func(ch chan struct{}) { close(ch) }, collected)
+	own := m.Owners()
+	m = nil
+	deadline := time.Now().Add(2 * time.Second)
+	for done := false; !done; {
+		runtime.GC()
+		select {
+		case <-collected:
+			done = true
+		case <-time.After(10 * time.Millisecond):
+			if time.Now().After(deadline) {
+				t.Fatal("the map's pages are still reachable while its owner index is held")
+			}
+		}
+	}
+	if _, r, ok := own.Index("blog/first/index.html"); !ok || r != RolePage {
+		t.Errorf("Index(blog/first/index.html) = %v, %v once the map is gone; want %v", r, ok, RolePage)
+	}
 }
