@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"strings"
@@ -399,21 +400,46 @@ type outputs struct {
 	own *site.Owners
 	// files are each source page's own output file (site.Page.Output), by its index in Pages.
 	files []string
-	// noOutput says why the generator writes nothing for a page (site.Page.NoOutput), for the
-	// few pages that have a reason.
-	noOutput map[int]string
+	// reason says why the generator writes nothing for each page (site.Page.NoOutput), by its
+	// index in Pages, as an index in reasons: a site has a handful of reasons ("draft", "future")
+	// and may give one to most of its pages (dates ahead of the clock robotsmith reads).
+	reason  []uint8
+	reasons []string // reasons[0] is "", no reason
+	// more are the reasons of pages past the 255th distinct one, which no generator gives.
+	more map[int]string
 }
 
 // outputsOf takes what outputs keeps from the site's map m.
 func outputsOf(m *site.Map) *outputs {
-	o := &outputs{own: m.Owners(), files: make([]string, len(m.Pages)), noOutput: map[int]string{}}
+	o := &outputs{own: m.Owners(), files: make([]string, len(m.Pages)), reason: make([]uint8, len(m.Pages)), reasons: []string{""}}
+	at := map[string]uint8{"": 0}
 	for i := range m.Pages {
 		o.files[i] = m.Pages[i].Output
-		if r := m.Pages[i].NoOutput; r != "" {
-			o.noOutput[i] = r
+		r := m.Pages[i].NoOutput
+		k, ok := at[r]
+		switch {
+		case ok:
+			o.reason[i] = k
+		case len(o.reasons) <= math.MaxUint8:
+			at[r] = uint8(len(o.reasons))
+			o.reason[i] = uint8(len(o.reasons))
+			o.reasons = append(o.reasons, r)
+		default:
+			if o.more == nil {
+				o.more = map[int]string{}
+			}
+			o.more[i] = r
 		}
 	}
 	return o
+}
+
+// noOutput is why the generator writes nothing for page i (site.Page.NoOutput).
+func (o *outputs) noOutput(i int) string {
+	if r := o.reasons[o.reason[i]]; r != "" {
+		return r
+	}
+	return o.more[i]
 }
 
 // letPagesGo lets the site's map go and returns what the run needs of it until each output file

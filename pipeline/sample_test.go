@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -179,5 +180,27 @@ func TestSourceReport(t *testing.T) {
 	}
 	if want := []string{"content/blog/hello-world.md: no output found (expected " + filepath.Join(dir, "public", "blog", "hello-world", "index.html") + ")"}; !slices.Equal(missing, want) {
 		t.Errorf("findings of missing output %q, want %q", missing, want)
+	}
+}
+
+// TestOutputsReasons: what a run keeps of why a page has no output is every page's own reason,
+// however many pages share one and however many distinct reasons there are.
+func TestOutputsReasons(t *testing.T) {
+	m := &site.Map{}
+	for i := range 1000 {
+		r := ""
+		switch {
+		case i%3 == 0:
+			r = "future"
+		case i%3 == 1:
+			r = fmt.Sprintf("reason %d", i) // 333 distinct: past what one byte indexes
+		}
+		m.Pages = append(m.Pages, site.Page{Source: fmt.Sprintf("content/%d.md", i), NoOutput: r})
+	}
+	o := outputsOf(m)
+	for i := range m.Pages {
+		if got := o.noOutput(i); got != m.Pages[i].NoOutput {
+			t.Fatalf("page %d: noOutput %q, want %q", i, got, m.Pages[i].NoOutput)
+		}
 	}
 }

@@ -731,6 +731,9 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp hugoTarget, written bool, err error) {
 	s, h := g.s, g.s.hugo
 	pg = Page{Source: s.source(p.abs()), Kind: p.kind, Lang: p.lang}
+	if len(p.ownIn) > 0 && p.ownIn[0].Source.File == pg.Source {
+		pg.Source = p.ownIn[0].Source.File // the reading's copy: a page keeps its path once
+	}
 	pg.NoOutput = h.noOutput(p, s.opt.Now)
 	switch {
 	case len(p.ownIn) == 0:

@@ -139,7 +139,9 @@ func (rd *hugoRead) meta() map[string]any {
 // robots inputs, and the cascades a branch page declares. A page whose front matter cannot be
 // parsed is not ok.
 func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]string) *hugoRead {
-	doc, err := frontmatter.Parse(g.s.rel(f.abs()), head, frontmatter.Hugo)
+	// The name is the page's source path, a string of its own: the inputs keep it for the whole
+	// run (rules.Source.File), and a part of the path on disk would keep all of that path.
+	doc, err := frontmatter.Parse(g.s.source(f.abs()), head, frontmatter.Hugo)
 	if err != nil {
 		return &hugoRead{rare: &hugoRare{err: err}}
 	}
