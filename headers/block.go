@@ -83,6 +83,20 @@ type rule struct {
 	lines   []rules.HeaderLine
 }
 
+// Files are the files Block and Lint are given, by index. A slice (List) is one; a site's own
+// records are another, which gives each File when asked, so that a site of 100,000 files is not
+// held a second time as a slice of Files while its rules are worked out.
+type Files interface {
+	Len() int
+	At(i int) File // the same File every time it is asked
+}
+
+// List is a slice of files as Files.
+type List []File
+
+func (l List) Len() int      { return len(l) }
+func (l List) At(i int) File { return l[i] }
+
 // Block renders robotsmith's block ("# robotsmith: begin" ...
 // "# robotsmith: end\n") for files. Pass every file of the output, also
 // those with no lines, so that folding can prove it changes no other file's
@@ -92,6 +106,11 @@ type rule struct {
 // ErrCaseConflict) for files that cannot be written, and *LimitError when
 // Cloudflare's limit cannot be met.
 func Block(files []File, opt Options) (out []byte, err error) {
+	return BlockFiles(List(files), opt)
+}
+
+// BlockFiles is Block for files given by index.
+func BlockFiles(files Files, opt Options) (out []byte, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			out, err = nil, fmt.Errorf("headers: internal error: %v", r)
@@ -300,7 +319,7 @@ func netlifyKey(p string) string {
 
 // prepare checks files and returns them encoded, de-duplicated and sorted, with the table of their
 // decisions.
-func prepare(files []File, f Format) ([]entry, decisions, []error) {
+func prepare(files Files, f Format) ([]entry, decisions, []error) {
 	var errs []error
 	ds := decisions{lines: [][]rules.HeaderLine{nil}, keys: []string{""}}
 	// Files share their lines (one slice per decision): each slice is checked once, and slices
@@ -312,8 +331,9 @@ func prepare(files []File, f Format) ([]entry, decisions, []error) {
 	}
 	bySlice := map[*rules.HeaderLine]checked{}
 	byKey := map[string]int32{"": 0}
-	entries := make([]entry, 0, len(files))
-	for i, fl := range files {
+	entries := make([]entry, 0, files.Len())
+	for i := range files.Len() {
+		fl := files.At(i)
 		e := entry{path: EncodePath(fl.Path), file: int32(i)}
 		if msg := pathProblem(e.path, f); msg != "" {
 			if len(fl.Lines) > 0 {
@@ -355,7 +375,7 @@ func prepare(files []File, f Format) ([]entry, decisions, []error) {
 	for i, e := range entries {
 		if i > 0 && e.path == entries[i-1].path {
 			if e.set != kept[len(kept)-1].set {
-				errs = append(errs, &PathError{Path: files[e.file].Path, Msg: "listed twice with different X-Robots-Tag lines", Err: ErrLines})
+				errs = append(errs, &PathError{Path: files.At(int(e.file)).Path, Msg: "listed twice with different X-Robots-Tag lines", Err: ErrLines})
 			}
 			continue
 		}
@@ -371,41 +391,41 @@ func prepare(files []File, f Format) ([]entry, decisions, []error) {
 // caseConflicts reports the files that Netlify would match with one rule (same path but for case,
 // empty segments or a trailing slash) and that do not share one decision. entries are sorted by
 // path.
-func caseConflicts(entries []entry, files []File) []error {
-	type keyed struct {
-		key string // netlifyKey, mostly a part of the path itself
-		i   int32  // index in entries
+func caseConflicts(entries []entry, files Files) []error {
+	// The entries by key, as indexes: the key of most paths is a part of the path itself (no
+	// copy), so it is worked out where compared rather than kept beside every entry.
+	key := func(i int32) string { return netlifyKey(entries[i].path) }
+	ks := make([]int32, len(entries))
+	for i := range ks {
+		ks[i] = int32(i)
 	}
-	ks := make([]keyed, len(entries))
-	for i, e := range entries {
-		ks[i] = keyed{netlifyKey(e.path), int32(i)}
-	}
-	slices.SortFunc(ks, func(a, b keyed) int {
-		if c := strings.Compare(a.key, b.key); c != 0 {
+	slices.SortFunc(ks, func(a, b int32) int {
+		if c := strings.Compare(key(a), key(b)); c != 0 {
 			return c
 		}
-		return cmp.Compare(a.i, b.i)
+		return cmp.Compare(a, b)
 	})
-	var groups [][]keyed // groups that conflict, each in path order
+	var groups [][]int32 // groups that conflict, each in path order
 	for lo := 0; lo < len(ks); {
+		k := key(ks[lo])
 		hi := lo + 1
-		for hi < len(ks) && ks[hi].key == ks[lo].key {
+		for hi < len(ks) && key(ks[hi]) == k {
 			hi++
 		}
-		for _, k := range ks[lo+1 : hi] {
-			if entries[k.i].set != entries[ks[lo].i].set {
+		for _, i := range ks[lo+1 : hi] {
+			if entries[i].set != entries[ks[lo]].set {
 				groups = append(groups, ks[lo:hi])
 				break
 			}
 		}
 		lo = hi
 	}
-	slices.SortFunc(groups, func(a, b []keyed) int { return cmp.Compare(a[0].i, b[0].i) })
+	slices.SortFunc(groups, func(a, b []int32) int { return cmp.Compare(a[0], b[0]) })
 	var errs []error
 	for _, g := range groups {
 		paths := make([]string, len(g))
-		for n, k := range g {
-			paths[n] = files[entries[k.i].file].Path
+		for n, i := range g {
+			paths[n] = files.At(int(entries[i].file)).Path
 		}
 		errs = append(errs, &PathError{Path: paths[0],
 			Msg: "netlify matches paths case-insensitively and with or without a trailing slash, so " +

@@ -126,6 +126,11 @@ func (f Finding) String() string {
 // robotsmith block after the first. Findings are in line order. (A begin
 // marker without an end marker is Merge's error, not a finding.)
 func Lint(existing []byte, files []File, f Format) []Finding {
+	return LintFiles(existing, List(files), f)
+}
+
+// LintFiles is Lint for files given by index.
+func LintFiles(existing []byte, files Files, f Format) []Finding {
 	p := parse(existing)
 	var out []Finding
 	if len(p.blocks) > 1 {
@@ -134,8 +139,8 @@ func Lint(existing []byte, files []File, f Format) []Finding {
 		}
 	}
 	var covered []string
-	for _, fl := range files {
-		if len(fl.Lines) > 0 {
+	for i := range files.Len() {
+		if fl := files.At(i); len(fl.Lines) > 0 {
 			covered = append(covered, EncodePath(fl.Path))
 		}
 	}

@@ -180,22 +180,46 @@ func (j *job) headerLines(f *record) []rules.HeaderLine {
 	return v.Lines
 }
 
-// headerFiles appends the _headers entries for a processed file, one per URL the host serves it at.
-// Every served file has them, those without lines too, so that a folded Cloudflare rule is proved
-// to cover no other file. A page file not named index.html (about.html) is served at /about as well
-// by both hosts; Cloudflare answers /about.html with a redirect to /about, so only /about counts
-// there. The paths are the record's own string: nothing is copied per file.
-func (j *job) headerFiles(hf []headers.File, f *record) []headers.File {
-	lines := j.headerLines(f)
+// headerFiles are the _headers entries of the processed files, one per URL the host serves a file
+// at. Every served file has them, those without lines too, so that a folded Cloudflare rule is
+// proved to cover no other file. A page file not named index.html (about.html) is served at /about
+// as well by both hosts; Cloudflare answers /about.html with a redirect to /about, so only /about
+// counts there. Each entry is worked out from the file's record when asked, from the record's own
+// path: a site's entries are not held as a slice of their own beside its records.
+type headerFiles struct {
+	j     *job
+	files []record
+	// at is each entry's file, as its index in files times two, plus one for a page's URL
+	// without .html.
+	at []uint32
+}
+
+func (j *job) headerFiles(files []record) *headerFiles {
+	hf := &headerFiles{j: j, files: files, at: make([]uint32, 0, len(files))}
+	for i := range files {
+		f := &files[i]
+		n := uint32(i) << 1
+		switch {
+		case !f.html() || !strings.HasSuffix(f.url(), ".html"):
+			hf.at = append(hf.at, n)
+		case j.format == headers.Cloudflare:
+			hf.at = append(hf.at, n|1)
+		default:
+			hf.at = append(hf.at, n, n|1)
+		}
+	}
+	return hf
+}
+
+func (hf *headerFiles) Len() int { return len(hf.at) }
+
+func (hf *headerFiles) At(i int) headers.File {
+	f := &hf.files[hf.at[i]>>1]
 	u := f.url()
-	if !f.html() || !strings.HasSuffix(u, ".html") {
-		return append(hf, headers.File{Path: u, Lines: lines})
+	if hf.at[i]&1 != 0 {
+		u = strings.TrimSuffix(u, ".html")
 	}
-	bare := strings.TrimSuffix(u, ".html")
-	if j.format == headers.Cloudflare {
-		return append(hf, headers.File{Path: bare, Lines: lines})
-	}
-	return append(hf, headers.File{Path: u, Lines: lines}, headers.File{Path: bare, Lines: lines})
+	return headers.File{Path: u, Lines: hf.j.headerLines(f)}
 }
 
 // headers writes the _headers file (writeFile), when any file needs a rule or the output already
@@ -208,12 +232,9 @@ func (j *job) headers(rep *Report, files []record) error {
 	if err != nil {
 		return err
 	}
-	hf := make([]headers.File, 0, len(files))
-	for i := range files {
-		hf = j.headerFiles(hf, &files[i])
-	}
-	for _, f := range hf {
-		if len(f.Lines) > 0 {
+	hf := j.headerFiles(files)
+	for i := range hf.Len() {
+		if len(hf.At(i).Lines) > 0 {
 			rep.HeaderRules++
 		}
 	}
@@ -230,11 +251,11 @@ func (j *job) headers(rep *Report, files []record) error {
 	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil
 	}
-	block, err := headers.Block(hf, headers.Options{Format: j.format, Existing: existing, ContentUsage: usage})
+	block, err := headers.BlockFiles(hf, headers.Options{Format: j.format, Existing: existing, ContentUsage: usage})
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	for _, f := range headers.Lint(existing, hf, j.format) {
+	for _, f := range headers.LintFiles(existing, hf, j.format) {
 		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", name, f.Line, f.Path, f.Msg))
 	}
 	if usage != "" {
@@ -267,7 +288,7 @@ func (j *job) sourceReport(rep *Report, files []record, out *outputs) {
 			continue
 		}
 		source := j.info[i].source
-		if reason := out.noOutput[i]; reason != "" || file == "" {
+		if reason := out.noOutput(i); reason != "" || file == "" {
 			if reason == "" {
 				reason = "no output"
 			}
