@@ -37,6 +37,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/internal/heapcap"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
@@ -46,6 +47,7 @@ import (
 var version string
 
 func main() {
+	heapcap.Start(os.Getenv) // for the whole process: it ends with os.Exit
 	ctx, stop := signalContext()
 	err := run(ctx, os.Args[1:], os.Getenv, os.Stdout, os.Stderr)
 	stop()

@@ -1,0 +1,88 @@
+// Package heapcap keeps robotsmith's memory within its budget on the sites it is made for, without
+// making the collector work without end on a site larger than that.
+//
+// A run keeps a small record per file, about 30 MB at 100,000 pages, but reading and deciding
+// allocate hundreds of megabytes that live for a moment. Left to Go's default (GOGC=100) the
+// collector lets the heap reach twice what was live at its last count, and what the reading
+// workers allocate while it counts is counted as live: the heap of a 100,000-page run reached
+// 76 MB and its resident memory 100 MiB, three times what the run keeps. A memory limit makes the
+// collector run sooner as the heap nears it, which is the one knob Go offers for this: the runtime
+// has no setting that says "twice what is live, but no more than the budget" alone, so the limit
+// is kept at whichever is larger, the budget or twice what is live (as the default would), after
+// every collection. On a small site nothing changes; on a large one the collector runs somewhat
+// more often instead of letting garbage pile up; on a site larger than the budget was made for,
+// it does what the default does.
+package heapcap
+
+import (
+	"math"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+)
+
+// Budget is the memory robotsmith means to stay within (the runtime's count of what it holds, a
+// few MiB under the resident set): a 100,000-page site keeps about half of it live.
+const Budget = 56 << 20
+
+// slack is what the runtime holds beside the heap (stacks, its own structures), added to twice
+// what is live so that a large site's limit is never tighter than Go's default goal.
+const slack = 8 << 20
+
+// Limit is the memory limit for a run whose live heap is live bytes: the budget while twice what
+// is live fits in it, else twice what is live and the runtime's slack, so that a site larger than
+// the budget was made for gets Go's default behaviour, never a collector that runs without end.
+func Limit(live uint64) int64 {
+	if live > (math.MaxInt64-slack)/2 {
+		return math.MaxInt64
+	}
+	return max(Budget, int64(2*live+slack))
+}
+
+// Start sets the runtime's memory limit to Limit of what is live and updates it after every
+// collection, until stop is called, which restores the limit there was. It does nothing when the
+// user set GOMEMLIMIT or GOGC (getenv is os.Getenv): the user's choice of the collector's trade
+// stands as they made it.
+func Start(getenv func(string) string) (stop func()) {
+	if getenv("GOMEMLIMIT") != "" || getenv("GOGC") != "" {
+		return func() {}
+	}
+	t := &tracker{sample: []metrics.Sample{{Name: "/gc/heap/live:bytes"}}}
+	t.before = debug.SetMemoryLimit(Limit(0))
+	t.arm()
+	return func() {
+		t.stopped.Store(true)
+		debug.SetMemoryLimit(t.before)
+	}
+}
+
+// tracker updates the limit after every collection.
+type tracker struct {
+	sample  []metrics.Sample
+	before  int64 // the limit before Start
+	stopped atomic.Bool
+	updates atomic.Int64 // how many times the limit was worked out again (tests)
+}
+
+// arm asks to be told of the next collection: a cleanup of an object nothing keeps runs once a
+// collection has found it unreachable, and it arms the next one. The runtime has no other way to
+// tell a program that a collection ended.
+func (t *tracker) arm() {
+	runtime.AddCleanup(&sentinel{}, func(t *tracker) {
+		if t.stopped.Load() {
+			return
+		}
+		metrics.Read(t.sample)
+		if t.sample[0].Value.Kind() == metrics.KindUint64 {
+			debug.SetMemoryLimit(Limit(t.sample[0].Value.Uint64()))
+		}
+		t.updates.Add(1)
+		t.arm()
+	}, t)
+}
+
+// sentinel is the object whose collection says a collection ended; it holds a pointer so that the
+// allocator gives it a block of its own (a small object without pointers may share one, and be
+// kept alive by its neighbours).
+type sentinel struct{ _ *byte }
