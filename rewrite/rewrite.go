@@ -352,7 +352,7 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 		edits = append(edits, edit{span{start, g.end}, ""})
 	}
 	if !placed {
-		ins := insertion(src, res, nb)
+		ins := insertion(src, res, nb, edits)
 		if i := covering(src, edits, ins.start); i >= 0 {
 			// The block would go on a line that a removal takes away (an unpaired
 			// marker that the head ends with): it takes that line's place, with the
@@ -428,10 +428,16 @@ func covering(src []byte, edits []edit, p int) int {
 }
 
 // insertion places the block where no old tag or block stood: after
-// <meta charset>, else at the start of the head.
-func insertion(src []byte, res scanResult, nb newBlock) edit {
+// <meta charset>, else at the start of the head. Its indent is the leading blanks of its line as
+// the edits (the removals) leave it, which is what the next run reads as the block's indent: a
+// removal at the start of the line may leave other blanks there than the line had.
+func insertion(src []byte, res scanResult, nb newBlock, edits []edit) edit {
+	indentAt := func(p int) string {
+		left, _ := leftOfLine(src, edits, lineStart(src, p), p)
+		return leadingBlanks([]byte(left))
+	}
 	if p := res.charsetEnd; p >= 0 {
-		indent := leadingBlanks(src[lineStart(src, p):])
+		indent := indentAt(p)
 		j := p
 		for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
 			j++
@@ -445,7 +451,7 @@ func insertion(src []byte, res scanResult, nb newBlock) edit {
 	}
 	p := res.headStart
 	ls := lineStart(src, p)
-	indent := leadingBlanks(src[ls:])
+	indent := indentAt(p)
 	if onlyBlanks(src[ls:p]) {
 		// At the start of a line: the block takes lines of its own above.
 		return edit{span{p, p}, nb.text("", indent, nb.nl+indent)}

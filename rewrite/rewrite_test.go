@@ -219,6 +219,8 @@ var fuzzFinds = []struct {
 	{"an indented start marker with text after it", "<html>\n  <!-- robotsmith -->0", 1},
 	{"a start marker in the head's last line, blanks and a tag after it", "<heAd>\n  <!-- robotsmith -->   <A0>", 1},
 	{"a robots tag that ends svg content before a style", "<heAd>0<svg><metA nAme=\"roBots\"><stYle><metA nAme=\"roBots\">", 2},
+	{"a start marker before a bogus comment on the head's next line", "<heAd>\n<!--robotsmith--> <!0000000000>", 0},
+	{"an indented start marker before a bogus comment", "<heAd>\n  <!--robotsmith-->\t<!0>x", 1},
 }
 
 func TestFuzzFinds(t *testing.T) {
