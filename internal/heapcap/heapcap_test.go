@@ -14,9 +14,11 @@ func TestLimit(t *testing.T) {
 		want int64
 	}{
 		{0, Budget},
-		{20 << 20, Budget},                               // 48 MiB with the slack: the budget binds
-		{24 << 20, Budget},                               // exactly the budget
-		{40 << 20, 88 << 20},                             // past half the budget: Go's default goal and the slack
+		{20 << 20, Budget},      // twice it and the slack fit the budget
+		{30 << 20, Budget},      // they do not, but 26 MiB is left: the budget binds
+		{Budget - room, Budget}, // 36 MiB: the least room the budget leaves
+		{Budget - room + 1, 2*(Budget-room+1) + slack},   // less room: Go's default goal and the slack
+		{40 << 20, 88 << 20},                             //
 		{1 << 40, 2<<40 + slack},                         // a site far larger than the budget
 		{math.MaxUint64, math.MaxInt64},                  // no overflow
 		{math.MaxInt64 / 2, math.MaxInt64},               // nor at the edge
