@@ -608,7 +608,7 @@ func sameSource(a, b *job, f *record) bool {
 	if pa == nil || pb == nil {
 		return pa == pb
 	}
-	return pa.Source == pb.Source && pa.URL == pb.URL && pa.Lang == pb.Lang && pa.Kind == pb.Kind &&
+	return pa.Source == pb.Source && pa.URL == pb.URL && pa.Lang() == pb.Lang() && pa.Kind() == pb.Kind() &&
 		sameInputs(pa.Inputs, pb.Inputs)
 }
 

@@ -289,8 +289,8 @@ func (j *job) pageKinds(m *site.Map) map[string][]string {
 	kinds := map[string][]string{}
 	for _, ps := range [][]site.Page{m.Pages, m.Sourceless} {
 		for i := range ps {
-			if _, ok := kinds[ps[i].Kind]; !ok {
-				kinds[ps[i].Kind] = j.site.KindsOf(ps[i].Kind)
+			if _, ok := kinds[ps[i].Kind()]; !ok {
+				kinds[ps[i].Kind()] = j.site.KindsOf(ps[i].Kind())
 			}
 		}
 	}
@@ -329,12 +329,12 @@ func (j *job) setInfo(src func(p *site.Page) *source) {
 	j.kindLangs = nil // a job copied from another (watch mode) must not append to its table
 	kls := map[[2]string]uint16{}
 	kl := func(p *site.Page) uint16 {
-		k := [2]string{p.Kind, p.Lang}
+		k := [2]string{p.Kind(), p.Lang()}
 		i, ok := kls[k]
 		if !ok {
 			i = uint16(len(j.kindLangs))
 			kls[k] = i
-			j.kindLangs = append(j.kindLangs, kindLang{j.kinds[p.Kind], p.Lang})
+			j.kindLangs = append(j.kindLangs, kindLang{j.kinds[p.Kind()], p.Lang()})
 		}
 		return i
 	}
@@ -415,7 +415,7 @@ func outputsOf(m *site.Map) *outputs {
 	at := map[string]uint8{"": 0}
 	for i := range m.Pages {
 		o.files[i] = m.Pages[i].Output
-		r := m.Pages[i].NoOutput
+		r := m.Pages[i].NoOutput()
 		k, ok := at[r]
 		switch {
 		case ok:

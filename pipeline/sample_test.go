@@ -195,12 +195,14 @@ func TestOutputsReasons(t *testing.T) {
 		case i%3 == 1:
 			r = fmt.Sprintf("reason %d", i) // 333 distinct: past what one byte indexes
 		}
-		m.Pages = append(m.Pages, site.Page{Source: fmt.Sprintf("content/%d.md", i), NoOutput: r})
+		p := site.Page{Source: fmt.Sprintf("content/%d.md", i)}
+		p.SetClass("page", "en", r)
+		m.Pages = append(m.Pages, p)
 	}
 	o := outputsOf(m)
 	for i := range m.Pages {
-		if got := o.noOutput(i); got != m.Pages[i].NoOutput {
-			t.Fatalf("page %d: noOutput %q, want %q", i, got, m.Pages[i].NoOutput)
+		if got := o.noOutput(i); got != m.Pages[i].NoOutput() {
+			t.Fatalf("page %d: noOutput %q, want %q", i, got, m.Pages[i].NoOutput())
 		}
 	}
 }

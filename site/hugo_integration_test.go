@@ -191,7 +191,7 @@ func TestHugoIntegration(t *testing.T) {
 					continue
 				}
 				if p.Output != want {
-					t.Errorf("%s: got Output %q (NoOutput %q), want %q (hugo list all)", r.path, p.Output, p.NoOutput, want)
+					t.Errorf("%s: got Output %q (NoOutput %q), want %q (hugo list all)", r.path, p.Output, p.NoOutput(), want)
 				}
 			}
 
@@ -201,13 +201,13 @@ func TestHugoIntegration(t *testing.T) {
 				switch {
 				case p.Output != "" && exists(p.Output):
 					mapped++
-				case p.Output != "" && p.NoOutput != "":
-					unmapped[p.NoOutput]++
+				case p.Output != "" && p.NoOutput() != "":
+					unmapped[p.NoOutput()]++
 				case p.Output != "":
 					t.Errorf("%s: Output %s was not written by hugo", p.Source, p.Output)
 					unmapped["missing output"]++
 				default:
-					unmapped[p.NoOutput]++
+					unmapped[p.NoOutput()]++
 				}
 				for _, a := range p.Others().Aliases {
 					if !exists(a) {
@@ -222,11 +222,11 @@ func TestHugoIntegration(t *testing.T) {
 			}
 			for _, r := range rows {
 				p := bySource[r.path]
-				if p == nil || p.NoOutput == "" || r.permalink == "" {
+				if p == nil || p.NoOutput() == "" || r.permalink == "" {
 					continue
 				}
 				if f := permalinkFile(r.permalink); exists(f) && m.Owner(f).Page == nil {
-					t.Errorf("%s: we say no output (%s) but hugo wrote %s, which no page owns", r.path, p.NoOutput, f)
+					t.Errorf("%s: we say no output (%s) but hugo wrote %s, which no page owns", r.path, p.NoOutput(), f)
 				}
 			}
 
@@ -312,9 +312,9 @@ func checkOwners(t *testing.T, s *Site, m *Map, dir, out string) map[string]int 
 		switch {
 		case o.Page == nil:
 			t.Errorf("%s: Hugo wrote it for %s %s %q as its %s; Owner finds no page", rel, want.Lang, want.Kind, source(want.File), role)
-		case o.Role != role || o.Page.Source != source(want.File) || o.Page.Kind != want.Kind || o.Page.Lang != want.Lang:
+		case o.Role != role || o.Page.Source != source(want.File) || o.Page.Kind() != want.Kind || o.Page.Lang() != want.Lang:
 			t.Errorf("%s: Owner = %s of %q (kind %s, lang %s); Hugo: %s of %q (kind %s, lang %s)", rel,
-				o.Role, o.Page.Source, o.Page.Kind, o.Page.Lang, role, source(want.File), want.Kind, want.Lang)
+				o.Role, o.Page.Source, o.Page.Kind(), o.Page.Lang(), role, source(want.File), want.Kind, want.Lang)
 		}
 		return nil
 	})

@@ -67,7 +67,8 @@ func (h *hugoConfig) sectionTitle(dir string) string {
 // sourceless is what Hugo writes for a page it made without a content file.
 func (g hugoGen) sourceless(p *hugoSrc, sections map[sectionKey]*hugoSrc) (Page, bool) {
 	h := g.s.hugo
-	pg := Page{Kind: p.kind, Lang: p.lang}
+	var pg Page
+	pg.SetClass(p.kind, p.lang, "")
 	d, err := h.descriptor(p, sections)
 	if err != nil {
 		return pg, false

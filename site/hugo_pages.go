@@ -730,11 +730,12 @@ func inLeaf(f hugoFile, leaf map[string]bool) (string, bool) {
 // flags read: a file that is there belongs to its page whatever flags built it.
 func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp hugoTarget, written bool, err error) {
 	s, h := g.s, g.s.hugo
-	pg = Page{Source: s.source(p.abs()), Kind: p.kind, Lang: p.lang}
+	pg = Page{Source: s.source(p.abs())}
 	if len(p.ownIn) > 0 && p.ownIn[0].Source.File == pg.Source {
 		pg.Source = p.ownIn[0].Source.File // the reading's copy: a page keeps its path once
 	}
-	pg.NoOutput = h.noOutput(p, s.opt.Now)
+	noOutput := h.noOutput(p, s.opt.Now)
+	pg.SetClass(p.kind, p.lang, noOutput)
 	switch {
 	case len(p.ownIn) == 0:
 		pg.Inputs = p.inputs // its cascades' slice, shared by the pages they alone reach
@@ -747,7 +748,7 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp
 	if err != nil {
 		return pg, tp, false, fmt.Errorf("%s: %w", pg.Source, err)
 	}
-	if h.disableKinds[p.kind] || pg.NoOutput == "headless" || strings.HasPrefix(pg.NoOutput, "build.render") {
+	if h.disableKinds[p.kind] || noOutput == "headless" || strings.HasPrefix(noOutput, "build.render") {
 		return pg, tp, false, nil // nothing is ever written for these
 	}
 	tp = h.place(&pg, d, h.pageFormats(p.kind, p.meta))

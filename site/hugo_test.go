@@ -128,7 +128,7 @@ func TestHugoPages(t *testing.T) {
 				formats = append(formats, f.Name+":"+f.File)
 			}
 			got := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s formats=%s",
-				p.Kind, p.URL, p.Output, p.NoOutput, strings.Join(x.Aliases, ","), strings.Join(x.Resources, ","), strings.Join(formats, ","))
+				p.Kind(), p.URL, p.Output, p.NoOutput(), strings.Join(x.Aliases, ","), strings.Join(x.Resources, ","), strings.Join(formats, ","))
 			want := fmt.Sprintf("kind=%s url=%s output=%s why=%s aliases=%s resources=%s formats=%s",
 				tc.kind, tc.url, tc.output, tc.why, tc.aliases, tc.resources, tc.formats)
 			if got != want {
@@ -228,7 +228,7 @@ func TestHugoLanguageFolders(t *testing.T) {
 	}
 	var got []string
 	for _, p := range m.Pages {
-		got = append(got, p.Lang+" "+p.Source)
+		got = append(got, p.Lang()+" "+p.Source)
 	}
 	want := []string{"de content/de/_index.md", "en content/en/_index.md", "en content/en/blog/a.md",
 		"en content/en/blog/draft.md", "en content/en/blog/up.md", "fr content/fr/blog/a.md"}

@@ -92,10 +92,12 @@ func (w *jekyllWalk) page(dirRel, name string, rd *jekyllRead, pr *jekyllProblem
 	if !ok {
 		return Page{}, false
 	}
-	p := Page{Source: srcRel, Kind: "pages", Inputs: in}
+	p := Page{Source: srcRel, Inputs: in}
+	noOutput := ""
 	if data.isFalse("published") && !w.c.unpublished {
-		p.NoOutput = "published: false"
+		noOutput = "published: false"
 	}
+	p.SetClass("pages", "", noOutput)
 	ext := rubyExtname(name)
 	basename := strings.TrimRight(strings.TrimSuffix(name, ext), ".")
 	permalink, hasPermalink := data.str("permalink")
@@ -135,13 +137,13 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd 
 	if !ok {
 		return Page{}, false
 	}
-	p := Page{Source: d.src, Kind: d.kind(), Inputs: in}
+	p := Page{Source: d.src, Inputs: in}
 	d.cats = d.categories(data)
 	if err := w.docDate(d, data, rd, pr); err != nil {
 		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
 		return Page{}, false
 	}
-	p.NoOutput = w.docNoOutput(d, data)
+	p.SetClass(d.kind(), "", w.docNoOutput(d, data))
 	permalink, hasPermalink := data.str("permalink")
 	d.ext = rubyExtname(d.docRel)
 	d.outExt = w.c.outputExt(d.ext, permalink, hasPermalink)

@@ -125,7 +125,7 @@ func TestJekyllIntegration(t *testing.T) {
 				}
 				src := rel(realRoot, *e.Source)
 				if e.Dest == nil {
-					if p, ok := ours[src]; ok && p.Output != "" && p.NoOutput == "" {
+					if p, ok := ours[src]; ok && p.Output != "" && p.NoOutput() == "" {
 						t.Errorf("%s: Output = %q, want none (Jekyll writes nothing)", src, p.Output)
 					}
 					continue
@@ -161,8 +161,8 @@ func TestJekyllIntegration(t *testing.T) {
 					unmapped["not found by robotsmith"]++
 					t.Errorf("%s: Jekyll writes %s, robotsmith has no page", src, dest)
 				case p.Output == "":
-					unmapped["NoOutput: "+p.NoOutput]++
-					t.Errorf("%s: NoOutput = %q, but Jekyll writes %s", src, p.NoOutput, dest)
+					unmapped["NoOutput: "+p.NoOutput()]++
+					t.Errorf("%s: NoOutput = %q, but Jekyll writes %s", src, p.NoOutput(), dest)
 				case p.Output != dest:
 					unmapped["wrong output"]++
 					t.Errorf("%s: Output = %q, want %q", src, p.Output, dest)
@@ -171,7 +171,7 @@ func TestJekyllIntegration(t *testing.T) {
 				}
 			}
 			for _, p := range pages {
-				if p.Output != "" && p.NoOutput == "" && !written[p.Source] {
+				if p.Output != "" && p.NoOutput() == "" && !written[p.Source] {
 					t.Errorf("%s: Output = %q, but Jekyll writes nothing for it", p.Source, p.Output)
 				}
 			}
@@ -182,7 +182,7 @@ func TestJekyllIntegration(t *testing.T) {
 			sort.Strings(reasons)
 			noOut := 0
 			for _, p := range pages {
-				if p.NoOutput != "" {
+				if p.NoOutput() != "" {
 					noOut++
 				}
 			}

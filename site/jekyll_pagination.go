@@ -27,7 +27,7 @@ func (w *jekyllWalk) setPager() {
 		bySource[p.Source] = i
 	}
 	for dir := strings.Trim(path.Dir(pp), "/"); ; dir = parentDir(dir) {
-		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" && w.pages[i].NoOutput == "" {
+		if i, ok := bySource[w.srcRel(path.Join(dir, "index.html"))]; ok && w.pages[i].Output != "" && w.pages[i].NoOutput() == "" {
 			w.pages[i].setOthers(func(x *Extra) { x.Pager = &pager })
 			return
 		}

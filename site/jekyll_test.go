@@ -128,8 +128,8 @@ func TestJekyllPages(t *testing.T) {
 			}
 			got := map[string]string{}
 			for _, p := range pages {
-				if p.NoOutput != "" {
-					got[p.Source] = "!" + p.NoOutput
+				if p.NoOutput() != "" {
+					got[p.Source] = "!" + p.NoOutput()
 				} else {
 					got[p.Source] = p.Output
 				}
@@ -442,7 +442,7 @@ func Example_jekyll() {
 	s, _ := Open(root, Options{})
 	pages, _ := s.Pages()
 	for _, p := range pages {
-		fmt.Println(p.Kind, p.Source, "->", p.Output, p.URL, len(p.Inputs))
+		fmt.Println(p.Kind(), p.Source, "->", p.Output, p.URL, len(p.Inputs))
 	}
 	// Output:
 	// posts _posts/2024-05-01-hello.md -> 2024/05/01/hello/index.html /2024/05/01/hello/ 1

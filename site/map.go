@@ -132,12 +132,12 @@ func (m *Map) index() {
 	m.own.pagers = map[pagerKey]pagerRef{}
 	all := make([]uint32, 0, len(m.Pages)+len(m.Sourceless))
 	for i := range m.Pages {
-		if m.Pages[i].NoOutput == "" {
+		if m.Pages[i].NoOutput() == "" {
 			all = append(all, uint32(i))
 		}
 	}
 	for i := range m.Pages {
-		if m.Pages[i].NoOutput != "" {
+		if m.Pages[i].NoOutput() != "" {
 			all = append(all, uint32(i))
 		}
 	}

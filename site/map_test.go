@@ -51,7 +51,7 @@ func TestOwner(t *testing.T) {
 			o := m.Owner(tc.file)
 			got := fmt.Sprint(o.Role)
 			if o.Page != nil {
-				got = fmt.Sprintf("%s of %q (%s, %s)", o.Role, o.Page.Source, o.Page.Kind, o.Page.Lang)
+				got = fmt.Sprintf("%s of %q (%s, %s)", o.Role, o.Page.Source, o.Page.Kind(), o.Page.Lang())
 			}
 			want := fmt.Sprint(tc.role)
 			if tc.role != RoleNone {
@@ -99,7 +99,7 @@ func ExampleMap_Owner() {
 	m, _ := s.Map()
 	for _, f := range []string{"amp/blog/first/index.html", "blog/page/2/index.json", "de/llms.llms.txt"} {
 		o := m.Owner(f)
-		fmt.Printf("%s: %s of %q, kind %s, language %s\n", f, o.Role, o.Page.Source, o.Page.Kind, o.Page.Lang)
+		fmt.Printf("%s: %s of %q, kind %s, language %s\n", f, o.Role, o.Page.Source, o.Page.Kind(), o.Page.Lang())
 	}
 	// Output:
 	// amp/blog/first/index.html: output format of "content/blog/first.md", kind page, language en

@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/robotsmith/robotsmith/rules"
@@ -107,16 +108,8 @@ func (plain) mapSite(*readings) (mapped, error) { return mapped{}, nil }
 // generator makes without a source: a list page or a 404 page (Map.Sourceless).
 type Page struct {
 	Source string // slash path relative to Site.Root: "content/blog/a.md"; "" for a page with no source
-	Kind   string // in the generator's words: "home", "section", "page", "taxonomy", "term" (Hugo); "pages", "posts", "drafts" or a collection's label (Jekyll)
-	Lang   string // Hugo's language code (defaultContentLanguage on a site with one); "" for Jekyll
 	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
 	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
-	// NoOutput says why the generator would write nothing for the page under the flags and clock
-	// robotsmith read (draft, future, expired, "build.render: never", headless, "published:
-	// false"). Output is still set where it can be worked out: a file that exists there was
-	// written by some build (`hugo -D`, a stale file), is served, and belongs to the page. Only
-	// when the file is absent is the page "not published", and then this is why.
-	NoOutput string
 	// Inputs are the page's robots directives: cascade or defaults (rules.FromCascade) first, then
 	// its own front matter (rules.FromFrontMatter). The pages that one cascade or default alone
 	// gives inputs to share its slice (same first element, same length): read it, never change it.
@@ -125,6 +118,64 @@ type Page struct {
 	// usual case (a Hugo page with only its HTML): a site keeps a small Page for each of its
 	// pages, and only the few with more files pay for them. Read them with Others.
 	Extra *Extra
+	// class is the page's kind, language and why it has no output (Kind, Lang, NoOutput): a site
+	// has a handful of each and may have 100,000 pages, which point at one copy of theirs instead
+	// of holding three strings each (40 bytes a page; the pages are the most a run holds at once).
+	class *pageClass
+}
+
+// Kind is the page's kind in the generator's words: "home", "section", "page", "taxonomy", "term"
+// (Hugo); "pages", "posts", "drafts" or a collection's label (Jekyll).
+func (p *Page) Kind() string { return p.classOf().kind }
+
+// Lang is the page's language: Hugo's language code (defaultContentLanguage on a site with one); ""
+// for Jekyll.
+func (p *Page) Lang() string { return p.classOf().lang }
+
+// NoOutput says why the generator would write nothing for the page under the flags and clock
+// robotsmith read (draft, future, expired, "build.render: never", headless, "published: false");
+// "" when it writes the page. Output is still set where it can be worked out: a file that exists
+// there was written by some build (`hugo -D`, a stale file), is served, and belongs to the page.
+// Only when the file is absent is the page "not published", and then this is why.
+func (p *Page) NoOutput() string { return p.classOf().noOutput }
+
+// SetClass sets the page's kind, language and why it has no output (Kind, Lang, NoOutput): the
+// generators' mappings set them, and a caller that makes a Map of its own (a test).
+func (p *Page) SetClass(kind, lang, noOutput string) {
+	p.class = classes.of(pageClass{kind, lang, noOutput})
+}
+
+func (p *Page) classOf() *pageClass {
+	if p.class == nil {
+		return &noClass
+	}
+	return p.class
+}
+
+// pageClass is what many pages of a site share: see Page.class.
+type pageClass struct{ kind, lang, noOutput string }
+
+var noClass pageClass
+
+// classes is the one copy of every pageClass the process has met. It is the process's, not a
+// Map's, so that pages need no table beside them to be read; it holds the kinds, languages and
+// reasons of the sites mapped, a few dozen entries.
+var classes = classTable{m: map[pageClass]*pageClass{}}
+
+type classTable struct {
+	mu sync.Mutex
+	m  map[pageClass]*pageClass
+}
+
+func (t *classTable) of(c pageClass) *pageClass {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if p, ok := t.m[c]; ok {
+		return p
+	}
+	p := &c
+	t.m[c] = p
+	return p
 }
 
 // Extra are the files a page owns beside its own output.
