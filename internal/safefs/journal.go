@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"hash/maphash"
 	"io"
+	"io/fs"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -54,18 +56,33 @@ type ident struct {
 	mtime int64
 }
 
+// fingerprintSeed is the process's: fingerprints are compared within a run, never kept.
+var fingerprintSeed = maphash.MakeSeed()
+
+// fingerprint is a hash of the file's identity and size: a file replaced or rewritten since
+// (another inode, another time, or another size, which a rewrite in the clock tick of the read
+// keeps the time of) has another one, but for one chance in 2^64.
+func fingerprint(fi fs.FileInfo) uint64 {
+	return maphash.Comparable(fingerprintSeed, struct {
+		id   ident
+		size int64
+	}{identOf(fi), fi.Size()})
+}
+
 // entry is one file of a transaction. A build keeps one per file it writes until it commits, so
-// it is kept small: 64 bytes, stored by value (see entries), the name being the caller's string,
+// it is kept small: 48 bytes, stored by value (see entries), the name being the caller's string,
 // never copied.
 type entry struct {
-	name   string // slash path relative to the root
-	temp   ident  // the temporary file, once closed
-	orig   ident  // the original as read (in memory only)
-	size   int64  // the original's size as read (in memory only)
-	n      int32  // the number of its temporary file: the order of Create
-	new    bool   // no file had the name when it was read
-	closed bool   // closed without error
-	keep   bool   // after the commit point: its second link is left to the next run (in memory only)
+	name string // slash path relative to the root
+	temp ident  // the temporary file, once closed
+	// orig is the original as read (in memory only), a fingerprint of its identity and size
+	// (fingerprint): the commit only asks whether the file there is still that one, and 8 bytes
+	// answer that where the three numbers took 24, a third of the entry.
+	orig   uint64
+	n      int32 // the number of its temporary file: the order of Create
+	new    bool  // no file had the name when it was read
+	closed bool  // closed without error
+	keep   bool  // after the commit point: its second link is left to the next run (in memory only)
 }
 
 func (e *entry) tempBase() string { return ownName(".", e.n, ".tmp") }

@@ -122,7 +122,7 @@ func (tx *Tx) Create(name string, orig fs.FileInfo) (*File, error) {
 	}
 	ne := entry{n: int32(tx.entries.n), name: name, new: orig == nil}
 	if orig != nil {
-		ne.orig, ne.size = identOf(orig), orig.Size()
+		ne.orig = fingerprint(orig)
 	}
 	tx.record = appendTmpRecord(tx.record[:0], &ne)
 	if err := tx.writeRecord(tx.record); err != nil {
@@ -260,7 +260,8 @@ func (tx *Tx) RemoveLeftover(name string) error {
 	return removeIfThere(tx.root, name)
 }
 
-// Len is the number of files created so far.
+// Len is the number of files created so far; 0 once committed (a committed transaction keeps
+// nothing of its files).
 func (tx *Tx) Len() int {
 	tx.mu.Lock()
 	defer tx.mu.Unlock()
@@ -338,6 +339,9 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	if err := tx.root.Remove(doneName); err != nil {
 		tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
 	}
+	// Nothing is left to do with the entries, and the run that made the transaction goes on (its
+	// report, watch mode's next batch) without them: a build's are most of what it keeps.
+	tx.entries = entries{}
 	return nil
 }
 
@@ -464,8 +468,7 @@ func (tx *Tx) apply(d *os.Root, i int, e *entry) error {
 	if err != nil {
 		return err
 	}
-	// The size too: a rewrite in the clock tick of the read keeps the time.
-	if !fi.Mode().IsRegular() || identOf(fi) != e.orig || fi.Size() != e.size {
+	if !fi.Mode().IsRegular() || fingerprint(fi) != e.orig {
 		return &fs.PathError{Op: "replace", Path: e.name, Err: ErrChanged}
 	}
 	if err := tx.step("rename", i); err != nil {
@@ -591,11 +594,11 @@ type entries struct {
 	n      int
 }
 
-// chunkLen entries make a chunk of 64 KiB: what a transaction of one file
+// chunkLen entries make a chunk of 48 KiB: what a transaction of one file
 // costs, and at most what a big one leaves unused. Over 32 KiB, the runtime
-// gives an object whole pages and no header; a chunk of 16 KiB, with its
-// 8-byte header, would take the next size class, 18 KiB (measured: 72 bytes
-// a file instead of 64).
+// gives an object whole pages (8 KiB each) and no header; a chunk under that,
+// with its 8-byte header, would take the next size class (measured when an
+// entry was 64 bytes: 72 bytes a file for chunks of 16 KiB).
 const chunkLen = 1024
 
 // add appends e and returns where it is kept.

@@ -162,6 +162,9 @@ func TestCommit(t *testing.T) {
 	dir := tree(t, oldSite)
 	tx := begin(t, dir)
 	stage(t, tx, dir, changes)
+	if tx.Len() == 0 {
+		t.Fatal("nothing staged")
+	}
 	if err := tx.Commit(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -170,6 +173,9 @@ func TestCommit(t *testing.T) {
 	}
 	if len(tx.Warnings) > 0 {
 		t.Errorf("warnings: %v", tx.Warnings)
+	}
+	if tx.Len() != 0 || tx.entries.chunks != nil {
+		t.Errorf("a committed transaction keeps %d entries in %d chunks, want none", tx.Len(), len(tx.entries.chunks))
 	}
 	if err := tx.Commit(context.Background()); !errors.Is(err, ErrDone) {
 		t.Errorf("second Commit: got %v, want ErrDone", err)
