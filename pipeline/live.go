@@ -505,6 +505,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 	for i := range l.files {
 		rep.count(&l.files[i])
 	}
+	rep.listChanged(l.files)
 	j.sourceReport(rep, l.files, outputsOf(j.pages))
 	rep.Warnings = append(rep.Warnings, u.Warnings...)
 	rep.Wrote = len(u.Wrote) > 0

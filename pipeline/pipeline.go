@@ -118,10 +118,12 @@ func Run(ctx context.Context, opt Options) (*Report, error) {
 		rep.Warnings = nil
 	}
 	if len(errs) > 0 {
+		rep.listChanged(files)
 		return rep, errors.Join(errs...)
 	}
 	// Every file is ready: put them all in place, or none.
 	wrote, warnings, err := j.commit(ctx)
+	rep.listChanged(files)
 	if err != nil {
 		return rep, err
 	}
