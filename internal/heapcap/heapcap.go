@@ -31,12 +31,13 @@ const Budget = 56 << 20
 // what is live so that a large site's limit is never tighter than Go's default goal.
 const slack = 8 << 20
 
-// room is the least the budget leaves the collector to allocate into between two counts: what
-// is live at most Budget-room (36 MiB), the runtime's own few MiB beside the heap, and the rest for
-// new allocation, a third of what the collector marks at worst. Twice what is live, Go's default
-// goal, would leave the budget binding only while 24 MiB is live, and a 100,000-page run counts
-// 31-37 MiB live while it reads its sources (what the reading workers allocate during a count is
-// counted), where it then reached 80 MiB for 56 under a fixed limit at a few per cent more CPU.
+// room is what the budget leaves above what is live: it binds while at most Budget-room (36 MiB) is
+// live. Twice what is live, Go's default goal, would let it bind only while 24 MiB is, and a
+// 100,000-page run counts 31-37 MiB live while it reads its sources (what the reading workers
+// allocate during a count is counted): the limit then rose to 72-82 MiB. Out of the room come the
+// runtime's own memory (12-15 MiB at that size: spans partly used, its metadata, stacks) and what
+// is allocated between two collections, so near 36 MiB the collector runs often (a 100,000-page
+// build: 352 collections, against about 100 for check); that is the budget's price.
 const room = 20 << 20
 
 // Limit is the memory limit for a run whose live heap is live bytes: the budget while it leaves
