@@ -16,14 +16,23 @@ import (
 // every source that says the same (thousands of pages with `robots: noindex`), so that a site's
 // compiled sources cost a few words each.
 type Compiled struct {
-	in    []Input
 	shape *shape
+	// where is where each of shape.inputs came from, in its order: all a source keeps of its own.
+	// A site may have 100,000 sources and keep every one for the whole run, so it keeps a file and
+	// a line an input (24 bytes) instead of the inputs themselves (88 bytes and what they point
+	// at): the rest of each input's Source is the same for every source sharing the shape.
+	where []place
+}
+
+// place is the file and line an input came from (Source.File, Source.Line).
+type place struct {
+	file string
+	line int32
 }
 
 // shape is what a source's inputs say, parsed, without where each came from.
 type shape struct {
-	inputs []parsed // src holds only the Kind (the rest is in Compiled.in)
-	at     []int32  // the index in Compiled.in of each of inputs; nil when input i is inputs[i]
+	inputs []parsed // src holds the Kind, Rule and Key; File and Line are in Compiled.where
 	agents []string // the agent names it gives values to that knownAgent does not know, sorted
 	key    string   // its inputs as Memo compares them: agents, tokens and kinds, no places
 }
@@ -31,17 +40,13 @@ type shape struct {
 // parsedAt is the i'th parsed input of c, with where it came from.
 func (c *Compiled) parsedAt(i int) parsed {
 	p := c.shape.inputs[i]
-	at := i
-	if c.shape.at != nil {
-		at = int(c.shape.at[i])
-	}
-	p.src = c.in[at].Source
+	p.src.File, p.src.Line = c.where[i].file, int(c.where[i].line)
 	return p
 }
 
 // Compile parses a source's inputs. Unknown or obsolete values are warnings; malformed values are
 // errors (each an *Error naming its source, errors.Join-ed). A malformed value spoils only itself:
-// the Compiled returned with an error holds every other input. The Compiled keeps in.
+// the Compiled returned with an error holds every other input. The Compiled does not keep in.
 func Compile(in []Input) (*Compiled, []Warning, error) {
 	return (*Compiler)(nil).Compile(in)
 }
@@ -62,29 +67,34 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		return nil, nil, nil
 	}
 	sh := &shape{}
-	inputs, warns, err := parseInputsAt(nil, in, &sh.at)
-	var key []byte
+	inputs, warns, err := parseInputs(nil, in)
+	var key, share []byte
+	where := make([]place, len(inputs))
 	for i := range inputs {
 		p := &inputs[i]
 		key = p.appendKey(key)
 		if !knownAgent(p.agent) {
 			sh.agents = append(sh.agents, p.agent)
 		}
-	}
-	for i := range inputs {
-		inputs[i].src = Source{Kind: inputs[i].src.Kind}
+		where[i] = place{p.src.File, int32(p.src.Line)}
+		p.src.File, p.src.Line = "", 0
+		share = binary.AppendUvarint(share, uint64(p.src.Rule))
+		share = binary.AppendUvarint(share, uint64(len(p.src.Key)))
+		share = append(share, p.src.Key...)
 	}
 	sh.inputs, sh.agents, sh.key = inputs, uniqSorted(sh.agents), string(key)
-	if cc != nil && sh.at == nil {
+	if cc != nil {
+		// Shared by what Memo compares and what each input's Source keeps beside its place.
+		share = append(share, key...)
 		cc.mu.Lock()
-		if have, ok := cc.shapes[sh.key]; ok {
+		if have, ok := cc.shapes[string(share)]; ok {
 			sh = have
 		} else {
-			cc.shapes[sh.key] = sh
+			cc.shapes[string(share)] = sh
 		}
 		cc.mu.Unlock()
 	}
-	return &Compiled{in: in, shape: sh}, warns, err
+	return &Compiled{shape: sh, where: where}, warns, err
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),

@@ -62,14 +62,18 @@ func TestCompileSpoilsOnlyItself(t *testing.T) {
 
 // TestCompilerShares: sources that say the same share one parsed shape, and each still decides
 // with its own places (explain names the page's own file and line); a source with a malformed
-// value is not shared, and its good values keep their places.
+// value shares the shape of what its good values say, and they keep their places; a source that
+// says the same under another key (or from another kind of source) keeps its own.
 func TestCompilerShares(t *testing.T) {
 	r, err := New(Config{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	keyed := func(key, file string, line int, agent, value string) Input {
+		return Input{Agent: agent, Value: value, Source: Source{Kind: FromFrontMatter, File: file, Line: line, Key: key}}
+	}
 	at := func(file string, line int, agent, value string) Input {
-		return Input{Agent: agent, Value: value, Source: Source{Kind: FromFrontMatter, File: file, Line: line, Key: "robots"}}
+		return keyed("robots", file, line, agent, value)
 	}
 	cc := NewCompiler()
 	compile := func(in ...Input) *Compiled {
@@ -84,8 +88,15 @@ func TestCompilerShares(t *testing.T) {
 	if a.shape != b.shape {
 		t.Errorf("a and b say the same and do not share a shape")
 	}
-	if a.shape == c.shape || bad.shape == c.shape {
+	other := compile(keyed("meta_robots", "content/e.md", 6, "robots", "noindex"))
+	if a.shape == c.shape {
 		t.Errorf("sources that say different things share a shape")
+	}
+	if bad.shape != c.shape {
+		t.Errorf("a source with a malformed value does not share the shape of what its good values say")
+	}
+	if other.shape == c.shape {
+		t.Errorf("a source whose key differs shares a shape: its Source would name the other's key")
 	}
 	tests := []struct {
 		c     *Compiled
@@ -97,6 +108,8 @@ func TestCompilerShares(t *testing.T) {
 		{b, "googlebot", "noindex@content/b.md:7, nosnippet@content/b.md:9"},
 		{c, "robots", "noindex@content/c.md:2"},
 		{bad, "robots", "noindex@content/d.md:5"},
+		{other, "robots", "noindex@content/e.md:6 (meta_robots)"},
+		{c, "robots", "noindex@content/c.md:2"}, // after other: still its own key
 	}
 	for _, tc := range tests {
 		d, _, err := r.Decide(Item{Path: "/p/", Compiled: []*Compiled{tc.c}})
@@ -107,11 +120,15 @@ func TestCompilerShares(t *testing.T) {
 		var got []string
 		for _, v := range ag.Values {
 			if v.Source.Kind == FromFrontMatter {
-				got = append(got, v.Token+"@"+v.Source.loc())
+				g := v.Token + "@" + v.Source.loc()
+				if v.Source.Key != "robots" {
+					g += " (" + v.Source.Key + ")"
+				}
+				got = append(got, g)
 			}
 		}
 		if g := strings.Join(got, ", "); g != tc.want {
-			t.Errorf("%s of %s: got %q, want %q", tc.agent, tc.c.in[0].Source.File, g, tc.want)
+			t.Errorf("%s of %s: got %q, want %q", tc.agent, tc.c.where[0].file, g, tc.want)
 		}
 	}
 }

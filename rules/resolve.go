@@ -393,18 +393,11 @@ func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
 
 // parseInputs parses in, appending to dst; a malformed input spoils only itself.
 func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
-	return parseInputsAt(dst, in, nil)
-}
-
-// parseInputsAt is parseInputs, and when a malformed value is left out and at is not nil, it sets
-// *at to the index in in of each input parsed.
-func parseInputsAt(dst []parsed, in []Input, at *[]int32) ([]parsed, []Warning, error) {
 	var (
 		warns []Warning
 		errs  []error
-		kept  []int32
 	)
-	for i, x := range in {
+	for _, x := range in {
 		p, ws, err := parseInput(x)
 		warns = append(warns, ws...)
 		if err != nil {
@@ -412,12 +405,6 @@ func parseInputsAt(dst []parsed, in []Input, at *[]int32) ([]parsed, []Warning, 
 			continue
 		}
 		dst = append(dst, p)
-		if at != nil {
-			kept = append(kept, int32(i))
-		}
-	}
-	if at != nil && len(errs) > 0 {
-		*at = kept
 	}
 	return dst, warns, errors.Join(errs...)
 }
