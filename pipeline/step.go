@@ -20,6 +20,7 @@ import (
 type worker struct {
 	in     []byte       // the page being processed
 	out    bytes.Buffer // the page rewritten, when it changes
+	proc   rewrite.Processor
 	inputs []rules.Input
 	links  []resolved // the page's canonical and hreflang links to URLs of the site
 }
@@ -77,7 +78,7 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		return o
 	}
 	decided := false
-	changed, err := rewrite.ProcessTo(&w.out, w.in,
+	changed, err := w.proc.ProcessTo(&w.out, w.in,
 		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
 		func(pg rewrite.Page) rules.Directives {
 			decided = true

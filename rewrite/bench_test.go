@@ -121,8 +121,8 @@ const themeHead = `<!DOCTYPE html>
 `
 
 // BenchmarkProcessTo is the step's rewrite of a typical generated page (25 KB, a theme's robots tag
-// in the head), with one buffer reused from page to page: the first build, which writes the block,
-// and every later build, which finds it already right and writes nothing.
+// in the head), with one buffer and one Processor reused from page to page: the first build, which
+// writes the block, and every later build, which finds it already right and writes nothing.
 // Run: go test -run '^$' -bench ProcessTo -benchmem ./rewrite
 func BenchmarkProcessTo(b *testing.B) {
 	src := synthPage(25<<10, false)
@@ -144,10 +144,13 @@ func BenchmarkProcessTo(b *testing.B) {
 		{"theme-head", theme, true},
 	} {
 		b.Run(bc.desc, func(b *testing.B) {
-			var dst bytes.Buffer
+			var (
+				dst  bytes.Buffer
+				proc Processor
+			)
 			b.SetBytes(int64(len(bc.page)))
 			for b.Loop() {
-				changed, err := ProcessTo(&dst, bc.page, isAgent, decide)
+				changed, err := proc.ProcessTo(&dst, bc.page, isAgent, decide)
 				if err != nil || changed != bc.changed {
 					b.Fatalf("changed %v, err %v; want changed %v", changed, err, bc.changed)
 				}

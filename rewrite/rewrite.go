@@ -67,7 +67,7 @@ func Scan(r io.Reader, agents []string) (p Page, err error) {
 		return Page{}, &Error{Op: "read", Err: err}
 	}
 	defer catch(&err)
-	return pageOf(src, scan(src, nameSet(agents, rules.Directives{}))), nil
+	return pageOf(src, scan(src, nameSet(agents, rules.Directives{}), nil)), nil
 }
 
 // Rewrite copies r to w, applying d (SPEC §5). Only I/O errors are returned;
@@ -90,7 +90,7 @@ func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 	var edits []edit
 	if err := func() (err error) {
 		defer catch(&err)
-		edits = plan(src, scan(src, nameSet(nil, d)), d)
+		edits = plan(src, scan(src, nameSet(nil, d), nil), d)
 		return nil
 	}(); err != nil {
 		return err
@@ -106,7 +106,7 @@ func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 // Directives.
 func Process(src []byte, agents []string, decide func(Page) rules.Directives) (out []byte, changed bool, err error) {
 	var buf bytes.Buffer
-	changed, err = ProcessTo(&buf, src, nameSet(agents, rules.Directives{}), decide)
+	changed, err = new(Processor).ProcessTo(&buf, src, nameSet(agents, rules.Directives{}), decide)
 	switch {
 	case err != nil:
 		return nil, false, err
@@ -116,16 +116,23 @@ func Process(src []byte, agents []string, decide func(Page) rules.Directives) (o
 	return buf.Bytes(), true, nil
 }
 
+// A Processor is what processing a page reuses for the next: a caller that
+// processes many keeps one for each goroutine (it is not safe for concurrent
+// use). The zero value is ready to use.
+type Processor struct {
+	tz tokenizer
+}
+
 // ProcessTo is Process for a caller that keeps its buffers from page to page:
 // isAgent tells a robots-family meta name (given lower-cased and trimmed)
 // instead of a list of extra agents, and the new page is written to dst
 // (reset first) only when it differs from src; changed reports that. A page
 // is scanned once when every agent and tag name of the Directives is one
 // that isAgent reports, as it is when both come from the same resolver.
-func ProcessTo(dst *bytes.Buffer, src []byte, isAgent func(string) bool, decide func(Page) rules.Directives) (changed bool, err error) {
+func (p *Processor) ProcessTo(dst *bytes.Buffer, src []byte, isAgent func(string) bool, decide func(Page) rules.Directives) (changed bool, err error) {
 	defer catch(&err)
 	dst.Reset()
-	res := scan(src, isAgent)
+	res := scan(src, isAgent, &p.tz)
 	if !res.html {
 		return false, nil
 	}
@@ -134,7 +141,7 @@ func ProcessTo(dst *bytes.Buffer, src []byte, isAgent func(string) bool, decide 
 		return false, nil
 	}
 	if extra := missingNames(isAgent, d); extra != nil {
-		res = scan(src, func(name string) bool { return isAgent(name) || extra[name] })
+		res = scan(src, func(name string) bool { return isAgent(name) || extra[name] }, &p.tz)
 	}
 	edits := plan(src, res, d)
 	if unchanged(src, edits) {

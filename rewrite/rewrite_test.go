@@ -176,20 +176,26 @@ func checkInvariants(t *testing.T, src []byte, d rules.Directives) {
 		t.Fatalf("Process differs from Rewrite for %q\nProcess: %q\nRewrite: %q", src, proc, once)
 	}
 	// ProcessTo, with a buffer that holds another page's bytes: the same page, written only when it
-	// changes.
-	dst := bytes.NewBufferString("another page")
-	changed, err := ProcessTo(dst, src, nameSet(strip.Agents, rules.Directives{}), func(Page) rules.Directives { return d })
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := src
-	if changed {
-		got = dst.Bytes()
-	}
-	if !bytes.Equal(got, once) || changed == bytes.Equal(once, src) {
-		t.Fatalf("ProcessTo differs from Rewrite for %q\nProcessTo (changed %v): %q\nRewrite: %q", src, changed, got, once)
+	// changes; by a new Processor and by the one every check reuses, which read the pages before.
+	for _, p := range []*Processor{new(Processor), &reused} {
+		dst := bytes.NewBufferString("another page")
+		changed, err := p.ProcessTo(dst, src, nameSet(strip.Agents, rules.Directives{}), func(Page) rules.Directives { return d })
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := src
+		if changed {
+			got = dst.Bytes()
+		}
+		if !bytes.Equal(got, once) || changed == bytes.Equal(once, src) {
+			t.Fatalf("ProcessTo (reused %v) differs from Rewrite for %q\nProcessTo (changed %v): %q\nRewrite: %q", p == &reused, src, changed, got, once)
+		}
 	}
 }
+
+// reused is the Processor that checkInvariants runs every page through after all it checked
+// before: what a Processor keeps from a page must not change what it makes of the next.
+var reused Processor
 
 // TestInvariants: over every testdata page and several Directives, rewriting
 // twice equals rewriting once, and removing the block and old tags from

@@ -250,7 +250,7 @@ func TestMetaAttributeNames(t *testing.T) {
 		{"a NUL is not a name", "<html><head><meta na\x00me=robots content=x>", -1, false, 0},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
-			res := scan([]byte(tc.src), isName)
+			res := scan([]byte(tc.src), isName, nil)
 			if res.charsetEnd != tc.charsetEnd || res.redirect != tc.redirect || len(res.tags) != tc.tags {
 				t.Errorf("got charsetEnd %d, redirect %v, %d tags; want %d, %v, %d",
 					res.charsetEnd, res.redirect, len(res.tags), tc.charsetEnd, tc.redirect, tc.tags)
