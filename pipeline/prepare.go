@@ -36,8 +36,9 @@ type job struct {
 	format   headers.Format
 	cfgInfo  os.FileInfo // the configuration file, nil when there is none
 
-	root *os.Root   // the output folder: every read and write of it goes through here (write.go)
-	tx   *safefs.Tx // build: the transaction that replaces the output's changed files; nil in check
+	root *os.Root       // the output folder: every read and write of it goes through here (write.go)
+	out  *safefs.Folder // root, to open its files for reading
+	tx   *safefs.Tx     // build: the transaction that replaces the output's changed files; nil in check
 
 	// pages is every page of the site, indexed by the output files it owns. Run lets it go before
 	// it lists the output folder (letPagesGo), and each file gets its page (record.page) from the
@@ -241,6 +242,7 @@ func (j *job) openOutput(ctx context.Context) error {
 	if j.root, err = os.OpenRoot(s.Output); err != nil {
 		return err
 	}
+	j.out = safefs.NewFolder(j.root)
 	if j.opt.Write {
 		tx, err := safefs.Begin(ctx, s.Output)
 		if err != nil {

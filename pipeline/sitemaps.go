@@ -90,7 +90,7 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 		}
 	}
 	name := j.outName(rel)
-	fh, fi, err := safefs.OpenIn(j.root, rel)
+	fh, fi, err := j.out.Open(rel)
 	if err != nil {
 		return j.fileError(rel, err)
 	}

@@ -29,7 +29,7 @@ const maxFile = 128 << 20
 // (the walk decides what a link means), at most maxFile bytes. fi is the file as opened, which
 // writeFile needs to replace it.
 func (j *job) readFile(rel string, buf []byte) (data []byte, fi fs.FileInfo, err error) {
-	f, fi, err := safefs.OpenIn(j.root, rel)
+	f, fi, err := j.out.Open(rel)
 	if err != nil {
 		return buf[:0], nil, j.fileError(rel, err)
 	}
@@ -184,10 +184,13 @@ func (j *job) close() {
 	if j.tx != nil {
 		j.tx.Abort()
 	}
+	if j.out != nil {
+		j.out.Close()
+	}
 	if j.root != nil {
 		j.root.Close()
 	}
-	j.tx, j.root = nil, nil
+	j.tx, j.root, j.out = nil, nil, nil
 }
 
 // recovered is the warning for what safefs found of an interrupted build in the output and undid

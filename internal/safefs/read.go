@@ -222,3 +222,43 @@ func ResolveLink(dir, name string) (string, error) {
 	}
 	return filepath.ToSlash(rel), nil
 }
+
+// A Folder opens the regular files beneath a folder as OpenIn does. Where the system resolves a
+// name beneath a folder in one call (Linux's openat2, since 5.6), a file is opened with it: OpenIn
+// walks the name twice, folder by folder (os.Root's Lstat, then its open, each opening and closing
+// every folder on the way), which was most of the system calls of reading an already-processed
+// page. Anything the one call does not open plainly (a link at the end of the name, a name that
+// leaves the folder, an old kernel) goes to OpenIn, whose answer stands.
+type Folder struct {
+	root *os.Root
+	dir  *os.File // the folder itself, which openat2 resolves names beneath; nil for none
+}
+
+// NewFolder is a Folder of root, which the caller keeps open while the Folder is used.
+func NewFolder(root *os.Root) *Folder {
+	d := &Folder{root: root}
+	if beneathSupported() {
+		if dir, err := root.Open("."); err == nil {
+			d.dir = dir
+		}
+	}
+	return d
+}
+
+// Open is OpenIn(root, name).
+func (d *Folder) Open(name string) (*os.File, fs.FileInfo, error) {
+	if d.dir != nil {
+		if f, fi, ok := openBeneath(d.dir, d.root.Name(), name); ok {
+			return f, fi, nil
+		}
+	}
+	return OpenIn(d.root, name)
+}
+
+// Close closes what the Folder opened (not the root).
+func (d *Folder) Close() error {
+	if d.dir == nil {
+		return nil
+	}
+	return d.dir.Close()
+}

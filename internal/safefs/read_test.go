@@ -146,25 +146,36 @@ func TestOpenIn(t *testing.T) {
 		{"dirlink/page.html", nil}, // a folder link inside the root: os.Root follows it
 		{"../x.html", nil},         // escapes: os.Root's own error
 	}
+	folder := NewFolder(root)
+	defer folder.Close()
+	opens := map[string]func(string) (*os.File, fs.FileInfo, error){
+		"OpenIn":      func(name string) (*os.File, fs.FileInfo, error) { return OpenIn(root, name) },
+		"Folder.Open": folder.Open,
+	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			f, fi, err := OpenIn(root, tc.name)
-			if tc.name == "../x.html" {
+		for how, open := range opens {
+			t.Run(how+"/"+tc.name, func(t *testing.T) {
+				f, fi, err := open(tc.name)
+				if tc.name == "../x.html" {
+					if err == nil {
+						t.Fatal("opened a name outside the folder")
+					}
+					return
+				}
+				if !errors.Is(err, tc.want) && !(tc.want == nil && err == nil) {
+					t.Fatalf("got %v, want %v", err, tc.want)
+				}
 				if err == nil {
-					t.Fatal("opened a name outside the folder")
+					defer f.Close()
+					if !fi.Mode().IsRegular() {
+						t.Errorf("got mode %v", fi.Mode())
+					}
+					if want := filepath.Join(dir, tc.name); f.Name() != want {
+						t.Errorf("file named %q, want %q", f.Name(), want)
+					}
 				}
-				return
-			}
-			if !errors.Is(err, tc.want) && !(tc.want == nil && err == nil) {
-				t.Fatalf("got %v, want %v", err, tc.want)
-			}
-			if err == nil {
-				defer f.Close()
-				if !fi.Mode().IsRegular() {
-					t.Errorf("got mode %v", fi.Mode())
-				}
-			}
-		})
+			})
+		}
 	}
 }
 

@@ -1,0 +1,15 @@
+//go:build !linux
+
+package safefs
+
+import (
+	"io/fs"
+	"os"
+)
+
+// Only Linux resolves a name beneath a folder in one call (openat2); elsewhere a Folder is OpenIn.
+func beneathSupported() bool { return false }
+
+func openBeneath(dir *os.File, full, name string) (*os.File, fs.FileInfo, bool) {
+	return nil, nil, false
+}
