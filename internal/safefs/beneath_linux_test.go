@@ -1,22 +1,11 @@
 package safefs
 
-import (
-	"os"
-	"testing"
-)
+import "testing"
 
 // TestOpenBeneath: on Linux a Folder opens a plain regular file in one call, a folder link on
 // the way included, and leaves everything else to OpenIn (TestOpenIn checks what OpenIn answers).
 func TestOpenBeneath(t *testing.T) {
-	dir := t.TempDir()
-	special(t, dir)
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	folder := NewFolder(root)
-	defer folder.Close()
+	dir, _, folder := specialFolder(t)
 	if folder.dir == nil {
 		t.Skip("this kernel has no openat2 (Linux 5.6 and later): every open goes through OpenIn")
 	}

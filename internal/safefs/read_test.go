@@ -122,16 +122,28 @@ func TestReadAllGrowing(t *testing.T) {
 	}
 }
 
-// TestOpenIn: in the output, a link is never opened as if it were its target,
-// and nothing outside the folder is reachable.
-func TestOpenIn(t *testing.T) {
+// specialFolder is a folder of special (links, a FIFO, a folder), opened as a root and a Folder of
+// it, both closed when the test ends.
+func specialFolder(t *testing.T) (string, *os.Root, *Folder) {
+	t.Helper()
 	dir := t.TempDir()
 	special(t, dir)
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer root.Close()
+	folder := NewFolder(root)
+	t.Cleanup(func() {
+		folder.Close()
+		root.Close()
+	})
+	return dir, root, folder
+}
+
+// TestOpenIn: in the output, a link is never opened as if it were its target,
+// and nothing outside the folder is reachable.
+func TestOpenIn(t *testing.T) {
+	dir, root, folder := specialFolder(t)
 	tests := []struct {
 		name string
 		want error
@@ -146,8 +158,6 @@ func TestOpenIn(t *testing.T) {
 		{"dirlink/page.html", nil}, // a folder link inside the root: os.Root follows it
 		{"../x.html", nil},         // escapes: os.Root's own error
 	}
-	folder := NewFolder(root)
-	defer folder.Close()
 	opens := map[string]func(string) (*os.File, fs.FileInfo, error){
 		"OpenIn":      func(name string) (*os.File, fs.FileInfo, error) { return OpenIn(root, name) },
 		"Folder.Open": folder.Open,
