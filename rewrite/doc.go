@@ -87,7 +87,10 @@
 // comment is removed. A removed tag that stood alone on its line takes the
 // line's leading blanks and its line ending with it; otherwise only its bytes
 // go. In the pathological case of bare "<" characters right before a removed
-// tag, those go too, so that no new markup forms out of the bytes around it.
+// tag, each is written "&lt;", the text it read as: no new markup forms out of
+// the bytes around it, the page shows the same text, and its head ends where
+// it ended (dropping them would move what follows into the head, and the next
+// run would read the page's tag style from there).
 //
 // # Speed
 //

@@ -352,11 +352,14 @@ func plan(src []byte, res scanResult, d rules.Directives) []edit {
 			edits = append(edits, edit{span{ls, le}, ""})
 			continue
 		}
+		// A '<' the tokenizer read as text right before the tag must not meet what follows
+		// it and open a tag there; it is written as the reference it read as, so the page
+		// shows the same text and its head ends where it ended.
 		start := g.start
 		for start > 0 && src[start-1] == '<' {
-			start-- // a bare '<' must not meet what follows the tag
+			start--
 		}
-		edits = append(edits, edit{span{start, g.end}, ""})
+		edits = append(edits, edit{span{start, g.end}, strings.Repeat("&lt;", g.start-start)})
 	}
 	if !placed {
 		ins := insertion(src, res, nb, edits)

@@ -227,6 +227,7 @@ var fuzzFinds = []struct {
 	{"a robots tag that ends svg content before a style", "<heAd>0<svg><metA nAme=\"roBots\"><stYle><metA nAme=\"roBots\">", 2},
 	{"a start marker before a bogus comment on the head's next line", "<heAd>\n<!--robotsmith--> <!0000000000>", 0},
 	{"an indented start marker before a bogus comment", "<heAd>\n  <!--robotsmith-->\t<!0>x", 1},
+	{"a '<' before a robots tag ends the head, a self-closing tag after them", "<heAd><<metA nAme=\"roBots\"0000000><metA/>", 0},
 }
 
 func TestFuzzFinds(t *testing.T) {
