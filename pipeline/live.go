@@ -572,6 +572,7 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 		old = j.pages.Pages
 	}
 	k := 0
+	var slab sourceSlab
 	nj.setInfo(func(p *site.Page) *source {
 		for k < len(old) && old[k].Source < p.Source {
 			k++
@@ -587,7 +588,7 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 		case op >= 0 && j.info[op].src != nil && sameInputs(old[op].Inputs, p.Inputs):
 			return j.info[op].src
 		}
-		return j.compileSource(p.Inputs)
+		return j.compileSource(p.Inputs, &slab)
 	})
 	return &nj, nil
 }

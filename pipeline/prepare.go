@@ -85,6 +85,21 @@ type source struct {
 	used     atomic.Bool // an output file took its decision from it: its problems are the run's
 }
 
+// sourceSlab hands out sources from slabs of them: a run keeps one for each source page with
+// directives, as long as it runs, and as objects of their own they were 100,000 small things that
+// the collector marked on every cycle. A compile fills its own slab (watch mode compiles again in a
+// copy of the job, and a slab shared with the job copied would be written by both).
+type sourceSlab struct{ free []source }
+
+func (s *sourceSlab) cut() *source {
+	if len(s.free) == 0 {
+		s.free = make([]source, 256)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
+}
+
 // problems are what compiling a source found.
 type problems struct {
 	warnings []string
@@ -309,6 +324,7 @@ func (j *job) compile() {
 		n     int
 	}
 	shared := map[sliceKey]*source{}
+	var slab sourceSlab
 	j.setInfo(func(p *site.Page) *source {
 		if len(p.Inputs) == 0 {
 			return nil
@@ -316,7 +332,7 @@ func (j *job) compile() {
 		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
 		s := shared[k]
 		if s == nil {
-			s = j.compileSource(p.Inputs)
+			s = j.compileSource(p.Inputs, &slab)
 			shared[k] = s
 		}
 		return s
@@ -350,10 +366,11 @@ func (j *job) setInfo(src func(p *site.Page) *source) {
 }
 
 // compileSource compiles one page's directives, sharing what they say with the pages that say the
-// same (rules.Compiler).
-func (j *job) compileSource(inputs []rules.Input) *source {
+// same (rules.Compiler), into a source cut from slab.
+func (j *job) compileSource(inputs []rules.Input, slab *sourceSlab) *source {
 	c, ws, err := j.compiler.Compile(inputs)
-	s := &source{inputs: c}
+	s := slab.cut()
+	s.inputs = c
 	if err != nil || len(ws) > 0 {
 		s.problems = &problems{err: err}
 		for _, w := range ws {

@@ -56,6 +56,33 @@ func Compile(in []Input) (*Compiled, []Warning, error) {
 type Compiler struct {
 	mu     sync.Mutex
 	shapes map[string]*shape
+	// compiled and places are the slabs the Compiled it returns, and their places, are cut from.
+	// A site's sources live for the whole run: one small object each, and one more for its places,
+	// were 100,000 of each that the collector marked on every cycle. A slab lives while any source
+	// cut from it does: a source compiled again (watch mode) leaves its old slot there, a few words.
+	compiled []Compiled
+	places   []place
+}
+
+// slabSize is how many Compiled a slab holds; a places slab holds at least four times as many
+// places (the inputs a source has: a cascade or two and its own front matter).
+const slabSize = 256
+
+// cut returns a Compiled cut from cc's slab, with room for n places cut from its places slab.
+// cc.mu is held.
+func (cc *Compiler) cut(n int) *Compiled {
+	if len(cc.compiled) == cap(cc.compiled) {
+		cc.compiled = make([]Compiled, 0, slabSize)
+	}
+	if cap(cc.places)-len(cc.places) < n {
+		cc.places = make([]place, 0, max(4*slabSize, n))
+	}
+	cc.compiled = append(cc.compiled, Compiled{})
+	c := &cc.compiled[len(cc.compiled)-1]
+	at := len(cc.places)
+	cc.places = cc.places[:at+n]
+	c.where = cc.places[at : at+n : at+n]
+	return c
 }
 
 // NewCompiler returns a Compiler that shares nothing yet.
@@ -83,18 +110,22 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		share = append(share, p.src.Key...)
 	}
 	sh.inputs, sh.agents, sh.key = inputs, uniqSorted(sh.agents), string(key)
-	if cc != nil {
-		// Shared by what Memo compares and what each input's Source keeps beside its place.
-		share = append(share, key...)
-		cc.mu.Lock()
-		if have, ok := cc.shapes[string(share)]; ok {
-			sh = have
-		} else {
-			cc.shapes[string(share)] = sh
-		}
-		cc.mu.Unlock()
+	if cc == nil {
+		return &Compiled{shape: sh, where: where}, warns, err
 	}
-	return &Compiled{shape: sh, where: where}, warns, err
+	// Shared by what Memo compares and what each input's Source keeps beside its place.
+	share = append(share, key...)
+	cc.mu.Lock()
+	defer cc.mu.Unlock()
+	if have, ok := cc.shapes[string(share)]; ok {
+		sh = have
+	} else {
+		cc.shapes[string(share)] = sh
+	}
+	c := cc.cut(len(where))
+	c.shape = sh
+	copy(c.where, where)
+	return c, warns, err
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),

@@ -375,3 +375,42 @@ func BenchmarkVerdict(b *testing.B) {
 		i++
 	}
 }
+
+// TestCompilerSlabs: sources cut from the Compiler's slabs, across slab boundaries and with more
+// inputs than a places slab holds, each keep their own places, with no room to grow into a
+// neighbour's.
+func TestCompilerSlabs(t *testing.T) {
+	cc := NewCompiler()
+	inputs := func(i, n int) []Input {
+		in := make([]Input, n)
+		for k := range in {
+			in[k] = Input{Agent: "robots", Value: "noindex", Source: Source{Kind: FromFrontMatter, File: fmt.Sprintf("content/p%d.md", i), Line: 10*i + k, Key: "robots"}}
+		}
+		return in
+	}
+	size := func(i int) int {
+		if i == 300 {
+			return 5 * 4 * slabSize // more than a places slab
+		}
+		return i%5 + 1
+	}
+	var cs []*Compiled
+	for i := range 3 * slabSize {
+		c, _, err := cc.Compile(inputs(i, size(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, c)
+	}
+	for i, c := range cs {
+		n := size(i)
+		if len(c.where) != n || cap(c.where) != n {
+			t.Fatalf("source %d: %d places, room for %d; want %d", i, len(c.where), cap(c.where), n)
+		}
+		for k, p := range c.where {
+			if want := (place{fmt.Sprintf("content/p%d.md", i), int32(10*i + k)}); p != want {
+				t.Fatalf("source %d, input %d: place %+v, want %+v", i, k, p, want)
+			}
+		}
+	}
+}
