@@ -96,35 +96,39 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 	sh := &shape{}
 	inputs, warns, err := parseInputs(nil, in)
 	var key, share []byte
-	where := make([]place, len(inputs))
 	for i := range inputs {
 		p := &inputs[i]
 		key = p.appendKey(key)
 		if !knownAgent(p.agent) {
 			sh.agents = append(sh.agents, p.agent)
 		}
-		where[i] = place{p.src.File, int32(p.src.Line)}
-		p.src.File, p.src.Line = "", 0
 		share = binary.AppendUvarint(share, uint64(p.src.Rule))
 		share = binary.AppendUvarint(share, uint64(len(p.src.Key)))
 		share = append(share, p.src.Key...)
 	}
 	sh.inputs, sh.agents, sh.key = inputs, uniqSorted(sh.agents), string(key)
+	var c *Compiled
 	if cc == nil {
-		return &Compiled{shape: sh, where: where}, warns, err
-	}
-	// Shared by what Memo compares and what each input's Source keeps beside its place.
-	share = append(share, key...)
-	cc.mu.Lock()
-	defer cc.mu.Unlock()
-	if have, ok := cc.shapes[string(share)]; ok {
-		sh = have
+		c = &Compiled{where: make([]place, len(inputs))}
 	} else {
-		cc.shapes[string(share)] = sh
+		// Shared by what Memo compares and what each input's Source keeps beside its place.
+		share = append(share, key...)
+		cc.mu.Lock()
+		defer cc.mu.Unlock() // until the shape published is done: its places are taken out below
+		if have, ok := cc.shapes[string(share)]; ok {
+			sh = have
+		} else {
+			cc.shapes[string(share)] = sh
+		}
+		c = cc.cut(len(inputs))
 	}
-	c := cc.cut(len(where))
 	c.shape = sh
-	copy(c.where, where)
+	// Each input's file and line are the source's own; the shape keeps the rest.
+	for i := range inputs {
+		p := &inputs[i]
+		c.where[i] = place{p.src.File, int32(p.src.Line)}
+		p.src.File, p.src.Line = "", 0
+	}
 	return c, warns, err
 }
 
