@@ -41,3 +41,26 @@ func openBeneath(dir *os.File, full, name string) (f *os.File, fi fs.FileInfo, o
 	}
 	return f, fi, true
 }
+
+// createBeneath creates name beneath dir for writing, in one system call, as os.Root's OpenFile
+// does in one call a folder: a new file only (O_EXCL, so never through a link at its end), never
+// outside dir. ok is false for anything else (the name is taken, an old kernel), which the caller
+// does with os.Root, whose answer stands.
+func createBeneath(dir *os.File, full, name string, perm fs.FileMode) (f *os.File, ok bool) {
+	if noOpenat2.Load() {
+		return nil, false
+	}
+	how := unix.OpenHow{
+		Flags:   unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Mode:    uint64(perm.Perm()),
+		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
+	}
+	fd, err := unix.Openat2(int(dir.Fd()), name, &how)
+	if err != nil {
+		if err == unix.ENOSYS {
+			noOpenat2.Store(true)
+		}
+		return nil, false
+	}
+	return os.NewFile(uintptr(fd), full+"/"+name), true
+}

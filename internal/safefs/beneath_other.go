@@ -13,3 +13,7 @@ func beneathSupported() bool { return false }
 func openBeneath(dir *os.File, full, name string) (*os.File, fs.FileInfo, bool) {
 	return nil, nil, false
 }
+
+func createBeneath(dir *os.File, full, name string, perm fs.FileMode) (*os.File, bool) {
+	return nil, false
+}

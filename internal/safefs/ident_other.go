@@ -13,4 +13,4 @@ func identOf(fi fs.FileInfo) ident {
 }
 
 // keepOwner: ownership is not a mode bit here; nothing to keep.
-func keepOwner(*os.File, fs.FileInfo) error { return nil }
+func keepOwner(*os.File, fs.FileInfo, fs.FileInfo) (bool, error) { return false, nil }

@@ -22,27 +22,24 @@ func identOf(fi fs.FileInfo) ident {
 	return id
 }
 
-// keepOwner gives f the owner and group of orig where the process may: root
-// may set both; another user may set the group to one of its own groups.
-func keepOwner(f *os.File, orig fs.FileInfo) error {
+// keepOwner gives f, whose Stat is fi, the owner and group of orig where the process may: root
+// may set both; another user may set the group to one of its own groups. chowned says whether it
+// changed either.
+func keepOwner(f *os.File, fi, orig fs.FileInfo) (chowned bool, err error) {
 	want, ok := orig.Sys().(*syscall.Stat_t)
 	if !ok {
-		return nil
-	}
-	fi, err := f.Stat()
-	if err != nil {
-		return err
+		return false, nil
 	}
 	have, ok := fi.Sys().(*syscall.Stat_t)
 	if !ok || have.Uid == want.Uid && have.Gid == want.Gid {
-		return nil
+		return false, nil
 	}
 	err = f.Chown(int(want.Uid), int(want.Gid))
 	if errors.Is(err, fs.ErrPermission) && have.Gid != want.Gid {
 		err = f.Chown(-1, int(want.Gid))
 	}
 	if errors.Is(err, fs.ErrPermission) {
-		return nil // not ours to set: the file keeps the process's owner
+		return false, nil // not ours to set: the file keeps the process's owner
 	}
-	return err
+	return err == nil, err
 }

@@ -13,10 +13,13 @@ import (
 )
 
 // TestKeepMode: the new file has the original's mode, setuid, setgid and
-// sticky bits included.
+// sticky bits included, and the bits the umask takes from a new file (the
+// temporary file is created with the original's, less the umask).
 func TestKeepMode(t *testing.T) {
+	old := syscall.Umask(0o022)
+	defer syscall.Umask(old)
 	for _, mode := range []fs.FileMode{
-		0o644, 0o600, 0o755, 0o444,
+		0o644, 0o600, 0o755, 0o444, 0o666, 0o777, 0o000,
 		0o755 | fs.ModeSetuid, 0o755 | fs.ModeSetgid, 0o644 | fs.ModeSticky,
 		0o755 | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky,
 	} {
