@@ -600,3 +600,44 @@ func TestRemoveLeftoverNumbers(t *testing.T) {
 		t.Error(d)
 	}
 }
+
+// TestFolders: each folder of a commit's run, in folder order, is the folder of that name (its
+// marker file is there), with the folders on the way kept open and no more; a folder reached
+// through a link that stays inside the root, but not inside its parent, is found too.
+func TestFolders(t *testing.T) {
+	names := []string{"a", "a/b", "a/b/c", "a/b/d", "a/e", "a/e/f/g", "h", "h/i", "hh", "j/k/l/m"}
+	site := map[string]string{}
+	for _, n := range names {
+		site[n+"/marker"] = n
+	}
+	dir := tree(t, site)
+	if err := os.Symlink("../h", filepath.Join(dir, "a", "up")); err != nil {
+		t.Fatal(err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	f := folders{root: root}
+	defer f.close()
+	for _, n := range append(names, "a/up", "a/up/i", "h", ".", "a/b/c") {
+		d, err := f.in(n)
+		if err != nil {
+			t.Fatalf("in(%q): %v", n, err)
+		}
+		want := n
+		if strings.HasPrefix(n, "a/up") {
+			want = "h" + strings.TrimPrefix(n, "a/up")
+		}
+		if b, err := d.ReadFile("marker"); n != "." && (err != nil || string(b) != want) {
+			t.Errorf("in(%q): marker %q, %v; want %q", n, b, err, want)
+		}
+		if depth := strings.Count(n, "/") + 1; len(f.path) > depth {
+			t.Errorf("in(%q): %d folders open, want at most %d", n, len(f.path), depth)
+		}
+	}
+	if _, err := f.in("a/nothing"); !errors.Is(err, ErrChanged) {
+		t.Errorf("a folder that is not there: got %v, want ErrChanged", err)
+	}
+}
