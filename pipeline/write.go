@@ -29,12 +29,7 @@ const maxFile = 128 << 20
 // (the walk decides what a link means), at most maxFile bytes. fi is the file as opened, which
 // writeFile needs to replace it.
 func (j *job) readFile(rel string, buf []byte) (data []byte, fi fs.FileInfo, err error) {
-	f, fi, err := j.out.Open(rel)
-	if err != nil {
-		return buf[:0], nil, j.fileError(rel, err)
-	}
-	defer f.Close()
-	data, err = safefs.ReadInto(buf, f, fi, maxFile)
+	data, fi, err = j.out.ReadFile(rel, buf, maxFile)
 	if err != nil {
 		return data, nil, j.fileError(rel, err)
 	}

@@ -1,7 +1,6 @@
 package site
 
 import (
-	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -44,13 +43,8 @@ func readSources[T any](r *readings, k keeper[T], n int, file func(i int) string
 					}
 					r.opened.Add(1)
 				}
-				var head []byte
-				f, err := os.Open(p)
-				if err == nil {
-					head, err = frontmatter.ReadHead(f, dialect, buf)
-					f.Close()
-					buf = head[:0]
-				}
+				head, err := readHead(p, dialect, buf)
+				buf = head[:0]
 				v := read(i, head, err)
 				if r != nil && err == nil {
 					k.keep(i, p, v)

@@ -100,11 +100,17 @@ func ReadAll(f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
 // worker reading one page after another keeps one buffer): it returns the
 // file's bytes in buf, or in a larger buffer that the next call can reuse.
 func ReadInto(buf []byte, f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
-	if fi.Size() > limit {
-		return buf[:0], &SizeError{Name: f.Name(), Size: fi.Size(), Limit: limit}
+	return readInto(buf, f.Name(), fi.Size(), limit, f.Read)
+}
+
+// readInto is ReadInto of the file name, which fstat says is size bytes long, with read its
+// reads (io.Reader's Read).
+func readInto(buf []byte, name string, size, limit int64, read func([]byte) (int, error)) ([]byte, error) {
+	if size > limit {
+		return buf[:0], &SizeError{Name: name, Size: size, Limit: limit}
 	}
-	r := io.LimitedReader{R: f, N: limit + 1}
-	if need := int(fi.Size()) + 1; cap(buf) < need { // +1: room for the read that sees EOF
+	r := io.LimitedReader{R: readerFunc(read), N: limit + 1}
+	if need := int(size) + 1; cap(buf) < need { // +1: room for the read that sees EOF
 		buf = make([]byte, 0, need+need/8)
 	}
 	buf = buf[:0]
@@ -122,10 +128,14 @@ func ReadInto(buf []byte, f *os.File, fi fs.FileInfo, limit int64) ([]byte, erro
 		}
 	}
 	if int64(len(buf)) > limit {
-		return buf[:0], &SizeError{Name: f.Name(), Size: int64(len(buf)), Limit: limit}
+		return buf[:0], &SizeError{Name: name, Size: int64(len(buf)), Limit: limit}
 	}
 	return buf, nil
 }
+
+type readerFunc func([]byte) (int, error)
+
+func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // OpenIn opens name, relative to root, for reading when it is a regular file
 // and its last element is not a symbolic link (ErrSymlink: the caller decides
@@ -253,6 +263,24 @@ func (d *Folder) Open(name string) (*os.File, fs.FileInfo, error) {
 		}
 	}
 	return OpenIn(d.root, name)
+}
+
+// ReadFile reads the file name beneath the folder whole, as Open and ReadInto do: into buf's
+// memory, reused when it is large enough, or a larger buffer; a file longer than limit is a
+// *SizeError.
+func (d *Folder) ReadFile(name string, buf []byte, limit int64) ([]byte, fs.FileInfo, error) {
+	if d.dir != nil {
+		if data, fi, ok, err := readBeneath(d.dir, d.root.Name(), name, buf, limit); ok {
+			return data, fi, err
+		}
+	}
+	f, fi, err := OpenIn(d.root, name)
+	if err != nil {
+		return buf[:0], nil, err
+	}
+	defer f.Close()
+	data, err := ReadInto(buf, f, fi, limit)
+	return data, fi, err
 }
 
 // Close closes what the Folder opened (not the root).

@@ -3,7 +3,9 @@
 package safefs
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -222,5 +224,56 @@ func TestResolveLink(t *testing.T) {
 	}
 	if _, err := ResolveLink(dir, "out.html"); !errors.Is(err, ErrOutside) {
 		t.Errorf("out.html: got %v, want ErrOutside", err)
+	}
+}
+
+// TestFolderReadFile: Folder.ReadFile reads what OpenIn and ReadInto read, fails where they fail,
+// and gives the file's FileInfo as os.File's Stat does (what a transaction keeps of the original:
+// its mode, size, time, inode).
+func TestFolderReadFile(t *testing.T) {
+	dir, root, folder := specialFolder(t)
+	if err := os.WriteFile(filepath.Join(dir, "big.html"), bytes.Repeat([]byte("x"), 5000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "big.html"), 0o755|fs.ModeSetgid); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 16)
+	for _, name := range []string{"real/page.html", "big.html", "inside.html", "zero.html", "outside.html",
+		"loop1.html", "fifo.html", "real", "dirlink/page.html", "missing.html", "../x.html"} {
+		for _, limit := range []int64{100, 1 << 20} {
+			t.Run(fmt.Sprintf("%s/%d", name, limit), func(t *testing.T) {
+				got, gfi, gerr := folder.ReadFile(name, buf, limit)
+				var want []byte
+				f, wfi, werr := OpenIn(root, name)
+				if werr == nil {
+					want, werr = ReadInto(nil, f, wfi, limit)
+					f.Close()
+				}
+				if (gerr == nil) != (werr == nil) {
+					t.Fatalf("got error %v, OpenIn and ReadInto %v", gerr, werr)
+				}
+				for _, e := range []error{ErrSymlink, ErrNotRegular, ErrTooLarge, fs.ErrNotExist} {
+					if errors.Is(gerr, e) != errors.Is(werr, e) {
+						t.Errorf("got error %v, OpenIn and ReadInto %v", gerr, werr)
+					}
+				}
+				if werr != nil {
+					return
+				}
+				if _, _, ok, _ := readBeneath(folder.dir, dir, name, nil, limit); folder.dir != nil && !ok {
+					t.Error("read by OpenIn, not in one openat2")
+				}
+				if !bytes.Equal(got, want) {
+					t.Errorf("read %d bytes, want %d", len(got), len(want))
+				}
+				if gfi.Name() != wfi.Name() || gfi.Size() != wfi.Size() || gfi.Mode() != wfi.Mode() ||
+					!gfi.ModTime().Equal(wfi.ModTime()) || gfi.IsDir() || identOf(gfi) != identOf(wfi) ||
+					fingerprint(gfi) != fingerprint(wfi) {
+					t.Errorf("FileInfo %s %d %v %v, want %s %d %v %v", gfi.Name(), gfi.Size(), gfi.Mode(), gfi.ModTime(),
+						wfi.Name(), wfi.Size(), wfi.Mode(), wfi.ModTime())
+				}
+			})
+		}
 	}
 }
