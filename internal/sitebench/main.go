@@ -18,8 +18,9 @@
 //
 // It prints, for each step, the median wall time, its ratio to the floor's, pages per second, the
 // CPU time and the peak RSS of the child process (from its rusage), then the targets: build within
-// 1.2 × the floor, rebuild and check within 0.3 ×, at most 64 MiB peak RSS, and the time for 10 ×
-// the pages within 10.5 × the time. Nothing is asserted about time: it exits non-zero only when a
+// 1.2 × the floor (sites of up to 10,000 pages; larger ones are held to linearity), rebuild and
+// check within 0.3 ×, at most 64 MiB peak RSS, and the time for 10 × the pages within 10.5 × the
+// time. Nothing is asserted about time: it exits non-zero only when a
 // step fails or does not do what it must (a rebuild that writes, a check that finds a change).
 //
 // Usage, from the repository root:
@@ -586,6 +587,10 @@ func ratio(a, b time.Duration) float64 {
 	return float64(a) / float64(b)
 }
 
+// buildTargetPages is the largest site the build's 1.2 × target is set for: the contract sets it
+// for the 10,000-page site and holds larger ones to 10 × the pages in 10.5 × the time.
+const buildTargetPages = 10000
+
 // printTargets says, for each site, whether the figures meet robotsmith's targets.
 func printTargets(w io.Writer, rs []sizeResult) {
 	fmt.Fprintln(w, "\ntargets (medians of this run; wall-clock ratios are only as quiet as the machine):")
@@ -602,6 +607,11 @@ func printTargets(w io.Writer, rs []sizeResult) {
 				continue
 			}
 			x := ratio(median(r.measures[i], wall), floor)
+			if i == buildStep && r.site.pages > buildTargetPages {
+				fmt.Fprintf(w, "  %s pages: %-7s %.2f × floor (the 1.2 × target is the %s-page build's; past that size the build is held to the linearity below)\n",
+					thousands(r.site.pages), steps[i], x, thousands(buildTargetPages))
+				continue
+			}
 			fmt.Fprintf(w, "  %s pages: %-7s ≤ %.1f × floor: %.2f × — %s\n", thousands(r.site.pages), steps[i], limit, x, verdict(x <= limit))
 		}
 		fmt.Fprintf(w, "  %s pages: floor+tx, the floor through the crash-safe transaction: %.2f × floor (within build's)\n",

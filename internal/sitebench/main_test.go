@@ -145,3 +145,36 @@ func TestGeneratorFingerprint(t *testing.T) {
 		t.Errorf("fingerprints: seed 1 %s then %s, seed 2 %s; want the same twice and another", a, b, c)
 	}
 }
+
+// TestTargets: the build's 1.2 × is judged for sites of up to 10,000 pages and reported, unjudged,
+// above; the rebuild's, check's, memory and linearity targets are judged at every size.
+func TestTargets(t *testing.T) {
+	result := func(pages int, floor, build, rebuild, check time.Duration) sizeResult {
+		r := sizeResult{site: site{pages: pages}}
+		for i, d := range [len(steps)]time.Duration{floorStep: floor, floorTxStep: floor, buildStep: build, rebuildStep: rebuild, checkStep: check} {
+			r.measures[i] = []measure{{wall: d, rss: 10 << 20}}
+		}
+		return r
+	}
+	var b strings.Builder
+	printTargets(&b, []sizeResult{
+		result(10000, 4*time.Second, 5*time.Second, time.Second, time.Second),          // build 1.25 ×: not met
+		result(100000, 40*time.Second, 52*time.Second, 11*time.Second, 13*time.Second), // build 1.3 ×: no verdict
+	})
+	out := b.String()
+	for _, want := range []string{
+		"10,000 pages: build   ≤ 1.2 × floor: 1.25 × — NOT met",
+		"100,000 pages: build   1.30 × floor (the 1.2 × target is the 10,000-page build's",
+		"100,000 pages: rebuild ≤ 0.3 × floor: 0.28 × — met",
+		"100,000 pages: check   ≤ 0.3 × floor: 0.33 × — NOT met",
+		"100,000 pages / 10,000 pages, build   ≤ 10.5 × the time: 10.40 × — met",
+		"100,000 pages / 10,000 pages, check   ≤ 10.5 × the time: 13.00 × — NOT met",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no line %q in:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "100,000 pages: build   ≤") {
+		t.Errorf("the 100,000-page build judged against 1.2 ×:\n%s", out)
+	}
+}
