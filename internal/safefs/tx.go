@@ -12,9 +12,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // ErrDone: Create, Commit or Abort after the transaction ended.
@@ -338,20 +340,8 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	if err := tx.writePlan(); err != nil {
 		return tx.undo(err)
 	}
-	dirs := folders{root: tx.root}
-	defer dirs.close()
-	for i := range tx.entries.n {
-		e := tx.entries.at(i)
-		if err := ctx.Err(); err != nil {
-			return tx.undo(err)
-		}
-		d, err := dirs.in(path.Dir(e.name))
-		if err == nil {
-			err = tx.apply(d, i, e)
-		}
-		if err != nil {
-			return tx.undo(err)
-		}
+	if err := tx.applyAll(ctx); err != nil {
+		return tx.undo(err)
 	}
 	// The commit point: the journal becomes the done marker, by a rename, which
 	// the file system orders after the renames above. Past it, ctx ending
@@ -369,7 +359,6 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	if err := tx.root.Rename(journalName, doneName); err != nil {
 		return tx.undo(err)
 	}
-	dirs.close()
 	tx.removeOriginals()
 	if err := tx.root.Remove(doneName); err != nil {
 		tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
@@ -378,6 +367,72 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	// report, watch mode's next batch) without them: a build's are most of what it keeps.
 	tx.entries = entries{}
 	return nil
+}
+
+// applyAll puts every entry in place (apply), on one goroutine a CPU, each taking a run of one
+// folder's files, so that it opens the folder once for the run: one goroutine spent 4 s of a
+// 100,000-page build's commit on the link, lstat and rename of each file, busy on one core. Their
+// order does not matter: each file is put in place on its own, the undo looks at what each file's
+// names hold, and the commit point's rename comes after every one has returned. With a test's hook
+// set, the files go one at a time, in order, on the calling goroutine, as the hook's steps are
+// numbered (and as a kill it simulates would land).
+func (tx *Tx) applyAll(ctx context.Context) error {
+	type span struct{ from, to int }
+	var (
+		failed atomic.Bool
+		mu     sync.Mutex
+		first  error
+	)
+	do := func(dirs *folders, sp span) {
+		for i := sp.from; i < sp.to && !failed.Load(); i++ {
+			e := tx.entries.at(i)
+			err := ctx.Err()
+			if err == nil {
+				var d *os.Root
+				if d, err = dirs.in(path.Dir(e.name)); err == nil {
+					err = tx.apply(d, i, e)
+				}
+			}
+			if err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+				failed.Store(true)
+			}
+		}
+	}
+	if tx.hook != nil {
+		dirs := folders{root: tx.root}
+		defer dirs.close()
+		do(&dirs, span{0, tx.entries.n})
+		return first
+	}
+	const run = 64
+	todo := make(chan span)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			dirs := folders{root: tx.root}
+			defer dirs.close()
+			for sp := range todo {
+				do(&dirs, sp)
+			}
+		}()
+	}
+	from := 0
+	for i := 0; i < tx.entries.n && !failed.Load(); i++ {
+		if i+1 == tx.entries.n || i+1-from == run || folder(tx.entries.at(i+1).name) != folder(tx.entries.at(i).name) {
+			todo <- span{from, i + 1}
+			from = i + 1
+		}
+	}
+	close(todo)
+	wg.Wait()
+	return first
 }
 
 // removeOriginals removes the originals' second links, past the commit

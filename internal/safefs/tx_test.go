@@ -641,3 +641,47 @@ func TestFolders(t *testing.T) {
 		t.Errorf("a folder that is not there: got %v, want ErrChanged", err)
 	}
 }
+
+// TestCommitParallel: a commit of many files in many folders (put in place on several goroutines)
+// replaces every one; and when one of them was replaced by another process meanwhile, it fails
+// with ErrChanged and every file is as it was, whichever files the other goroutines had already
+// put in place.
+func TestCommitParallel(t *testing.T) {
+	old, changed := map[string]string{}, map[string]string{}
+	name := func(i int) string {
+		// Folders of a few files to a few hundred: runs shorter and longer than a worker's share.
+		return fmt.Sprintf("s%d/f%d/p%d.html", i%3, i%40*i%7, i)
+	}
+	for i := range 1500 {
+		old[name(i)], changed[name(i)] = "old "+name(i), "new "+name(i)
+	}
+	for _, fail := range []bool{false, true} {
+		dir := tree(t, old)
+		tx := begin(t, dir)
+		stage(t, tx, dir, changed)
+		victim := name(999)
+		if fail {
+			// Another process rewrites one page (a new inode) after robotsmith read it.
+			p := filepath.Join(dir, filepath.FromSlash(victim))
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("theirs"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		err := tx.Commit(context.Background())
+		want := merged(old, changed)
+		if fail {
+			if !errors.Is(err, ErrChanged) {
+				t.Fatalf("got %v, want ErrChanged", err)
+			}
+			want = merged(old, map[string]string{victim: "theirs"})
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if d := diff(snapshot(t, dir), want); d != "" {
+			t.Errorf("fail=%v:\n%s", fail, d)
+		}
+	}
+}
