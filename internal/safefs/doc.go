@@ -38,8 +38,10 @@
 //  2. for each file, makes a second link to the original
 //     (".robotsmith-<n>.old") and renames the temporary file over the name, so
 //     the name always holds a whole file; a new file is linked into place,
-//     which fails if another process created it meanwhile;
-//  3. renames the journal to ".robotsmith-done": the commit point;
+//     which fails if another process created it meanwhile (the files in any
+//     order, on one goroutine a CPU, each taking a run of one folder's);
+//  3. once every file is in place, renames the journal to
+//     ".robotsmith-done": the commit point;
 //  4. removes the originals' second links, then the done marker.
 //
 // A failure in step 1 or 2, or ctx ending, undoes: each replaced original is
