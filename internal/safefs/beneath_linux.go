@@ -18,13 +18,11 @@ var noOpenat2 atomic.Bool
 
 func beneathSupported() bool { return !noOpenat2.Load() }
 
-// openBeneath opens name beneath dir in one system call: never a link at its end (O_NOFOLLOW),
-// never outside dir (RESOLVE_BENEATH: no "..", absolute name or link that leaves it), never
-// blocking (a FIFO), and only a regular file. ok is false for anything else, which the caller
-// asks OpenIn about. full is the folder's name, for the file's.
-func openBeneath(dir *os.File, full, name string) (f *os.File, fi fs.FileInfo, ok bool) {
+// openReadBeneath opens name beneath dir for reading, as openBeneath says, and returns its
+// descriptor; ok is false when openat2 did not open it.
+func openReadBeneath(dir *os.File, name string) (fd int, ok bool) {
 	if noOpenat2.Load() {
-		return nil, nil, false
+		return -1, false
 	}
 	how := unix.OpenHow{
 		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC,
@@ -35,10 +33,22 @@ func openBeneath(dir *os.File, full, name string) (f *os.File, fi fs.FileInfo, o
 		if err == unix.ENOSYS {
 			noOpenat2.Store(true)
 		}
+		return -1, false
+	}
+	return fd, true
+}
+
+// openBeneath opens name beneath dir in one system call: never a link at its end (O_NOFOLLOW),
+// never outside dir (RESOLVE_BENEATH: no "..", absolute name or link that leaves it), never
+// blocking (a FIFO), and only a regular file. ok is false for anything else, which the caller
+// asks OpenIn about. full is the folder's name, for the file's.
+func openBeneath(dir *os.File, full, name string) (f *os.File, fi fs.FileInfo, ok bool) {
+	fd, ok := openReadBeneath(dir, name)
+	if !ok {
 		return nil, nil, false
 	}
 	f = os.NewFile(uintptr(fd), full+"/"+name)
-	fi, err = regular(f, name)
+	fi, err := regular(f, name)
 	if err != nil {
 		f.Close()
 		return nil, nil, false
@@ -76,18 +86,8 @@ func createBeneath(dir *os.File, full, name string, perm fs.FileMode) (f *os.Fil
 // and close together, a page after page. ok is false, with nothing read, when it did not open a
 // regular file: the caller asks OpenIn, whose answer stands.
 func readBeneath(dir *os.File, full, name string, buf []byte, limit int64) (data []byte, fi fs.FileInfo, ok bool, err error) {
-	if noOpenat2.Load() {
-		return buf[:0], nil, false, nil
-	}
-	how := unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	fd, err := unix.Openat2(int(dir.Fd()), name, &how)
-	if err != nil {
-		if err == unix.ENOSYS {
-			noOpenat2.Store(true)
-		}
+	fd, ok := openReadBeneath(dir, name)
+	if !ok {
 		return buf[:0], nil, false, nil
 	}
 	defer syscall.Close(fd)

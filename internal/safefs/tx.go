@@ -377,14 +377,13 @@ func (tx *Tx) Commit(ctx context.Context) error {
 // set, the files go one at a time, in order, on the calling goroutine, as the hook's steps are
 // numbered (and as a kill it simulates would land).
 func (tx *Tx) applyAll(ctx context.Context) error {
-	type span struct{ from, to int }
 	var (
 		failed atomic.Bool
 		mu     sync.Mutex
 		first  error
 	)
-	do := func(dirs *folders, sp span) {
-		for i := sp.from; i < sp.to && !failed.Load(); i++ {
+	do := func(dirs *folders, from, to int) {
+		for i := from; i < to && !failed.Load(); i++ {
 			e := tx.entries.at(i)
 			err := ctx.Err()
 			if err == nil {
@@ -406,32 +405,10 @@ func (tx *Tx) applyAll(ctx context.Context) error {
 	if tx.hook != nil {
 		dirs := folders{root: tx.root}
 		defer dirs.close()
-		do(&dirs, span{0, tx.entries.n})
+		do(&dirs, 0, tx.entries.n)
 		return first
 	}
-	const run = 64
-	todo := make(chan span)
-	var wg sync.WaitGroup
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			dirs := folders{root: tx.root}
-			defer dirs.close()
-			for sp := range todo {
-				do(&dirs, sp)
-			}
-		}()
-	}
-	from := 0
-	for i := 0; i < tx.entries.n && !failed.Load(); i++ {
-		if i+1 == tx.entries.n || i+1-from == run || folder(tx.entries.at(i+1).name) != folder(tx.entries.at(i).name) {
-			todo <- span{from, i + 1}
-			from = i + 1
-		}
-	}
-	close(todo)
-	wg.Wait()
+	tx.inFolderRuns(runtime.GOMAXPROCS(0), func(int) bool { return !failed.Load() }, do)
 	return first
 }
 
@@ -443,13 +420,52 @@ func (tx *Tx) applyAll(ctx context.Context) error {
 // order does not matter. The entries are in folder order: each worker takes a
 // run of one folder's files, so that it opens the folder once for the run.
 func (tx *Tx) removeOriginals() {
-	const workers, run = 8, 64
+	var mu sync.Mutex // Warnings
+	warn := func(err error) {
+		mu.Lock()
+		tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
+		mu.Unlock()
+	}
+	// The hook runs before each file is handed out, one file at a time in
+	// order, as a kill would land: what was handed out before it may be
+	// removed, nothing after.
+	before := func(i int) bool {
+		if e := tx.entries.at(i); !e.new {
+			if err := tx.step("cleanup", i); err != nil {
+				warn(err)
+				e.keep = true // the next run's recovery removes it
+			}
+		}
+		return true
+	}
+	tx.inFolderRuns(8, before, func(dirs *folders, from, to int) {
+		for i := from; i < to; i++ {
+			e := tx.entries.at(i) // e.keep written before its run was handed out
+			if e.new || e.keep {
+				continue
+			}
+			d, err := dirs.in(path.Dir(e.name))
+			if err == nil {
+				err = removeIfThere(d, e.oldBase())
+			}
+			if err != nil {
+				warn(err)
+			}
+		}
+	})
+}
+
+// inFolderRuns hands the entries, in their (folder) order, to workers goroutines in runs of at
+// most 64 files of one folder; each worker calls do with its own folders, so that it opens a
+// folder once for a run. before(i) is called on this goroutine for each entry before its run is
+// handed out; when it returns false, nothing more is. It returns when every run handed out is
+// done, also when this goroutine ends in before (a test's hook that simulates a kill there): what
+// was handed out is finished, nothing after.
+func (tx *Tx) inFolderRuns(workers int, before func(i int) bool, do func(dirs *folders, from, to int)) {
+	const run = 64
 	type span struct{ from, to int }
 	todo := make(chan span)
-	var (
-		wg sync.WaitGroup
-		mu sync.Mutex // Warnings
-	)
+	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -457,44 +473,20 @@ func (tx *Tx) removeOriginals() {
 			dirs := folders{root: tx.root}
 			defer dirs.close()
 			for sp := range todo {
-				for i := sp.from; i < sp.to; i++ {
-					e := tx.entries.at(i) // e.keep written before its span was sent
-					if e.new || e.keep {
-						continue
-					}
-					d, err := dirs.in(path.Dir(e.name))
-					if err == nil {
-						err = removeIfThere(d, e.oldBase())
-					}
-					if err != nil {
-						mu.Lock()
-						tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
-						mu.Unlock()
-					}
-				}
+				do(&dirs, sp.from, sp.to)
 			}
 		}()
 	}
-	// Deferred, so that a test's hook that ends this goroutine (a kill, in
-	// TestRecover) still lets the workers finish what they were given.
 	defer func() {
 		close(todo)
 		wg.Wait()
 	}()
 	from := 0
 	for i := range tx.entries.n {
-		e := tx.entries.at(i)
-		// The hook runs here, one file at a time in order, as a kill would
-		// land: what was handed out before it may be removed, nothing after.
-		if !e.new {
-			if err := tx.step("cleanup", i); err != nil {
-				mu.Lock()
-				tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
-				mu.Unlock()
-				e.keep = true // the next run's recovery removes it
-			}
+		if !before(i) {
+			return
 		}
-		if i+1 == tx.entries.n || i+1-from == run || folder(tx.entries.at(i+1).name) != folder(e.name) {
+		if i+1 == tx.entries.n || i+1-from == run || folder(tx.entries.at(i+1).name) != folder(tx.entries.at(i).name) {
 			todo <- span{from, i + 1}
 			from = i + 1
 		}
