@@ -1,7 +1,6 @@
 package safefs
 
 import (
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -21,11 +20,19 @@ func beneathSupported() bool { return !noOpenat2.Load() }
 // openReadBeneath opens name beneath dir for reading, as openBeneath says, and returns its
 // descriptor; ok is false when openat2 did not open it.
 func openReadBeneath(dir *os.File, name string) (fd int, ok bool) {
+	return openat2(dir, name, unix.O_RDONLY|unix.O_NONBLOCK|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+}
+
+// openat2 opens name beneath dir (RESOLVE_BENEATH: no "..", absolute name or link that leaves it;
+// no magic link) with flags and, for a file it creates, mode; ok is false when it did not, and
+// once the call is found missing it is not tried again.
+func openat2(dir *os.File, name string, flags int, mode fs.FileMode) (fd int, ok bool) {
 	if noOpenat2.Load() {
 		return -1, false
 	}
 	how := unix.OpenHow{
-		Flags:   unix.O_RDONLY | unix.O_NONBLOCK | unix.O_NOFOLLOW | unix.O_CLOEXEC,
+		Flags:   uint64(flags),
+		Mode:    uint64(mode.Perm()),
 		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
 	}
 	fd, err := unix.Openat2(int(dir.Fd()), name, &how)
@@ -61,66 +68,31 @@ func openBeneath(dir *os.File, full, name string) (f *os.File, fi fs.FileInfo, o
 // outside dir. ok is false for anything else (the name is taken, an old kernel), which the caller
 // does with os.Root, whose answer stands.
 func createBeneath(dir *os.File, full, name string, perm fs.FileMode) (f *os.File, ok bool) {
-	if noOpenat2.Load() {
-		return nil, false
-	}
-	how := unix.OpenHow{
-		Flags:   unix.O_WRONLY | unix.O_CREAT | unix.O_EXCL | unix.O_NOFOLLOW | unix.O_CLOEXEC,
-		Mode:    uint64(perm.Perm()),
-		Resolve: unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS,
-	}
-	fd, err := unix.Openat2(int(dir.Fd()), name, &how)
-	if err != nil {
-		if err == unix.ENOSYS {
-			noOpenat2.Store(true)
-		}
+	fd, ok := openat2(dir, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, perm)
+	if !ok {
 		return nil, false
 	}
 	return os.NewFile(uintptr(fd), full+"/"+name), true
 }
 
 // readBeneath is Folder.ReadFile where openat2 opens the file: opened as openBeneath opens it,
-// then read and closed with the descriptor alone. An os.File of a descriptor opened O_NONBLOCK
-// costs five fcntl calls and an epoll_ctl that fails for a regular file (os.NewFile tries the
-// poller for it and undoes the non-blocking mode), more system calls than the open, fstat, reads
-// and close together, a page after page. ok is false, with nothing read, when it did not open a
-// regular file: the caller asks OpenIn, whose answer stands.
+// then read and closed as a Descriptor, without an os.File. ok is false, with nothing read, when
+// it did not open a regular file: the caller asks OpenIn, whose answer stands.
 func readBeneath(dir *os.File, full, name string, buf []byte, limit int64) (data []byte, fi fs.FileInfo, ok bool, err error) {
 	fd, ok := openReadBeneath(dir, name)
 	if !ok {
 		return buf[:0], nil, false, nil
 	}
-	defer syscall.Close(fd)
+	d := Descriptor{fd, full + "/" + name}
+	defer d.Close()
 	st := &statInfo{name: path.Base(name)}
 	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st.sys) }); err != nil || st.sys.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		return buf[:0], nil, false, nil
 	}
-	data, err = readInto(buf, full+"/"+name, st.sys.Size, limit, func(p []byte) (int, error) {
-		for {
-			n, err := syscall.Read(fd, p)
-			switch {
-			case err == syscall.EINTR:
-				continue
-			case err != nil:
-				return 0, &fs.PathError{Op: "read", Path: full + "/" + name, Err: err}
-			case n == 0 && len(p) > 0:
-				return 0, io.EOF
-			}
-			return n, nil
-		}
-	})
-	if err != nil {
+	if data, err = readInto(buf, d.name, st.sys.Size, limit, d); err != nil {
 		return data, nil, true, err
 	}
 	return data, st, true, nil
-}
-
-func ignoringEINTR(f func() error) error {
-	for {
-		if err := f(); err != syscall.EINTR {
-			return err
-		}
-	}
 }
 
 // statInfo is the fs.FileInfo of a regular file from its fstat, as os.File's Stat gives it (Sys

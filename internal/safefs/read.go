@@ -100,16 +100,15 @@ func ReadAll(f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
 // worker reading one page after another keeps one buffer): it returns the
 // file's bytes in buf, or in a larger buffer that the next call can reuse.
 func ReadInto(buf []byte, f *os.File, fi fs.FileInfo, limit int64) ([]byte, error) {
-	return readInto(buf, f.Name(), fi.Size(), limit, f.Read)
+	return readInto(buf, f.Name(), fi.Size(), limit, f)
 }
 
-// readInto is ReadInto of the file name, which fstat says is size bytes long, with read its
-// reads (io.Reader's Read).
-func readInto(buf []byte, name string, size, limit int64, read func([]byte) (int, error)) ([]byte, error) {
+// readInto is ReadInto of the file name, which fstat says is size bytes long, read from r.
+func readInto(buf []byte, name string, size, limit int64, r io.Reader) ([]byte, error) {
 	if size > limit {
 		return buf[:0], &SizeError{Name: name, Size: size, Limit: limit}
 	}
-	r := io.LimitedReader{R: readerFunc(read), N: limit + 1}
+	lr := io.LimitedReader{R: r, N: limit + 1}
 	if need := int(size) + 1; cap(buf) < need { // +1: room for the read that sees EOF
 		buf = make([]byte, 0, need+need/8)
 	}
@@ -118,7 +117,7 @@ func readInto(buf []byte, name string, size, limit int64, read func([]byte) (int
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		n, err := r.Read(buf[len(buf):cap(buf)])
+		n, err := lr.Read(buf[len(buf):cap(buf)])
 		buf = buf[:len(buf)+n]
 		if err == io.EOF {
 			break
@@ -132,10 +131,6 @@ func readInto(buf []byte, name string, size, limit int64, read func([]byte) (int
 	}
 	return buf, nil
 }
-
-type readerFunc func([]byte) (int, error)
-
-func (f readerFunc) Read(p []byte) (int, error) { return f(p) }
 
 // OpenIn opens name, relative to root, for reading when it is a regular file
 // and its last element is not a symbolic link (ErrSymlink: the caller decides
