@@ -47,9 +47,12 @@
 // A failure in step 1 or 2, or ctx ending, undoes: each replaced original is
 // renamed back over its name, every temporary file and the journal are
 // removed, and Commit returns the cause. A file that another process
-// rewrote, replaced or deleted between robotsmith reading it and step 2 is
-// ErrChanged, and it too undoes the build (a page deleted mid-build does not
-// come back).
+// rewrote, replaced or deleted between robotsmith reading it and its rename
+// in step 2 is ErrChanged, and it too undoes the build (a page deleted
+// mid-build does not come back). The original is checked before the rename
+// and again after it: a generator that opened it in place (O_TRUNC) in
+// between wrote into what is then only the second link, and the undo puts
+// its file back.
 //
 // The next run of any command (Begin, Recover) finds what a killed run left:
 // a done marker is finished (its second links removed); a journal with a

@@ -556,7 +556,21 @@ func (tx *Tx) apply(d *os.Root, i int, e *entry) error {
 	if err := tx.step("rename", i); err != nil {
 		return err
 	}
-	return d.Rename(e.tempBase(), base)
+	if err := d.Rename(e.tempBase(), base); err != nil {
+		return err
+	}
+	// Checked again once the name holds the new file: a writer that opened the original between
+	// the check above and the rename (a generator rewriting the page in place, O_TRUNC) wrote into
+	// what is now only its second link, which the commit would remove, and its change would be
+	// lost without a trace. Its open changed the original's time, so it is ErrChanged, and the
+	// undo puts its file back. (Any later open reaches the new file.)
+	if fi, err = d.Lstat(e.oldBase()); err != nil {
+		return err
+	}
+	if fingerprint(fi) != e.orig {
+		return &fs.PathError{Op: "replace", Path: e.name, Err: ErrChanged}
+	}
+	return nil
 }
 
 // folders opens each folder once for a run of operations on its files, so

@@ -685,3 +685,29 @@ func TestCommitParallel(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteDuringRename: a generator that rewrites a page in place (O_TRUNC) between the commit's
+// check of the original and its rename keeps its write: the commit fails with ErrChanged and the
+// page holds the generator's bytes, not robotsmith's and not the original's.
+func TestWriteDuringRename(t *testing.T) {
+	dir := tree(t, map[string]string{"a.html": "old", "b.html": "old b"})
+	p := filepath.Join(dir, "a.html")
+	tx := begin(t, dir)
+	for _, name := range []string{"a.html", "b.html"} {
+		if err := tx.WriteFile(name, mustStat(t, filepath.Join(dir, name)), []byte("robotsmith's "+name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tx.hook = func(step string, i int) error {
+		if step == "rename" && tx.entries.at(i).name == "a.html" {
+			return os.WriteFile(p, []byte("the generator's"), 0o644) // in place, as Hugo writes
+		}
+		return nil
+	}
+	if err := tx.Commit(context.Background()); !errors.Is(err, ErrChanged) {
+		t.Fatalf("got %v, want ErrChanged", err)
+	}
+	if d := diff(snapshot(t, dir), map[string]string{"a.html": "the generator's", "b.html": "old b"}); d != "" {
+		t.Error(d)
+	}
+}
