@@ -3,7 +3,7 @@
 // Command sitebench is robotsmith's site-level benchmark. It writes synthetic Hugo-layout sites with
 // the sample site's generator (standin.Synthetic: realistic page sizes, nested sections, theme
 // robots tags, a tenth as many images and PDFs as pages) and times, alternating in one run, round
-// after round on each site:
+// after round, the sites taking turns in each round:
 //
 //	floor    the I/O floor (internal/sitebench/floor): read every HTML file, write it to a
 //	         temporary file and rename it over the original, nothing else
@@ -13,11 +13,14 @@
 //	rebuild  robotsmith build --no-command again, on its own output: it must write no file
 //	check    robotsmith check on that output: it must find nothing to change
 //
+// then the floor, rebuild and check again (-repeat runs of each in a round, 2 by default).
+//
 // Before every step, untimed, the page cache is flushed to disk (sync) and the site's sources are
 // read, as the generator that runs before robotsmith (hugo && robotsmith build) reads them.
 //
-// It prints, for each step, the median wall time, its ratio to the floor's, pages per second, the
-// CPU time and the peak RSS of the child process (from its rusage), then the targets: build within
+// It prints, for each step, the median wall time, how far the runs spread, its ratio to the
+// floor's, pages per second, the CPU time and the peak RSS of the child process (from its rusage),
+// then the targets: build within
 // 1.2 × the floor (sites of up to 10,000 pages; larger ones are held to linearity), rebuild and
 // check within 0.3 ×, at most 64 MiB peak RSS, and the time for 10 × the pages within 10.5 × the
 // time. Nothing is asserted about time: it exits non-zero only when a
@@ -25,10 +28,10 @@
 //
 // Usage, from the repository root:
 //
-//	go run ./internal/sitebench                        # 10,000 and 100,000 pages, 3 rounds each
+//	go run ./internal/sitebench                        # 10,000 and 100,000 pages, 3 rounds
 //	go run ./internal/sitebench -pages 1000 -rounds 1  # what .ci/run does, so that it cannot rot
 //
-// Flags: -pages (sizes, comma-separated), -rounds, -seed, -dir (the work folder; default
+// Flags: -pages (sizes, comma-separated), -rounds, -repeat, -seed, -dir (the work folder; default
 // robotsmith-sitebench in the temporary folder). Generated sites are kept in -dir and reused while
 // the generator writes the same site; the 100,000-page site takes about 10 GB there with its
 // working copy, and some minutes to generate the first time.
@@ -85,6 +88,7 @@ type usageError struct{ error }
 type options struct {
 	sizes  []int
 	rounds int
+	repeat int
 	seed   int64
 	dir    string
 }
@@ -94,6 +98,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	fs.SetOutput(stderr)
 	pages := fs.String("pages", "10000,100000", "site sizes in source pages, comma-separated")
 	rounds := fs.Int("rounds", 3, "rounds of the steps on each site")
+	repeat := fs.Int("repeat", 2, "runs of the floor, rebuild and check in each round")
 	seed := fs.Int64("seed", 1, "seed of the synthetic sites")
 	dir := fs.String("dir", filepath.Join(os.TempDir(), "robotsmith-sitebench"), "work folder: generated sites and copies")
 	if err := fs.Parse(args); err != nil {
@@ -105,7 +110,7 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	if fs.NArg() > 0 {
 		return options{}, usageError{fmt.Errorf("unexpected arguments: %q", fs.Args())}
 	}
-	o := options{rounds: *rounds, seed: *seed, dir: *dir}
+	o := options{rounds: *rounds, repeat: *repeat, seed: *seed, dir: *dir}
 	for _, s := range strings.Split(*pages, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(s))
 		if err != nil || n <= 0 {
@@ -115,6 +120,9 @@ func parseArgs(args []string, stderr io.Writer) (options, error) {
 	}
 	if o.rounds < 1 {
 		return options{}, usageError{fmt.Errorf("-rounds: %d, want at least 1", o.rounds)}
+	}
+	if o.repeat < 1 {
+		return options{}, usageError{fmt.Errorf("-repeat: %d, want at least 1", o.repeat)}
 	}
 	return o, nil
 }
@@ -140,18 +148,20 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "sitebench: %s/%s, %d CPUs, load %s\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), loadavg())
-	var all []sizeResult
+	var sites []site
 	for _, n := range o.sizes {
 		s, err := ensureSite(o.dir, n, o.seed, stdout)
 		if err != nil {
 			return err
 		}
-		r, err := bench(ctx, l, bins, s, o.rounds, stdout)
-		if err != nil {
-			return err
-		}
+		sites = append(sites, s)
+	}
+	all, err := benchmark(ctx, l, bins, sites, o.rounds, o.repeat, stdout)
+	if err != nil {
+		return err
+	}
+	for _, r := range all {
 		r.print(stdout)
-		all = append(all, r)
 	}
 	printTargets(stdout, all)
 	fmt.Fprintf(stdout, "load at the end: %s\n", loadavg())
@@ -292,54 +302,92 @@ type sizeResult struct {
 	measures [len(steps)][]measure
 }
 
-// bench runs rounds of the steps on s. Each round starts from a fresh copy of the generated
-// output; the page cache is flushed to disk (sync) before every step, so that no step pays for
-// another's writes, and the site's sources are read (readSources), so that no step pays for what
-// the benchmark's own copies pushed out of the caches.
-func bench(ctx context.Context, l *launched, t tools, s site, rounds int, stdout io.Writer) (sizeResult, error) {
-	r := sizeResult{site: s}
-	work := filepath.Join(filepath.Dir(s.root), fmt.Sprintf("work-%d", s.pages))
-	defer os.RemoveAll(work)
-	for round := 1; round <= rounds; round++ {
-		fmt.Fprintf(stdout, "%d pages, round %d of %d: copying ...", s.pages, round, rounds)
-		if err := os.RemoveAll(work); err != nil {
-			return r, err
-		}
-		if err := copyTree(ctx, filepath.Join(s.root, "public"), work); err != nil {
-			return r, err
-		}
-		for i, step := range steps {
-			if err := readSources(s.root); err != nil {
-				return r, err
-			}
-			syscall.Sync()
-			fmt.Fprintf(stdout, " %s", step)
-			var (
-				m   measure
-				rep report
-				err error
-			)
-			switch step {
-			case "floor":
-				m, _, err = l.run(t.floor, work)
-			case "floor+tx":
-				m, _, err = l.run(t.floor, "-safefs", work)
-			case "build", "rebuild":
-				m, rep, err = l.run(t.robotsmith, "build", "--no-command", "--json", "--output", work, s.root)
-			case "check":
-				m, rep, err = l.run(t.robotsmith, "check", "--json", "--output", work, s.root)
-			}
-			if err == nil {
-				err = rep.expect(step)
-			}
-			if err != nil {
-				return r, fmt.Errorf("%d pages, round %d, %s: %w", s.pages, round, step, err)
-			}
-			r.measures[i] = append(r.measures[i], m)
-		}
-		fmt.Fprintln(stdout)
+// benchmark runs the rounds. Each round takes every site in turn: a fresh copy of its generated
+// output, then the steps (roundSteps). The sites take turns round by round rather than one after the
+// other, so that a slow spell of the machine falls on every size alike instead of on one term of
+// the linearity ratio: this machine's disk and CPU speed move 10-40 % from one quarter of an hour to
+// the next, and a size's rounds, one after the other, took that long.
+//
+// The page cache is flushed to disk (sync) before every step, so that no step pays for another's
+// writes, and the site's sources are read (readSources), so that no step pays for what the
+// benchmark's own copies pushed out of the caches.
+func benchmark(ctx context.Context, l *launched, t tools, sites []site, rounds, repeat int, stdout io.Writer) ([]sizeResult, error) {
+	rs := make([]sizeResult, len(sites))
+	for i, s := range sites {
+		rs[i].site = s
+		defer os.RemoveAll(workDir(s))
 	}
-	return r, nil
+	for round := 1; round <= rounds; round++ {
+		for i := range rs {
+			if err := benchRound(ctx, l, t, &rs[i], roundSteps(repeat), stdout, round, rounds); err != nil {
+				return rs, err
+			}
+		}
+	}
+	return rs, nil
+}
+
+// roundSteps is the order of one round's steps: each step once, then the floor, rebuild and check
+// again, repeat-1 times. Those three leave the copy as they found it (the floor writes the same
+// bytes; the rebuild and check must change nothing), so they can run again within a round; build
+// needs a fresh copy, which at 100,000 pages takes longer than the build. The rebuild and check
+// take a second at 10,000 pages, where a run's scheduling moves one by a tenth; more of them make
+// their medians, and the linearity ratios made from them, steadier.
+func roundSteps(repeat int) []int {
+	order := []int{floorStep, floorTxStep, buildStep, rebuildStep, checkStep}
+	for range repeat - 1 {
+		order = append(order, floorStep, rebuildStep, checkStep)
+	}
+	return order
+}
+
+// workDir is the folder of a site's copy that the steps work on.
+func workDir(s site) string {
+	return filepath.Join(filepath.Dir(s.root), fmt.Sprintf("work-%d", s.pages))
+}
+
+// benchRound runs one round of order on a fresh copy of r's site and adds its measures to r.
+func benchRound(ctx context.Context, l *launched, t tools, r *sizeResult, order []int, stdout io.Writer, round, rounds int) error {
+	s, work := r.site, workDir(r.site)
+	fmt.Fprintf(stdout, "%d pages, round %d of %d: copying ...", s.pages, round, rounds)
+	if err := os.RemoveAll(work); err != nil {
+		return err
+	}
+	if err := copyTree(ctx, filepath.Join(s.root, "public"), work); err != nil {
+		return err
+	}
+	for _, i := range order {
+		if err := readSources(s.root); err != nil {
+			return err
+		}
+		syscall.Sync()
+		step := steps[i]
+		fmt.Fprintf(stdout, " %s", step)
+		var (
+			m   measure
+			rep report
+			err error
+		)
+		switch i {
+		case floorStep:
+			m, _, err = l.run(t.floor, work)
+		case floorTxStep:
+			m, _, err = l.run(t.floor, "-safefs", work)
+		case buildStep, rebuildStep:
+			m, rep, err = l.run(t.robotsmith, "build", "--no-command", "--json", "--output", work, s.root)
+		case checkStep:
+			m, rep, err = l.run(t.robotsmith, "check", "--json", "--output", work, s.root)
+		}
+		if err == nil {
+			err = rep.expect(step)
+		}
+		if err != nil {
+			return fmt.Errorf("%d pages, round %d, %s: %w", s.pages, round, step, err)
+		}
+		r.measures[i] = append(r.measures[i], m)
+	}
+	fmt.Fprintln(stdout)
+	return nil
 }
 
 // report is the part of robotsmith's --json report the benchmark checks.
@@ -567,17 +615,30 @@ func cpu(m measure) time.Duration  { return m.user + m.sys }
 
 func (r sizeResult) print(w io.Writer) {
 	s := r.site
-	fmt.Fprintf(w, "\n%s source pages: %s HTML files (%.0f MB), %s other files; %d rounds, medians, peak RSS the highest\n",
-		thousands(s.pages), thousands(s.html), float64(s.bytes)/1e6, thousands(s.others), len(r.measures[floorStep]))
-	fmt.Fprintf(w, "  %-8s %9s %8s %10s %10s %10s %10s\n", "step", "wall", "×floor", "pages/s", "CPU", "CPU×floor", "peak RSS")
+	fmt.Fprintf(w, "\n%s source pages: %s HTML files (%.0f MB), %s other files; medians of the runs, spread (slowest less fastest) as a share of the median, peak RSS the highest\n",
+		thousands(s.pages), thousands(s.html), float64(s.bytes)/1e6, thousands(s.others))
+	fmt.Fprintf(w, "  %-8s %4s %9s %7s %8s %10s %10s %10s %10s\n", "step", "runs", "wall", "spread", "×floor", "pages/s", "CPU", "CPU×floor", "peak RSS")
 	floor := median(r.measures[floorStep], wall)
 	floorCPU := median(r.measures[floorStep], cpu)
 	for i, step := range steps {
 		ms := r.measures[i]
 		wt, ct := median(ms, wall), median(ms, cpu)
-		fmt.Fprintf(w, "  %-8s %8.2fs %8.2f %10.0f %9.2fs %10.2f %7.1f MiB\n", step, wt.Seconds(), ratio(wt, floor),
-			float64(s.html)/wt.Seconds(), ct.Seconds(), ratio(ct, floorCPU), float64(peak(ms))/(1<<20))
+		fmt.Fprintf(w, "  %-8s %4d %8.2fs %6.0f%% %8.2f %10.0f %9.2fs %10.2f %7.1f MiB\n", step, len(ms), wt.Seconds(), 100*spread(ms),
+			ratio(wt, floor), float64(s.html)/wt.Seconds(), ct.Seconds(), ratio(ct, floorCPU), float64(peak(ms))/(1<<20))
 	}
+}
+
+// spread is the difference between the slowest and the fastest run, as a share of the median: how
+// far one run could move the figure.
+func spread(ms []measure) float64 {
+	if len(ms) == 0 {
+		return 0
+	}
+	lo, hi := ms[0].wall, ms[0].wall
+	for _, m := range ms[1:] {
+		lo, hi = min(lo, m.wall), max(hi, m.wall)
+	}
+	return ratio(hi-lo, median(ms, wall))
 }
 
 func ratio(a, b time.Duration) float64 {

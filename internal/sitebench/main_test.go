@@ -22,15 +22,18 @@ func TestParseArgs(t *testing.T) {
 		args   []string
 		sizes  []int
 		rounds int
+		repeat int
 		err    string // "usage", "help" or ""
 	}{
-		{"defaults", nil, []int{10000, 100000}, 3, ""},
-		{"what .ci/run runs", []string{"-pages", "1000", "-rounds", "1"}, []int{1000}, 1, ""},
-		{"sizes with blanks", []string{"-pages", "10, 20"}, []int{10, 20}, 3, ""},
-		{"a size that is not a number", []string{"-pages", "10,ten"}, nil, 0, "usage"},
-		{"no rounds", []string{"-rounds", "0"}, nil, 0, "usage"},
-		{"an argument", []string{"extra"}, nil, 0, "usage"},
-		{"help", []string{"-h"}, nil, 0, "help"},
+		{"defaults", nil, []int{10000, 100000}, 3, 2, ""},
+		{"what .ci/run runs", []string{"-pages", "1000", "-rounds", "1"}, []int{1000}, 1, 2, ""},
+		{"sizes with blanks", []string{"-pages", "10, 20"}, []int{10, 20}, 3, 2, ""},
+		{"no repeats", []string{"-repeat", "1"}, []int{10000, 100000}, 3, 1, ""},
+		{"a size that is not a number", []string{"-pages", "10,ten"}, nil, 0, 0, "usage"},
+		{"no rounds", []string{"-rounds", "0"}, nil, 0, 0, "usage"},
+		{"no runs", []string{"-repeat", "0"}, nil, 0, 0, "usage"},
+		{"an argument", []string{"extra"}, nil, 0, 0, "usage"},
+		{"help", []string{"-h"}, nil, 0, 0, "help"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -50,8 +53,8 @@ func TestParseArgs(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !reflect.DeepEqual(o.sizes, tc.sizes) || o.rounds != tc.rounds {
-				t.Errorf("got sizes %v rounds %d, want %v %d", o.sizes, o.rounds, tc.sizes, tc.rounds)
+			if !reflect.DeepEqual(o.sizes, tc.sizes) || o.rounds != tc.rounds || o.repeat != tc.repeat {
+				t.Errorf("got sizes %v rounds %d repeat %d, want %v %d %d", o.sizes, o.rounds, o.repeat, tc.sizes, tc.rounds, tc.repeat)
 			}
 		})
 	}
@@ -86,12 +89,42 @@ func TestFigures(t *testing.T) {
 	if got := median(ms[:2], wall); got != 2*time.Second {
 		t.Errorf("median of two: got %v, want their mean, 2s", got)
 	}
+	if got := spread(ms); got != 1 {
+		t.Errorf("spread: got %v, want (3s-1s)/2s = 1", got)
+	}
+	if got := spread(ms[:1]); got != 0 {
+		t.Errorf("spread of one run: got %v, want 0", got)
+	}
 	if got := peak(ms); got != 9 {
 		t.Errorf("peak: got %d, want 9", got)
 	}
 	for n, want := range map[int]string{7: "7", 1000: "1,000", 133817: "133,817", 1000000: "1,000,000"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestRoundSteps: a round runs every step once, build first of robotsmith's steps and only once
+// (it needs a fresh copy), and runs again only the steps that leave the copy as they found it.
+func TestRoundSteps(t *testing.T) {
+	for repeat := 1; repeat <= 3; repeat++ {
+		order := roundSteps(repeat)
+		count := make(map[int]int)
+		for _, i := range order {
+			count[i]++
+		}
+		want := map[int]int{floorStep: repeat, floorTxStep: 1, buildStep: 1, rebuildStep: repeat, checkStep: repeat}
+		if !reflect.DeepEqual(count, want) {
+			t.Errorf("repeat %d: runs %v, want %v", repeat, count, want)
+		}
+		for _, i := range order {
+			if i == buildStep {
+				break
+			}
+			if i == rebuildStep || i == checkStep {
+				t.Errorf("repeat %d: %s before build in %v", repeat, steps[i], order)
+			}
 		}
 	}
 }
