@@ -428,6 +428,24 @@ func TestJekyllPlugin(t *testing.T) {
 		}
 	})
 
+	t.Run("binary in the site", func(t *testing.T) {
+		// README's host-build setup keeps a Linux binary at bin/robotsmith in the site's repository.
+		// Jekyll copies every file it is not told to exclude: without the plugin's exclusion the
+		// 9 MB binary was published at _site/bin/robotsmith.
+		site := jekyllSite(t, "bin/robotsmith")
+		copyFile(t, bin, filepath.Join(site, "bin", "robotsmith"), 0o755)
+		out, err := jekyllCmd(ctx, jekyll, site, "build").CombinedOutput()
+		if err != nil {
+			t.Fatalf("jekyll build: %v\n%s", err, out)
+		}
+		if got := readFile(t, filepath.Join(site, "_site", "index.html")); !strings.Contains(got, robotsmithBlock) {
+			t.Errorf("robotsmith at bin/robotsmith did not run:\n%s", out)
+		}
+		if _, err := os.Stat(filepath.Join(site, "_site", "bin", "robotsmith")); err == nil {
+			t.Errorf("_site/bin/robotsmith: Jekyll published robotsmith's binary")
+		}
+	})
+
 	t.Run("build --quiet", func(t *testing.T) {
 		// Jekyll's --quiet is robotsmith's -q: the tags are written, the summary is not printed.
 		site := jekyllSite(t, bin)

@@ -16,8 +16,9 @@
 # 1); under --watch and serve, Jekyll prints it and goes on watching, and the next regeneration
 # that fixes it runs robotsmith again.
 #
-# The plugin also keeps robotsmith's own configuration out of the destination: Jekyll copies every
-# file that is not excluded, robotsmith.yaml included, and the host would serve it.
+# The plugin also keeps robotsmith's own files out of the destination: Jekyll copies every file that
+# is not excluded, robotsmith.yaml and a binary kept in the site's repository (bin/robotsmith)
+# included, and the host would serve them.
 module Robotsmith
   CONFIG_NAMES = %w[robotsmith.yaml robotsmith.yml robotsmith.toml robotsmith.json].freeze
 
@@ -31,12 +32,27 @@ module Robotsmith
     s
   end
 
+  # The executable: a path (it holds a slash) is relative to the site; a bare name is looked up on
+  # PATH.
+  def self.binary(site)
+    bin = settings(site).fetch("binary", "robotsmith").to_s
+    bin.include?("/") ? File.expand_path(bin, site.source) : bin
+  end
+
+  # The files of robotsmith's that live in the site's source and that Jekyll must not publish: its
+  # configuration, and the binary when it is kept in the site's repository.
+  def self.excluded(site)
+    names = CONFIG_NAMES.dup
+    bin = binary(site)
+    inside = File.join(File.expand_path(site.source), "")
+    names << bin.delete_prefix(inside) if bin.start_with?(inside)
+    names
+  end
+
   # The command line that builds the site's destination.
   def self.command(site)
     s = settings(site)
-    bin = s.fetch("binary", "robotsmith").to_s
-    # A path (it holds a slash) is relative to the site; a bare name is looked up on PATH.
-    bin = File.expand_path(bin, site.source) if bin.include?("/")
+    bin = binary(site)
     args = [bin, "build", "--no-command", "--output", site.dest]
     args += ["--config", File.expand_path(s["config"].to_s, site.source)] if s["config"]
     args << "-q" if site.config["quiet"]
@@ -60,7 +76,7 @@ module Robotsmith
 end
 
 Jekyll::Hooks.register :site, :after_init do |site|
-  site.exclude |= Robotsmith::CONFIG_NAMES
+  site.exclude |= Robotsmith.excluded(site)
 end
 
 Jekyll::Hooks.register :site, :post_write do |site|
