@@ -43,8 +43,9 @@ import (
 	"github.com/robotsmith/robotsmith/pipeline"
 )
 
-// version is set at release time with -ldflags "-X main.version=...". Left empty, the version is the
-// module's (go install ...@v1.2.3) or, built from a clone, "devel" and the commit.
+// version is set at release time (GoReleaser's ldflags: -X main.version=1.2.3). Left empty, it is the
+// module's version (go install ...@v1.2.3), or "devel" for a build in a clone. The commit and its time
+// always come from what the go command recorded in the binary.
 var version string
 
 func main() {
@@ -571,44 +572,76 @@ func runVersion(_ context.Context, c *cli, _ *options, args []string) error {
 	if len(args) > 0 {
 		return &usageError{"version", fmt.Sprintf("takes no arguments, got %q", args)}
 	}
-	fmt.Fprintf(c.stdout, "robotsmith %s\n", versionString())
+	fmt.Fprintf(c.stdout, "robotsmith %s\n", stamp().String())
 	return nil
 }
 
-// versionString is the -ldflags version, else the module's version (go install ...@v1.2.3), else
-// "devel" with the commit a clone was built from.
-func versionString() string {
-	if version != "" {
-		return version
+// buildStamp is what robotsmith knows of its own build.
+type buildStamp struct {
+	version  string // v1.2.3, or "devel" for a build from a clone
+	commit   string // the commit, shortened to 12 characters; "" when unknown
+	date     string // when the commit was made, RFC 3339; "" when unknown
+	modified bool   // built from a clone with uncommitted changes
+}
+
+// String is `v1.2.3 (commit 0123456789ab, 2026-11-27T10:00:00Z)`, leaving out what is unknown.
+func (b buildStamp) String() string {
+	var extra []string
+	if b.commit != "" {
+		c := "commit " + b.commit
+		if b.modified {
+			c += ", modified"
+		}
+		extra = append(extra, c)
 	}
+	if b.date != "" {
+		extra = append(extra, b.date)
+	}
+	if len(extra) == 0 {
+		return b.version
+	}
+	return b.version + " (" + strings.Join(extra, ", ") + ")"
+}
+
+// stamp is the release's version where ldflags set it, else the module's, and the VCS revision and
+// time that the go command recorded in the binary (runtime/debug.ReadBuildInfo; a build with
+// -buildvcs=false, or outside a repository, has none).
+func stamp() buildStamp {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "devel"
+		bi = &debug.BuildInfo{}
 	}
-	if v := bi.Main.Version; v != "" && v != "(devel)" {
-		return v
+	return stampOf(version, bi)
+}
+
+// stampOf reads a build's record: the version given (ldflags) or the main module's, and its VCS
+// settings.
+func stampOf(version string, bi *debug.BuildInfo) buildStamp {
+	b := buildStamp{version: version}
+	if v := bi.Main.Version; b.version == "" && v != "" && v != "(devel)" {
+		b.version = v
 	}
-	v := "devel"
-	var rev, modified string
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
-			rev = s.Value
+			b.commit = s.Value
+		case "vcs.time":
+			b.date = s.Value
 		case "vcs.modified":
-			modified = s.Value
+			b.modified = s.Value == "true"
 		}
 	}
-	if len(rev) > 12 {
-		rev = rev[:12]
+	if b.version == "" {
+		b.version = "devel"
 	}
-	if rev != "" {
-		v += " " + rev
-		if modified == "true" {
-			v += " (modified)"
-		}
+	if len(b.commit) > 12 {
+		b.commit = b.commit[:12]
 	}
-	return v
+	return b
 }
+
+// versionString is robotsmith's version alone (v1.2.3, or devel), as the JSON report gives it.
+func versionString() string { return stamp().version }
 
 // runSite is build (write) or check.
 func runSite(write bool) func(context.Context, *cli, *options, []string) error {

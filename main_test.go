@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"syscall"
@@ -949,6 +950,40 @@ func TestSignals(t *testing.T) {
 				t.Errorf("stderr %q does not say it was interrupted", stderr())
 			}
 			sameSnapshot(t, "interrupted build", before, snapshot(t, site))
+		})
+	}
+}
+
+// TestStamp: `robotsmith version` as a release, go install and a build in a clone give it.
+func TestStamp(t *testing.T) {
+	settings := func(kv ...string) []debug.BuildSetting {
+		var s []debug.BuildSetting
+		for i := 0; i < len(kv); i += 2 {
+			s = append(s, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+		}
+		return s
+	}
+	const rev = "0123456789abcdef0123456789abcdef01234567"
+	tests := []struct {
+		desc    string
+		ldflags string
+		bi      debug.BuildInfo
+		want    string
+	}{
+		{"a release", "1.2.3", debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
+			Settings: settings("vcs.revision", rev, "vcs.time", "2026-11-27T10:00:00Z", "vcs.modified", "false")},
+			"1.2.3 (commit 0123456789ab, 2026-11-27T10:00:00Z)"},
+		{"go install @version", "", debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}}, "v1.2.3"},
+		{"a clone with changes", "", debug.BuildInfo{Main: debug.Module{Version: "(devel)"},
+			Settings: settings("vcs.revision", rev, "vcs.time", "2026-11-27T10:00:00Z", "vcs.modified", "true")},
+			"devel (commit 0123456789ab, modified, 2026-11-27T10:00:00Z)"},
+		{"no record", "", debug.BuildInfo{}, "devel"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := stampOf(tc.ldflags, &tc.bi).String(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
 		})
 	}
 }
