@@ -37,7 +37,8 @@ func Missing(t testing.TB, format string, args ...any) {
 }
 
 // CopyTree copies the folder src to dst (which may exist), leaving out the folders named in skip
-// (relative to src, slash-separated), as tests do to work on a copy of the sample site.
+// (relative to src, slash-separated), as tests do to work on a copy of the sample site. A file that
+// its owner may run stays executable (a release's binary packed again from the copy).
 func CopyTree(t testing.TB, src, dst string, skip ...string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
@@ -58,7 +59,15 @@ func CopyTree(t testing.TB, src, dst string, skip ...string) {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if info.Mode()&0o100 != 0 {
+			mode = 0o755
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, mode)
 	})
 	if err != nil {
 		t.Fatalf("copy %s: %v", src, err)
