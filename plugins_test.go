@@ -222,7 +222,7 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 			if tc.broken {
 				writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
 			}
-			out, err := netlifyBuild(t, netlify, site, tc.context, env...)
+			out, err := hosttest.NetlifyBuild(t, netlify, site, tc.context, env...)
 			if tc.fails != nil {
 				if err == nil {
 					t.Fatalf("netlify build passed:\n%s", out)
@@ -263,33 +263,6 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 	}
 }
 
-// netlifyBuild runs `netlify build --offline` in site with telemetry and update checks off, in the
-// deploy context given, with env added to its environment.
-func netlifyBuild(t *testing.T, netlify []string, site, deployContext string, env ...string) (string, error) {
-	t.Helper()
-	xdg := t.TempDir()
-	writeFile(t, xdg, "netlify/config.json", `{"telemetryDisabled":true}`+"\n")
-	// Go's build cache is found through XDG_CACHE_HOME, set below for netlify; keep the test's.
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	args := append(netlify[1:], "build", "--offline", "--context", deployContext)
-	cmd := exec.CommandContext(ctx, netlify[0], args...)
-	cmd.Dir = site
-	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "XDG_DATA_HOME="+xdg, "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
-		"NO_UPDATE_NOTIFIER=1", "BROWSER=none", "NETLIFY_TELEMETRY_DISABLED=1", "CONTEXT=", "GITHUB_ACTIONS=",
-		"GOCACHE="+strings.TrimSpace(string(gocache)))
-	cmd.Env = append(cmd.Env, env...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 10 * time.Second
-	out, err := cmd.CombinedOutput()
-	return string(out), err
-}
-
 // moduleProxy serves robotsmith's source as github.com/robotsmith/robotsmith@version from a module
 // proxy in a folder, the layout the Go module proxy serves (GOPROXY protocol: list, .info, .mod,
 // .zip), and returns the environment for the go command to use it with no network: robotsmith from
@@ -327,13 +300,13 @@ func moduleProxy(t *testing.T, version string) []string {
 	}
 }
 
-// jekyllSite copies the plugin fixture, with plugins/jekyll/robotsmith.rb in its _plugins/ and
+// jekyllSite copies the plugin fixture, with plugins/jekyll/lib/jekyll-robotsmith.rb in its _plugins/ and
 // robotsmith named in its _config.yml, as README's Jekyll section says.
 func jekyllSite(t *testing.T, bin string) string {
 	t.Helper()
 	site := t.TempDir()
 	testtool.CopyTree(t, filepath.Join("testdata", "jekyll-plugin"), site)
-	copyFile(t, filepath.Join("plugins", "jekyll", "robotsmith.rb"), filepath.Join(site, "_plugins", "robotsmith.rb"), 0o644)
+	copyFile(t, filepath.Join("plugins", "jekyll", "lib", "jekyll-robotsmith.rb"), filepath.Join(site, "_plugins", "jekyll-robotsmith.rb"), 0o644)
 	cfg := readFile(t, filepath.Join(site, "_config.yml"))
 	writeFile(t, site, "_config.yml", cfg+fmt.Sprintf("robotsmith:\n  binary: %q\n", bin))
 	return site
@@ -602,7 +575,8 @@ func TestREADMEInstall(t *testing.T) {
 	}
 	// "devel", or the version the go command stamps from the clone's commit (it does when GOFLAGS
 	// is set, as .ci/run sets it: v0.0.0-20261124031444-c5c2a12c8d0d).
-	if !regexp.MustCompile(`(?m)^robotsmith (devel|v[0-9]+\.[0-9]+\.[0-9]+\S*)$`).MatchString(out.String()) {
+	// With the record of a clone, the commit and its time follow: (commit c5c2a12c8d0d, 2026-11-24T03:14:44Z).
+	if !regexp.MustCompile(`(?m)^robotsmith (devel|v[0-9]+\.[0-9]+\.[0-9]+\S*)( \(commit [0-9a-f]{12}(, modified)?, \S+\))?$`).MatchString(out.String()) {
 		t.Errorf("README's install commands did not print robotsmith's version:\n%s", out.String())
 	}
 	f, err := elf.Open(filepath.Join(mySite, "bin", "robotsmith"))

@@ -192,6 +192,39 @@ func RunInNetns(t *testing.T, inner string, hosts ...Host) {
 	}
 }
 
+// NetlifyBuild runs `netlify build --offline` (netlify is Command(t, Netlify)) in site, with
+// telemetry and update checks off, in the deploy context given, with env added to its environment,
+// and returns what it printed. It must run inside RunInNetns's namespace.
+func NetlifyBuild(t testing.TB, netlify []string, site, deployContext string, env ...string) (string, error) {
+	t.Helper()
+	xdg := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(xdg, "netlify"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(xdg, "netlify", "config.json"), []byte(`{"telemetryDisabled":true}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Go's build cache is found through XDG_CACHE_HOME, set below for netlify; keep the test's.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	args := append(netlify[1:len(netlify):len(netlify)], "build", "--offline", "--context", deployContext)
+	cmd := exec.CommandContext(ctx, netlify[0], args...)
+	cmd.Dir = site
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+xdg, "XDG_DATA_HOME="+xdg, "XDG_CACHE_HOME="+filepath.Join(xdg, "cache"),
+		"NO_UPDATE_NOTIFIER=1", "BROWSER=none", "NETLIFY_TELEMETRY_DISABLED=1", "CONTEXT=", "GITHUB_ACTIONS=",
+		"GOCACHE="+strings.TrimSpace(string(gocache)))
+	cmd.Env = append(cmd.Env, env...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 10 * time.Second
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // Server is a running host server.
 type Server struct {
 	Host Host

@@ -16,14 +16,38 @@ const path = require('path')
 
 const MODULE = 'github.com/robotsmith/robotsmith'
 
-// robotsmith is the program to run and the arguments that come before robotsmith's own.
+// platformPackage is the npm package that brings robotsmith's binary for this machine, installed
+// with the plugin as one of its optional dependencies (npm installs only the one whose os and cpu
+// match), and the binary's path inside it.
+function platformPackage() {
+  const name = `@robotsmith/cli-${process.platform}-${process.arch}`
+  const exe = process.platform === 'win32' ? 'robotsmith.exe' : 'robotsmith'
+  return { name, exe }
+}
+
+// bundled is the binary of the platform package, or undefined when none is installed (the plugin
+// copied into a site's repository, or a machine no release binary is built for).
+function bundled() {
+  const { name, exe } = platformPackage()
+  try {
+    return path.join(path.dirname(require.resolve(`${name}/package.json`)), 'bin', exe)
+  } catch {
+    return undefined
+  }
+}
+
+// robotsmith is the program to run and the arguments that come before robotsmith's own: the version
+// input when it is given (go run), else the binary input, else the binary the plugin's own platform
+// package brought, else robotsmith on PATH.
 function robotsmith(inputs) {
   if (inputs.version) {
     return { file: 'go', pre: ['run', `${MODULE}@${inputs.version}`] }
   }
-  const bin = inputs.binary || 'robotsmith'
-  // A path (it holds a slash) is relative to the base directory; a bare name is looked up on PATH.
-  return { file: bin.includes('/') ? path.resolve(bin) : bin, pre: [] }
+  if (inputs.binary) {
+    // A path (it holds a slash) is relative to the base directory; a bare name is looked up on PATH.
+    return { file: inputs.binary.includes('/') ? path.resolve(inputs.binary) : inputs.binary, pre: [] }
+  }
+  return { file: bundled() || 'robotsmith', pre: [] }
 }
 
 // args are robotsmith's arguments: build the site, its output being Netlify's publish folder.

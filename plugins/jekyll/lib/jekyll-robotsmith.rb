@@ -4,12 +4,18 @@
 # has written it, so that `jekyll build`, `jekyll serve` and every regeneration of `--watch` end with
 # robotsmith's robots tags and _headers.
 #
-# Install: copy this file into the site's _plugins/ folder, and put robotsmith on PATH (or name it in
-# _config.yml). Optional settings, in _config.yml:
+# Install, either way:
+# - as the gem jekyll-robotsmith: add it to the site's Gemfile (group :jekyll_plugins) or to
+#   `plugins:` in _config.yml. Its platform variants bring robotsmith's binary for the machine;
+# - or copy this file into the site's _plugins/ folder, and put robotsmith on PATH.
+#
+# Optional settings, in _config.yml:
 #
 #   robotsmith:
 #     binary: bin/robotsmith     # the executable: a path relative to the site, or a name on PATH
 #     config: robotsmith.yaml    # robotsmith's configuration (default: robotsmith.yaml etc. in the site)
+#
+# The binary is the one `binary:` names, else the one the gem brought, else robotsmith on PATH.
 #
 # robotsmith runs with --no-command (Jekyll is the generator here), with -q when Jekyll runs with
 # --quiet, and with -v when Jekyll runs with --verbose. An error fails `jekyll build` (exit status
@@ -32,11 +38,24 @@ module Robotsmith
     s
   end
 
-  # The executable: a path (it holds a slash) is relative to the site; a bare name is looked up on
-  # PATH.
+  # The executable: the one binary: names (a path, holding a slash, is relative to the site; a bare
+  # name is looked up on PATH), else the one this gem brought, else robotsmith on PATH.
   def self.binary(site)
-    bin = settings(site).fetch("binary", "robotsmith").to_s
+    bin = settings(site)["binary"]
+    return bundled || "robotsmith" if bin.nil?
+
+    bin = bin.to_s
     bin.include?("/") ? File.expand_path(bin, site.source) : bin
+  end
+
+  # The binary a platform variant of the jekyll-robotsmith gem carries in its exe/ folder; nil when
+  # the plugin was copied into _plugins/ or the gem is the one without a binary.
+  def self.bundled
+    spec = Gem.loaded_specs["jekyll-robotsmith"]
+    return nil if spec.nil?
+
+    exe = File.join(spec.gem_dir, "exe", Gem.win_platform? ? "robotsmith.exe" : "robotsmith")
+    File.executable?(exe) ? exe : nil
   end
 
   # The files of robotsmith's that live in the site's source and that Jekyll must not publish: its
