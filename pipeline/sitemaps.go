@@ -11,6 +11,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sitemap"
 )
 
@@ -243,23 +244,29 @@ func (s *spill) close() {
 }
 
 // indexable reports whether a sitemap keeps a URL served by files[to] (to < 0: no file serves it):
-// not when there is no file, nor when the file is noindex for every crawler. A file the step could
-// not decide is kept.
+// not when there is no file, nor when the file is noindex for every crawler, nor when it is an
+// error page (which has no robots tag, but is never a page to index: jekyll-sitemap lists a
+// 404.html with permalink: /404). A file the step could not decide is kept.
 func (j *job) indexable(to int) bool {
 	if to < 0 {
 		return false
 	}
 	v := j.files[to].verdict
-	return v == nil || !v.Noindex("robots")
+	return v == nil || !v.Noindex("robots") && v.Class != rules.ErrorPage
 }
 
-// whyNotIndexable says why a URL served by files[to] is not indexable: "has no file in public" or
-// "is noindex (front matter robots at content/a.md:3)".
+// whyNotIndexable says why a URL served by files[to] is not indexable: "has no file in public",
+// "is an error page (error_pages: /404.html)" or "is noindex (front matter robots at
+// content/a.md:3)".
 func (j *job) whyNotIndexable(to int) string {
 	if to < 0 {
 		return "has no file in " + j.site.Output
 	}
-	return "is noindex (" + j.noindexSource(&j.files[to], "robots").String() + ")"
+	f := &j.files[to]
+	if f.verdict != nil && f.verdict.Class == rules.ErrorPage {
+		return "is an error page (error_pages: " + j.res.ErrorPage(f.url()) + ")"
+	}
+	return "is noindex (" + j.noindexSource(f, "robots").String() + ")"
 }
 
 // locPath is the site's URL path of a sitemap's <loc> (matched by its path whatever its host) and
