@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,22 @@ func sitemapOf(locs ...string) string {
 	}
 	b.WriteString("</urlset>\n")
 	return b.String()
+}
+
+// jekyllPosts is a small Jekyll site, its output written by hand as Jekyll 4.3 writes it (a post
+// at /:year/:month/:day/:title.html), whose posts a kind rule makes noindex; files are added or
+// replace its own.
+func jekyllPosts(files map[string]string) map[string]string {
+	site := map[string]string{
+		"_config.yml":             "url: https://example.org\n",
+		"robotsmith.yaml":         "rules:\n  - kind: posts\n    robots: noindex\n",
+		"index.md":                "---\ntitle: Home\n---\nHello\n",
+		"_posts/2020-01-01-a.md":  "---\ntitle: A\n---\nA post\n",
+		"_site/index.html":        page,
+		"_site/2020/01/01/a.html": page,
+	}
+	maps.Copy(site, files)
+	return site
 }
 
 // TestFindings is the table of SPEC §7's findings on small plain sites: each is reported once (the
@@ -70,7 +87,7 @@ func TestFindings(t *testing.T) {
 				"sitemap.xml":          sitemapOf("/", "/private/a/", "/gone/"),
 			},
 			errors: [][]string{
-				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3)"},
+				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))"},
 				{"sitemap.xml:5: sitemap lists https://example.org/gone/, which has no file in "},
 			},
 		},
@@ -110,9 +127,31 @@ func TestFindings(t *testing.T) {
 				"private/a/index.html": page,
 			},
 			errors: [][]string{
-				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3)"},
+				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))"},
 				{"a/index.html:6: the hreflang de link of /a/ points at /de/a/, which has no file in "},
 			},
+		},
+		{
+			desc: "3: an hreflang link to a page a kind rule makes noindex names the rule and its selector",
+			files: jekyllPosts(map[string]string{
+				"_site/index.html": withHead(`<link rel="alternate" hreflang="de" href="https://example.org/2020/01/01/a.html">`),
+			}),
+			errors: [][]string{{"_site/index.html:5: the hreflang de link of / points at /2020/01/01/a.html, which is noindex (rule 1 at ", "robotsmith.yaml:3 (kind: posts))"}},
+		},
+		{
+			desc: "1: a page a kind rule makes noindex, disallowed: the rule and its selector",
+			files: jekyllPosts(map[string]string{
+				"_site/robots.txt": "User-agent: *\nDisallow: /2020/\n",
+			}),
+			errors: [][]string{{"robotsmith.yaml:3: /2020/01/01/a.html is noindex (rule 1 at ", "robotsmith.yaml:3 (kind: posts)), but "}},
+		},
+		{
+			desc: "2: sitemap: keep, an entry a kind rule makes noindex: the rule and its selector",
+			files: jekyllPosts(map[string]string{
+				"robotsmith.yaml":   "rules:\n  - kind: posts\n    robots: noindex\nsitemap: keep\n",
+				"_site/sitemap.xml": sitemapOf("/", "/2020/01/01/a.html"),
+			}),
+			errors: [][]string{{"_site/sitemap.xml:4: sitemap lists https://example.org/2020/01/01/a.html, which is noindex (rule 1 at ", "robotsmith.yaml:3 (kind: posts))"}},
 		},
 		{
 			desc: "3: links to other sites and a redirect stub's canonical are not checked",
