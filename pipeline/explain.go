@@ -61,7 +61,7 @@ type Link struct {
 	Hreflang string `json:"hreflang"` // for an alternate; "" for a canonical
 	Href     string `json:"href"`     // as written
 	Line     int    `json:"line"`     // its line in the page
-	URL      string `json:"url"`      // resolved as a browser does; "" when it does not resolve
+	URL      string `json:"url"`      // resolved as a browser does (its path alone on a site without a base URL); "" when it does not resolve
 	// Target is the output file the URL is served from; "" for none.
 	Target string `json:"target"`
 	// Status is what the URL is: "indexable", "noindex", "error page", "redirect", "file", "no
@@ -301,13 +301,13 @@ func (j *job) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.Li
 		el.Status = "unresolvable"
 		return el
 	case !ours:
-		el.URL, el.Status = abs.Href(false), "other site"
+		el.URL, el.Status = j.urls.shown(abs), "other site"
 		return el
 	case to < 0:
-		el.URL, el.Status = abs.Href(false), "no file"
+		el.URL, el.Status = j.urls.shown(abs), "no file"
 		return el
 	}
-	el.URL = abs.Href(false)
+	el.URL = j.urls.shown(abs)
 	t := &j.files[to]
 	el.Target = j.outName(t.rel())
 	if t.verdict == nil {

@@ -121,3 +121,43 @@ func TestExplainCrawlBasePath(t *testing.T) {
 		}
 	}
 }
+
+// TestExplainRelativeLinks: on a site without a base URL, a relative link resolves against a
+// host robotsmith makes up, which explain never prints: it prints the URL's path (with its query
+// and fragment), as the link meant it; a site with a base URL gets the full URL.
+func TestExplainRelativeLinks(t *testing.T) {
+	links := withHead(`<link rel="canonical" href="/a/?x=1#top">`, `<link rel="alternate" hreflang="de" href="../de/a/">`,
+		`<link rel="alternate" hreflang="fr" href="/fr/a/">`, `<link rel="alternate" hreflang="en" href="https://elsewhere.example/a/">`)
+	tests := []struct {
+		desc  string
+		files map[string]string
+		want  []string // each link's URL, in order
+	}{
+		{"a plain site", map[string]string{"a/index.html": links, "de/a/index.html": page},
+			[]string{"/a/?x=1#top", "/de/a/", "/fr/a/", "https://elsewhere.example/a/"}},
+		{"a Jekyll site without url", map[string]string{"_config.yml": "title: Guide\n", "_site/a/index.html": links, "_site/de/a/index.html": page},
+			[]string{"/a/?x=1#top", "/de/a/", "/fr/a/", "https://elsewhere.example/a/"}},
+		{"a Jekyll site with url", map[string]string{"_config.yml": "url: https://example.org\n", "_site/a/index.html": links, "_site/de/a/index.html": page},
+			[]string{"https://example.org/a/?x=1#top", "https://example.org/de/a/", "https://example.org/fr/a/", "https://elsewhere.example/a/"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, tc.files)
+			es, err := Explain(context.Background(), Options{Root: dir}, []string{"/a/"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range es[0].Links {
+				got = append(got, l.URL)
+			}
+			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+				t.Errorf("links' URLs:\ngot  %q\nwant %q", got, tc.want)
+			}
+			if text := es[0].Text(); strings.Contains(text, placeholderBase) {
+				t.Errorf("explain prints the placeholder host:\n%s", text)
+			}
+		})
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // The contradictions of the indexability records (SPEC §7), each naming both sides with file:line.
@@ -200,6 +201,11 @@ func (j *job) linkFindings(fs *findings) {
 			if l.kind == hreflangLink {
 				what = "hreflang " + j.linkTab.lang(l)
 			}
+			if l.relative && v.Class == rules.Public {
+				fs.add(SeverityWarning, "relative-hreflang",
+					"%s: the %s link of %s is a relative URL (to %s): search engines ignore an hreflang link that is not absolute; %s",
+					at, what, f.url(), j.linkPath(l), j.absoluteAdvice())
+			}
 			switch v.Class {
 			case rules.Public:
 				var target, why, key string
@@ -232,6 +238,29 @@ func (j *job) linkFindings(fs *findings) {
 			}
 		}
 	}
+}
+
+// linkPath is the URL path within the site that l points at.
+func (j *job) linkPath(l link) string {
+	if to, ok := l.target(); ok {
+		return j.files[to].url()
+	}
+	return j.linkTab.missingPath(l)
+}
+
+// absoluteAdvice is what to do about a relative URL where search engines want an absolute one
+// (a sitemap's <loc>, a Sitemap: line, an hreflang link): the generator writes absolute URLs from
+// the site's base URL, when it has one.
+func (j *job) absoluteAdvice() string {
+	switch {
+	case j.urls.own:
+		return "write it absolute, under the site's base URL " + j.urls.base.Href(false)
+	case j.site.Generator == site.Hugo:
+		return "set the site's base URL (baseURL in Hugo's configuration), from which Hugo writes absolute URLs"
+	case j.site.Generator == site.Jekyll:
+		return "set the site's base URL (url in _config.yml), from which Jekyll writes absolute URLs"
+	}
+	return "write it absolute (https://your.site/...)"
 }
 
 // stagingFindings is finding 5: the home page noindex, or every page, in a build that is not a

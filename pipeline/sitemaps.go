@@ -54,8 +54,14 @@ func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) er
 	}
 	add(j.fileIndex("sitemap.xml"))
 	for _, l := range m.robots.file.Sitemaps {
+		if !absoluteURL(l.Value) {
+			fs.add(SeverityWarning, fmt.Sprintf("sitemap-line\x00%d", l.Num),
+				"%s:%d: Sitemap: %.80s is a relative URL: search engines take only an absolute URL there; %s",
+				m.robots.name, l.Num, l.Value, j.absoluteAdvice())
+		}
 		// A Sitemap: line of another host names no file of the site; without a base URL of its
-		// own, the host cannot be told, and the path decides.
+		// own, the host cannot be told, and the path decides. A relative one is followed as a
+		// browser resolves it, against the base URL.
 		if u, err := j.urls.base.Parse(l.Value); err == nil {
 			if p, ok := j.urls.sitePath(u, !j.urls.own); ok {
 				add(j.fileOf(p))
@@ -104,6 +110,11 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	out := &pruneOut{keep: mode == pruneSitemaps && j.tx != nil}
 	defer out.close()
 	keep := func(ref sitemap.Ref) bool {
+		if !absoluteURL(ref.URL) {
+			fs.add(SeverityWarning, "relative-loc\x00"+name,
+				"%s:%d: sitemap lists %.80s as a relative URL: search engines take only absolute URLs in a sitemap; %s",
+				name, ref.Line, ref.URL, j.absoluteAdvice())
+		}
 		p, crawl, ok := j.locPath(ref.URL)
 		if !ok {
 			return true // not a URL of the site: nothing to say about it
