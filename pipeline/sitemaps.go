@@ -109,9 +109,10 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	m.sitemaps = append(m.sitemaps, rel)
 	out := &pruneOut{keep: mode == pruneSitemaps && j.tx != nil}
 	defer out.close()
+	relative := "relative-loc\x00" + name // its relative URLs are one warning
 	keep := func(ref sitemap.Ref) bool {
 		if !absoluteURL(ref.URL) {
-			fs.add(SeverityWarning, "relative-loc\x00"+name,
+			fs.add(SeverityWarning, relative,
 				"%s:%d: sitemap lists %.80s as a relative URL: search engines take only absolute URLs in a sitemap; %s",
 				name, ref.Line, ref.URL, j.absoluteAdvice())
 		}
