@@ -145,8 +145,9 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 // lookup finds the output file for a URL path (the file a host serves it from) or a file path
 // (relative to the working directory or to the output folder), among the walk's files; then, for
 // the URL a user copies (absolute with any host, or a path with the base URL's path or without
-// it, either percent-encoded), the file a sitemap's <loc> of that URL is matched to. A file the walk leaves out (a FIFO, a link
-// outside the output) is an error saying why.
+// it, either percent-encoded), the file a sitemap's <loc> of that URL is matched to (locPath: one
+// mapping for both). A file the walk leaves out (a FIFO, a link outside the output) is an error
+// saying why.
 func (j *job) lookup(q string) (record, bool, error) {
 	var candidates []string
 	served := func(rel string) bool {

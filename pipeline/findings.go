@@ -102,6 +102,7 @@ func (j *job) noindexSource(f *record, agent string) noindexBy {
 					if m.Rule == v.Source.Rule {
 						m.Source = v.Source // the value's own line, with the rule's selectors
 						by.text = m.String()
+						break
 					}
 				}
 			}
