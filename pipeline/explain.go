@@ -13,6 +13,7 @@ import (
 	whatwg "github.com/nlnwa/whatwg-url/url"
 
 	"github.com/robotsmith/robotsmith/rewrite"
+	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -49,8 +50,8 @@ type Explanation struct {
 type Crawl struct {
 	Agent   string `json:"agent"`   // robots (a crawler no group of robots.txt names) or a crawler's name
 	Allowed bool   `json:"allowed"` // robots.txt lets it fetch the URL
-	// Rule is the line that decided, "public/robots.txt:3: Disallow: /private/"; "" when no rule
-	// matched (allowed).
+	// Rule is the line that decided, "public/robots.txt:3: Disallow: /private/"; for /robots.txt
+	// itself, which no line decides, the RFC that allows it; "" when no rule matched (allowed).
 	Rule string `json:"rule"`
 }
 
@@ -60,7 +61,7 @@ type Link struct {
 	Hreflang string `json:"hreflang"` // for an alternate; "" for a canonical
 	Href     string `json:"href"`     // as written
 	Line     int    `json:"line"`     // its line in the page
-	URL      string `json:"url"`      // resolved as a browser does; "" when it does not resolve
+	URL      string `json:"url"`      // resolved as a browser does (its path alone on a site without a base URL); "" when it does not resolve
 	// Target is the output file the URL is served from; "" for none.
 	Target string `json:"target"`
 	// Status is what the URL is: "indexable", "noindex", "error page", "redirect", "file", "no
@@ -142,20 +143,33 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 }
 
 // lookup finds the output file for a URL path (the file a host serves it from) or a file path
-// (relative to the working directory or to the output folder), among the walk's files. A file the
-// walk leaves out (a FIFO, a link outside the output) is an error saying why.
+// (relative to the working directory or to the output folder), among the walk's files; then, for
+// the URL a user copies (absolute with any host, or a path with the base URL's path or without
+// it, either percent-encoded), the file a sitemap's <loc> of that URL is matched to (locPath: one
+// mapping for both). A file the walk leaves out (a FIFO, a link outside the output) is an error
+// saying why.
 func (j *job) lookup(q string) (record, bool, error) {
 	var candidates []string
+	served := func(rel string) bool {
+		candidates = append(candidates, rel)
+		return false
+	}
 	if strings.HasPrefix(q, "/") {
-		servedBy(q, func(rel string) bool {
-			candidates = append(candidates, rel)
-			return false
-		})
+		servedBy(q, served)
 	}
 	if rel, err := filepath.Rel(j.site.Output, q); err == nil && !strings.HasPrefix(rel, "..") {
 		candidates = append(candidates, filepath.ToSlash(rel))
 	}
 	candidates = append(candidates, filepath.ToSlash(q))
+	urls := []string{q}
+	if strings.HasPrefix(q, "/") && j.urls.path != "/" {
+		urls = append(urls, j.urls.path+q[1:]) // a path within the site, percent-encoded
+	}
+	for _, u := range urls {
+		if p, _, ok := j.locPath(u); ok {
+			servedBy(p, served)
+		}
+	}
 	for _, c := range candidates {
 		c = path.Clean("/" + c)[1:]
 		if c == "" {
@@ -213,8 +227,9 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 		e.Header = append(e.Header, l.String())
 	}
 	e.ContentUsage = j.cfg.AI.ContentUsage()
+	page := j.urls.pageURL(f.url())
 	for _, a := range j.opt.Agents {
-		e.Crawlers = append(e.Crawlers, j.explainCrawler(a, e.URL))
+		e.Crawlers = append(e.Crawlers, j.explainCrawler(a, page.Pathname()))
 	}
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
@@ -228,11 +243,10 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 			e.Tags = append(e.Tags, Tag{Name: t.Name, Content: t.Content})
 		}
 	}
-	page := j.urls.pageURL(f.url())
 	path := crawlPath(page.Pathname())
 	for _, a := range j.crawlAgents(m, d) {
 		dec := m.robots.crawler(a).Decide(path)
-		c := Crawl{Agent: a, Allowed: dec.Allowed}
+		c := Crawl{Agent: a, Allowed: dec.Allowed, Rule: implicitRule(path)}
 		if dec.Rule != nil {
 			c.Rule = fmt.Sprintf("%s:%d: %s: %s", m.robots.name, dec.Rule.Num, dec.Rule.Key, dec.Rule.Value)
 		}
@@ -249,6 +263,15 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 		}
 	}
 	return e, nil
+}
+
+// implicitRule is what decides a path no line of robots.txt can: robots.txt itself, which every
+// crawler may fetch whatever its rules say (robotstxt.Implicit); "" for any other path.
+func implicitRule(path string) string {
+	if robotstxt.Implicit(path) {
+		return "RFC 9309 §2.2.2: /robots.txt is always allowed"
+	}
+	return ""
 }
 
 // crawlAgents are the crawlers explain asks robots.txt about: every crawler (robots), the search
@@ -279,13 +302,13 @@ func (j *job) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.Li
 		el.Status = "unresolvable"
 		return el
 	case !ours:
-		el.URL, el.Status = abs.Href(false), "other site"
+		el.URL, el.Status = j.urls.shown(abs), "other site"
 		return el
 	case to < 0:
-		el.URL, el.Status = abs.Href(false), "no file"
+		el.URL, el.Status = j.urls.shown(abs), "no file"
 		return el
 	}
-	el.URL = abs.Href(false)
+	el.URL = j.urls.shown(abs)
 	t := &j.files[to]
 	el.Target = j.outName(t.rel())
 	if t.verdict == nil {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // The contradictions of the indexability records (SPEC §7), each naming both sides with file:line.
@@ -61,33 +62,60 @@ func (fs *findings) report(rep *Report) {
 	}
 }
 
+// noindexBy is where a file's noindex comes from, as a finding names it: the source, and what it
+// says of it ("rule 1 at robotsmith.yaml:3 (kind: posts)", a rule with the selectors that chose the
+// file; else the source's own String).
+type noindexBy struct {
+	rules.Source
+	text string
+}
+
+func (b noindexBy) String() string { return b.text }
+
 // noindexSource is where a file's noindex for agent ("robots": every crawler) comes from, for the
 // file's side of a finding: the rule, cascade, front matter or environment that says it (decided
-// again from the compiled sources alone, which reads no file), else the robots tag the page
-// carries (its line, from the step's scan), else the output file itself.
-func (j *job) noindexSource(f *record, agent string) rules.Source {
-	cs := []*rules.Compiled{nil, j.env}
-	if p := j.pageOf(f); p != nil && p.src != nil {
-		cs[0] = p.src.inputs
+// again from the compiled sources alone, which reads no file, with the file's kind and language
+// as the step decides it, so that a rule's kind and lang select it as they did), else the robots
+// tag the page carries (its line, from the step's scan), else the output file itself.
+func (j *job) noindexSource(f *record, agent string) noindexBy {
+	it := rules.Item{Path: f.url(), Compiled: []*rules.Compiled{nil, j.env}, Asset: !f.html() || f.skipped()}
+	if p := j.pageOf(f); p != nil {
+		kl := j.kindLangs[p.kl]
+		it.Kinds, it.Lang = kl.kinds, kl.lang
+		if p.src != nil {
+			it.Compiled[0] = p.src.inputs
+		}
 	}
-	d, _, _ := j.res.Decide(rules.Item{Path: f.url(), Compiled: cs, Asset: !f.html() || f.skipped()})
+	d, _, _ := j.res.Decide(it)
 	a, ok := d.Agent(agent)
 	if !ok {
 		a, ok = d.Agent("robots")
 	}
 	if ok {
 		for _, v := range a.Values {
-			if v.Token == "noindex" {
-				return v.Source
+			if v.Token != "noindex" {
+				continue
 			}
+			by := noindexBy{v.Source, v.Source.String()}
+			if v.Source.Kind == rules.FromRule && v.Source.Rule > 0 {
+				for _, m := range j.res.Matching(it) {
+					if m.Rule == v.Source.Rule {
+						m.Source = v.Source // the value's own line, with the rule's selectors
+						by.text = m.String()
+						break
+					}
+				}
+			}
+			return by
 		}
 	}
-	return rules.Source{Kind: rules.FromPage, File: j.outName(f.rel()), Line: int(f.tagLine)}
+	s := rules.Source{Kind: rules.FromPage, File: j.outName(f.rel()), Line: int(f.tagLine)}
+	return noindexBy{s, s.String()}
 }
 
 // place is where a finding about a file's noindex is reported: its source's file and line, or the
 // output file.
-func (j *job) place(s rules.Source, f *record) string {
+func (j *job) place(s noindexBy, f *record) string {
 	if s.File == "" {
 		return j.outName(f.rel())
 	}
@@ -174,6 +202,11 @@ func (j *job) linkFindings(fs *findings) {
 			if l.kind == hreflangLink {
 				what = "hreflang " + j.linkTab.lang(l)
 			}
+			if l.relative && v.Class == rules.Public {
+				fs.add(SeverityWarning, "relative-hreflang",
+					"%s: the %s link of %s is a relative URL (to %s): search engines ignore an hreflang link that is not absolute; %s",
+					at, what, f.url(), j.linkPath(l), j.absoluteAdvice())
+			}
 			switch v.Class {
 			case rules.Public:
 				var target, why, key string
@@ -206,6 +239,29 @@ func (j *job) linkFindings(fs *findings) {
 			}
 		}
 	}
+}
+
+// linkPath is the URL path within the site that l points at.
+func (j *job) linkPath(l link) string {
+	if to, ok := l.target(); ok {
+		return j.files[to].url()
+	}
+	return j.linkTab.missingPath(l)
+}
+
+// absoluteAdvice is what to do about a relative URL where search engines want an absolute one
+// (a sitemap's <loc>, a Sitemap: line, an hreflang link): the generator writes absolute URLs from
+// the site's base URL, when it has one.
+func (j *job) absoluteAdvice() string {
+	switch {
+	case j.urls.own:
+		return "write it absolute, under the site's base URL " + j.urls.base.Href(false)
+	case j.site.Generator == site.Hugo:
+		return "set the site's base URL (baseURL in Hugo's configuration), from which Hugo writes absolute URLs"
+	case j.site.Generator == site.Jekyll:
+		return "set the site's base URL (url in _config.yml), from which Jekyll writes absolute URLs"
+	}
+	return "write it absolute (https://your.site/...)"
 }
 
 // stagingFindings is finding 5: the home page noindex, or every page, in a build that is not a

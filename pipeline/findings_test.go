@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"maps"
 	"strings"
 	"testing"
 )
@@ -21,6 +22,22 @@ func sitemapOf(locs ...string) string {
 	}
 	b.WriteString("</urlset>\n")
 	return b.String()
+}
+
+// jekyllPosts is a small Jekyll site, its output written by hand as Jekyll 4.3 writes it (a post
+// at /:year/:month/:day/:title.html), whose posts a kind rule makes noindex; files are added or
+// replace its own.
+func jekyllPosts(files map[string]string) map[string]string {
+	site := map[string]string{
+		"_config.yml":             "url: https://example.org\n",
+		"robotsmith.yaml":         "rules:\n  - kind: posts\n    robots: noindex\n",
+		"index.md":                "---\ntitle: Home\n---\nHello\n",
+		"_posts/2020-01-01-a.md":  "---\ntitle: A\n---\nA post\n",
+		"_site/index.html":        page,
+		"_site/2020/01/01/a.html": page,
+	}
+	maps.Copy(site, files)
+	return site
 }
 
 // TestFindings is the table of SPEC §7's findings on small plain sites: each is reported once (the
@@ -70,7 +87,7 @@ func TestFindings(t *testing.T) {
 				"sitemap.xml":          sitemapOf("/", "/private/a/", "/gone/"),
 			},
 			errors: [][]string{
-				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3)"},
+				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))"},
 				{"sitemap.xml:5: sitemap lists https://example.org/gone/, which has no file in "},
 			},
 		},
@@ -110,9 +127,78 @@ func TestFindings(t *testing.T) {
 				"private/a/index.html": page,
 			},
 			errors: [][]string{
-				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3)"},
+				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))"},
 				{"a/index.html:6: the hreflang de link of /a/ points at /de/a/, which has no file in "},
 			},
+			warns: [][]string{{"a/index.html:6: the hreflang de link of /a/ is a relative URL (to /de/a/): search engines ignore an hreflang link that is not absolute;", "(and 1 more URL like it)"}},
+		},
+		{
+			desc: "relative hreflang links of a Jekyll site without url: one warning, set url",
+			files: map[string]string{
+				"_config.yml":         "title: Guide\n",
+				"index.md":            "---\ntitle: Home\n---\nHello\n",
+				"_site/index.html":    withHead(`<link rel="alternate" hreflang="de" href="/de/">`, `<link rel="alternate" hreflang="en" href="/">`),
+				"_site/de/index.html": withHead(`<link rel="alternate" hreflang="de" href="/de/">`, `<link rel="alternate" hreflang="en" href="/">`),
+			},
+			warns: [][]string{{"_site/de/index.html:5: the hreflang de link of /de/ is a relative URL (to /de/): search engines ignore an hreflang link that is not absolute; set the site's base URL (url in _config.yml), from which Jekyll writes absolute URLs", "(and 3 more URLs like it)"}},
+		},
+		{
+			desc: "absolute hreflang links are fine",
+			files: map[string]string{
+				"index.html":    withHead(`<link rel="alternate" hreflang="de" href="https://example.org/de/">`, `<link rel="alternate" hreflang="en" href="https://example.org/">`),
+				"de/index.html": page,
+			},
+		},
+		{
+			desc: "relative <loc>s of a Hugo site without baseURL: one warning a sitemap, set baseURL",
+			files: map[string]string{
+				"hugo.toml":           "title = \"Guide\"\n",
+				"public/index.html":   page,
+				"public/a/index.html": page,
+				"public/sitemap.xml":  "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>/</loc></url>\n<url><loc>/a/</loc></url>\n</urlset>\n",
+			},
+			warns: [][]string{{"public/sitemap.xml:3: sitemap lists / as a relative URL: search engines take only absolute URLs in a sitemap; set the site's base URL (baseURL in Hugo's configuration), from which Hugo writes absolute URLs", "(and 1 more URL like it)"}},
+		},
+		{
+			desc: "a relative Sitemap: line of robots.txt, on a site with a base URL",
+			files: map[string]string{
+				"hugo.toml":          "baseURL = \"https://example.org/\"\n",
+				"public/robots.txt":  "User-agent: *\nAllow: /\n\nSitemap: /sitemap.xml\nSitemap: https://example.org/sitemap.xml\n",
+				"public/index.html":  page,
+				"public/sitemap.xml": sitemapOf("/"),
+			},
+			warns: [][]string{{"public/robots.txt:4: Sitemap: /sitemap.xml is a relative URL: search engines take only an absolute URL there; write it absolute, under the site's base URL https://example.org/"}},
+		},
+		{
+			desc: "a relative Sitemap: line of robots.txt, on a plain site",
+			files: map[string]string{
+				"robots.txt":  "User-agent: *\nAllow: /\nSitemap: sitemap.xml\n",
+				"index.html":  page,
+				"sitemap.xml": sitemapOf("/"),
+			},
+			warns: [][]string{{"robots.txt:3: Sitemap: sitemap.xml is a relative URL: search engines take only an absolute URL there; write it absolute (https://your.site/...)"}},
+		},
+		{
+			desc: "3: an hreflang link to a page a kind rule makes noindex names the rule and its selector",
+			files: jekyllPosts(map[string]string{
+				"_site/index.html": withHead(`<link rel="alternate" hreflang="de" href="https://example.org/2020/01/01/a.html">`),
+			}),
+			errors: [][]string{{"_site/index.html:5: the hreflang de link of / points at /2020/01/01/a.html, which is noindex (rule 1 at ", "robotsmith.yaml:3 (kind: posts))"}},
+		},
+		{
+			desc: "1: a page a kind rule makes noindex, disallowed: the rule and its selector",
+			files: jekyllPosts(map[string]string{
+				"_site/robots.txt": "User-agent: *\nDisallow: /2020/\n",
+			}),
+			errors: [][]string{{"robotsmith.yaml:3: /2020/01/01/a.html is noindex (rule 1 at ", "robotsmith.yaml:3 (kind: posts)), but "}},
+		},
+		{
+			desc: "2: sitemap: keep, an entry a kind rule makes noindex: the rule and its selector",
+			files: jekyllPosts(map[string]string{
+				"robotsmith.yaml":   "rules:\n  - kind: posts\n    robots: noindex\nsitemap: keep\n",
+				"_site/sitemap.xml": sitemapOf("/", "/2020/01/01/a.html"),
+			}),
+			errors: [][]string{{"_site/sitemap.xml:4: sitemap lists https://example.org/2020/01/01/a.html, which is noindex (rule 1 at ", "robotsmith.yaml:3 (kind: posts))"}},
 		},
 		{
 			desc: "3: links to other sites and a redirect stub's canonical are not checked",

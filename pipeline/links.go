@@ -40,6 +40,9 @@ type link struct {
 	line int32  // the link's line in the page
 	lang uint32 // the interned hreflang value ("" for a canonical)
 	kind linkKind
+	// relative is an hreflang link whose href is not an absolute URL, which search engines ignore
+	// (it is resolved all the same, as a browser would).
+	relative bool
 }
 
 // target is the file a link points at and whether there is one.
@@ -158,7 +161,7 @@ func (j *job) pageLinks(dst []resolved, f *record, pg rewrite.Page) []resolved {
 		}
 		r := resolved{link: link{to: int32(to), line: int32(l.Line), kind: canonicalLink}}
 		if l.Rel == "alternate" {
-			r.kind, r.lang = hreflangLink, l.Hreflang
+			r.kind, r.lang, r.relative = hreflangLink, l.Hreflang, !absoluteURL(l.Href)
 		}
 		if to < 0 {
 			r.missing = p

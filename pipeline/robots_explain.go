@@ -24,7 +24,7 @@ type Crawler struct {
 	Sources       []string `json:"sources"`         // where the catalogue's facts come from (URLs)
 	OwnGroup      bool     `json:"own_group"`       // a robots.txt group names it; else it obeys the "*" groups
 	Allowed       bool     `json:"allowed"`         // robots.txt lets it fetch the path
-	Rule          string   `json:"rule"`            // the line that decided ("public/robots.txt:14: Disallow: /"); "" when none matched
+	Rule          string   `json:"rule"`            // the line that decided ("public/robots.txt:14: Disallow: /"), or for /robots.txt the RFC; "" when none matched
 	// ContentUsage is the robots.txt Content-Usage preference that applies to the path for it (from
 	// the groups it obeys, the longest matching path; several of one length combined, any n
 	// winning), ContentUsageFrom its lines; both "" when none applies, or when it may not fetch the
@@ -36,7 +36,8 @@ type Crawler struct {
 	ContentSignalFrom string `json:"content_signal_from"`
 }
 
-// explainCrawler is the Crawler for agent at the URL path u.
+// explainCrawler is the Crawler for agent at the absolute URL path u (the base URL's path included,
+// as a crawler requests it).
 func (j *job) explainCrawler(agent, u string) Crawler {
 	c := Crawler{Agent: agent, Token: robotstxt.ProductToken(agent)}
 	if cr, ok := crawlers.Default().Lookup(agent); ok {
@@ -57,7 +58,7 @@ func (j *job) explainCrawler(agent, u string) Crawler {
 	c.OwnGroup = rc.Specific
 	p := crawlPath(u)
 	d := rc.Decide(p)
-	c.Allowed = d.Allowed
+	c.Allowed, c.Rule = d.Allowed, implicitRule(p)
 	if d.Rule != nil {
 		c.Rule = fmt.Sprintf("%s:%d: %s: %s", shown, d.Rule.Num, d.Rule.Key, d.Rule.Value)
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sitemap"
 )
 
@@ -53,8 +54,14 @@ func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) er
 	}
 	add(j.fileIndex("sitemap.xml"))
 	for _, l := range m.robots.file.Sitemaps {
+		if !absoluteURL(l.Value) {
+			fs.add(SeverityWarning, fmt.Sprintf("sitemap-line\x00%d", l.Num),
+				"%s:%d: Sitemap: %.80s is a relative URL: search engines take only an absolute URL there; %s",
+				m.robots.name, l.Num, l.Value, j.absoluteAdvice())
+		}
 		// A Sitemap: line of another host names no file of the site; without a base URL of its
-		// own, the host cannot be told, and the path decides.
+		// own, the host cannot be told, and the path decides. A relative one is followed as a
+		// browser resolves it, against the base URL.
 		if u, err := j.urls.base.Parse(l.Value); err == nil {
 			if p, ok := j.urls.sitePath(u, !j.urls.own); ok {
 				add(j.fileOf(p))
@@ -102,7 +109,13 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	m.sitemaps = append(m.sitemaps, rel)
 	out := &pruneOut{keep: mode == pruneSitemaps && j.tx != nil}
 	defer out.close()
+	relative := "relative-loc\x00" + name // its relative URLs are one warning
 	keep := func(ref sitemap.Ref) bool {
+		if !absoluteURL(ref.URL) {
+			fs.add(SeverityWarning, relative,
+				"%s:%d: sitemap lists %.80s as a relative URL: search engines take only absolute URLs in a sitemap; %s",
+				name, ref.Line, ref.URL, j.absoluteAdvice())
+		}
 		p, crawl, ok := j.locPath(ref.URL)
 		if !ok {
 			return true // not a URL of the site: nothing to say about it
@@ -243,23 +256,29 @@ func (s *spill) close() {
 }
 
 // indexable reports whether a sitemap keeps a URL served by files[to] (to < 0: no file serves it):
-// not when there is no file, nor when the file is noindex for every crawler. A file the step could
-// not decide is kept.
+// not when there is no file, nor when the file is noindex for every crawler, nor when it is an
+// error page (which has no robots tag, but is never a page to index: jekyll-sitemap lists a
+// 404.html with permalink: /404). A file the step could not decide is kept.
 func (j *job) indexable(to int) bool {
 	if to < 0 {
 		return false
 	}
 	v := j.files[to].verdict
-	return v == nil || !v.Noindex("robots")
+	return v == nil || !v.Noindex("robots") && v.Class != rules.ErrorPage
 }
 
-// whyNotIndexable says why a URL served by files[to] is not indexable: "has no file in public" or
-// "is noindex (front matter robots at content/a.md:3)".
+// whyNotIndexable says why a URL served by files[to] is not indexable: "has no file in public",
+// "is an error page (error_pages: /404.html)" or "is noindex (front matter robots at
+// content/a.md:3)".
 func (j *job) whyNotIndexable(to int) string {
 	if to < 0 {
 		return "has no file in " + j.site.Output
 	}
-	return "is noindex (" + j.noindexSource(&j.files[to], "robots").String() + ")"
+	f := &j.files[to]
+	if f.verdict != nil && f.verdict.Class == rules.ErrorPage {
+		return "is an error page (error_pages: " + j.res.ErrorPage(f.url()) + ")"
+	}
+	return "is noindex (" + j.noindexSource(f, "robots").String() + ")"
 }
 
 // locPath is the site's URL path of a sitemap's <loc> (matched by its path whatever its host) and

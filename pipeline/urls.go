@@ -19,6 +19,38 @@ import (
 // relative links still resolve, and no absolute link is taken for the site's.
 const placeholderBase = "https://robotsmith.invalid/"
 
+// absoluteURL reports whether s is an absolute URL as the URL Standard reads one: a scheme
+// ("https:") first, after the spaces and controls a parser trims. A path ("/a/"), a relative
+// reference ("a/", "../a/") and a scheme-relative one ("//example.org/a/") are not: search engines
+// want an absolute URL in a sitemap's <loc>, a Sitemap: line and an hreflang link, and ignore
+// the others, which robotsmith still resolves as a browser would (against the page, or the base
+// URL).
+func absoluteURL(s string) bool {
+	s = strings.TrimLeftFunc(s, func(r rune) bool { return r <= ' ' })
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+		case i > 0 && ('0' <= c && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case i > 0 && c == ':':
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// shown is an absolute URL of the site as robotsmith prints it: in full, or without the
+// placeholder host when the site has no base URL of its own (its path, query and fragment, as
+// the site's relative link meant them), so that the placeholder never reaches the user.
+func (u siteURLs) shown(abs *whatwg.Url) string {
+	h := abs.Href(false)
+	if u.own || !strings.EqualFold(abs.Host(), u.base.Host()) {
+		return h
+	}
+	return abs.Pathname() + abs.Search() + abs.Hash()
+}
+
 // siteURLs is the site's URL space, read-only after newSiteURLs.
 type siteURLs struct {
 	// base is the site's base URL, ending in "/"; placeholderBase when it has none, so that only

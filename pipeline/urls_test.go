@@ -172,3 +172,33 @@ func TestSitemapLoc(t *testing.T) {
 		})
 	}
 }
+
+// TestAbsoluteURL: what search engines take as an absolute URL in a sitemap's <loc>, a Sitemap:
+// line and an hreflang link: a scheme first (the URL Standard's "scheme start state"), after the
+// spaces a parser trims.
+func TestAbsoluteURL(t *testing.T) {
+	tests := []struct {
+		s    string
+		want bool
+	}{
+		{"https://example.org/a/", true},
+		{"HTTP://example.org/", true},
+		{" \n https://example.org/", true},
+		{"git+ssh://host/x", true},
+		{"mailto:a@example.org", true},
+		{"/a/", false},
+		{"a/", false},
+		{"../a/", false},
+		{"//example.org/a/", false},
+		{"sitemap.xml", false},
+		{"a/b:c", false},
+		{"1http://x/", false},
+		{":x", false},
+		{"", false},
+	}
+	for _, tc := range tests {
+		if got := absoluteURL(tc.s); got != tc.want {
+			t.Errorf("absoluteURL(%q) = %v, want %v", tc.s, got, tc.want)
+		}
+	}
+}

@@ -31,6 +31,8 @@
 //     equal length Allow wins. "*" matches any run of octets, a final "$" the end of the path.
 //     An empty value matches everything with length 0 and so never disallows.
 //   - Allow "/x/index.html" (any last segment starting with "index.htm") also allows "/x/".
+//   - "/robots.txt" itself is always allowed, whatever the rules say (RFC 9309 section 2.2.2;
+//     Implicit): no line decides it.
 //   - Keys are matched by prefix ignoring case ("Disallowed:" is a disallow line), with the typos
 //     Google accepts: useragent, user agent, dissallow, dissalow, disalow, diasllow, disallaw,
 //     site-map. A missing colon is accepted between exactly two words ("Disallow /x").

@@ -303,6 +303,15 @@ var ownCases = []matchCase{
 	{"robots.cc HandleDisallow", "User-agent: *\nDisallow: /x\nDisallow: /x\n", "FooBot", "http://a.b/x", false, 2},
 	// A NUL byte ends the line, as in Google's C-string parser.
 	{"robots.cc GetKeyAndValueFrom", "User-agent: *\nDisallow: /x\x00y\n", "FooBot", "http://a.b/xz", false, 2},
+	// RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed": no rule decides it, not
+	// Disallow: / nor a line naming it. Only that URI: with a query it is another URI, and the
+	// rules decide; /robots.txt below a folder is no robots.txt at all.
+	{"RFC 9309 2.2.2", sysTest, "FooBot", "http://foo.bar/robots.txt", true, 0},
+	{"RFC 9309 2.2.2", "User-agent: *\nDisallow: /robots.txt\n", "FooBot", "http://a.b/robots.txt", true, 0},
+	{"RFC 9309 2.2.2", "User-agent: *\nDisallow: /*.txt$\n", "FooBot", "http://a.b/robots.txt", true, 0},
+	{"RFC 9309 2.2.2", sysTest, "FooBot", "http://foo.bar/robots.txt?x=1", false, 2},
+	{"RFC 9309 2.2.2", sysTest, "FooBot", "http://foo.bar/docs/robots.txt", false, 2},
+	{"RFC 9309 2.2.2", sysTest, "FooBot", "http://foo.bar/Robots.txt", false, 2},
 }
 
 func TestGoogleCases(t *testing.T) {

@@ -61,8 +61,11 @@ type Decision struct {
 // its groups that match, the longest pattern wins; on a tie Allow wins; among equal rules of one
 // kind the first in the file is named. path is the URL's path and query, starting with "/" and
 // percent-encoded as the crawler requests it (see PathOf and Escape); it is compared byte for
-// byte, so case matters.
+// byte, so case matters. robots.txt itself is always allowed, whatever the rules say (Implicit).
 func (c Crawler) Decide(path string) Decision {
+	if Implicit(path) {
+		return Decision{Allowed: true}
+	}
 	var allow, disallow *Rule
 	allowLen, disallowLen := -1, -1
 	for _, gi := range c.Groups {
@@ -88,6 +91,12 @@ func (c Crawler) Decide(path string) Decision {
 	}
 	return Decision{Allowed: true, Rule: allow}
 }
+
+// Implicit reports whether path is the one a crawler may always fetch, whatever the rules say:
+// "/robots.txt" itself (RFC 9309 section 2.2.2: "The /robots.txt URI is implicitly allowed"). A
+// query makes it another URI, and robots.txt below a folder is no robots.txt: the rules decide
+// those.
+func Implicit(path string) bool { return path == "/robots.txt" }
 
 // Overruled returns the rule that decides the shortest path r matches (its pattern without '*'
 // and the final '$') for this crawler, when that rule says the opposite of r: a Disallow that an

@@ -97,8 +97,10 @@
 // non-default source gives it values (or, for agents other than googlebot and
 // bingbot, when the config's defaults give it values, which cannot be folded
 // into the robots tag). A non-public page gets only the robots tag. Error
-// pages (Config.ErrorPages, never for assets) and redirect stubs get
-// Directives{Clear: true}: no tags, existing ones removed.
+// pages (Config.ErrorPages, never for assets; a glob matches a .html page by
+// either URL a host serves it at, "/404.html" or "/404": Resolver.ErrorPage)
+// and redirect stubs get Directives{Clear: true}: no tags, existing ones
+// removed.
 //
 // # Selecting
 //

@@ -422,7 +422,7 @@ func (r *Resolver) fixed(it Item) fixedClass {
 	switch {
 	case it.Redirect:
 		return fixedRedirect
-	case !it.Asset && r.isErrorPage(it.Path):
+	case !it.Asset && r.ErrorPage(it.Path) != "":
 		return fixedErrorPage
 	}
 	return byDirectives
@@ -473,13 +473,18 @@ func (r *Resolver) merge(it Item, fixed fixedClass, tags []parsed) Decision {
 	return d
 }
 
-func (r *Resolver) isErrorPage(path string) bool {
+// ErrorPage is the error_pages glob that the page at path (a URL path as served) matches, "" for
+// none. A page "/404.html" is served at "/404" too (Netlify, Cloudflare Pages and GitHub Pages
+// serve a .html file at its URL without the extension, and Jekyll's permalink: /404 writes
+// 404.html): a glob matches either URL.
+func (r *Resolver) ErrorPage(path string) string {
+	pretty, ok := strings.CutSuffix(path, ".html")
 	for _, g := range r.errorPages {
-		if match(g, path) {
-			return true
+		if match(g, path) || ok && match(g, pretty) {
+			return g
 		}
 	}
-	return false
+	return ""
 }
 
 func uniqSorted(s []string) []string {
