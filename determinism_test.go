@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/site"
 )
 
 // The same input, the same answer (SPEC §5, §7): what robotsmith decides for a file depends on the
@@ -18,16 +19,18 @@ import (
 // tags it gets and the X-Robots-Tag lines _headers sends. They say nothing of where the site is.
 func decisions(t *testing.T, env map[string]string, dir string) map[string]string {
 	t.Helper()
-	out := filepath.Join(dir, "public")
+	s, err := site.Open(dir, site.Options{Env: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := s.Output
 	var files []string
-	err := filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
+	err = filepath.WalkDir(out, func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
 		rel, _ := filepath.Rel(out, p)
-		if name := d.Name(); name != "_headers" && name != "robots.txt" && !strings.HasSuffix(name, ".xml") {
-			files = append(files, filepath.ToSlash(rel))
-		}
+		files = append(files, filepath.ToSlash(rel))
 		return nil
 	})
 	if err != nil {
@@ -78,6 +81,42 @@ func sameDecisions(t *testing.T, what string, got, want map[string]string) {
 		if _, ok := want[u]; !ok {
 			t.Errorf("%s: %s: decided, but not in the first build", what, u)
 		}
+	}
+}
+
+// copyDecidesAlike holds the site in dir, just built, to the rule that a decision depends on the
+// site alone: a second build changes nothing, and a byte-identical copy of the site in another
+// folder gets the site's decision for every file, and the site's findings from check, with nothing
+// to change.
+func copyDecidesAlike(t *testing.T, env map[string]string, dir string) {
+	t.Helper()
+	if r := runEnv(t, env, "build", "--no-command", dir); r.code != 0 || !strings.Contains(r.stdout, "changed 0 files") {
+		t.Errorf("second build: exit %d, want 0 and no file changed\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	dup := filepath.Join(t.TempDir(), "site")
+	testtool.CopyTree(t, dir, dup)
+	sameDecisions(t, "a copy of the site", decisions(t, env, dup), decisions(t, env, dir))
+	findings := func(dir string) (int, string) {
+		r := runEnv(t, env, "check", "--json", dir)
+		var rep struct {
+			Changed  int `json:"changed"`
+			Findings []struct {
+				Message string `json:"message"`
+			} `json:"findings"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &rep); err != nil || rep.Changed != 0 {
+			t.Errorf("check of %s: %v, would change %d files; want none\n%s", dir, err, rep.Changed, r.stdout)
+		}
+		var b strings.Builder
+		for _, f := range rep.Findings {
+			b.WriteString(strings.ReplaceAll(f.Message, dir, "SITE") + "\n")
+		}
+		return r.code, b.String()
+	}
+	code, got := findings(dup)
+	wantCode, want := findings(dir)
+	if code != wantCode || got != want {
+		t.Errorf("check of a copy of the site: exit %d, findings:\n%s\nwant exit %d, the site's findings:\n%s", code, got, wantCode, want)
 	}
 }
 
