@@ -41,7 +41,7 @@ type hugoConfig struct {
 	formats         map[string]hugoFormat // output formats by name
 	kindOutputs     map[string][]string   // output format names by page kind
 	warnings        []error               // from the configuration files, reported once
-	missing         []string              // module imports not found where Hugo looks
+	missing         []missingModule       // module imports not found where Hugo looks
 	raw             map[string]any
 }
 
@@ -183,6 +183,7 @@ func (s *Site) openHugo() error {
 	if err := r.checkOutputs(h); err != nil {
 		return err
 	}
+	h.warnMissing()
 	if r.cascade != nil {
 		if err := h.readCascades(r.cascadeDoc, *r.cascade); err != nil {
 			return err
@@ -202,8 +203,8 @@ type hugoConfigReader struct {
 	cfg        map[string]any
 	cascadeDoc *frontmatter.Document
 	cascade    *frontmatter.Key
-	places     []configPlace // every file read, in order: where a merged key came from (locate)
-	missing    []string      // module imports found nowhere Hugo looks (readModules)
+	places     []configPlace   // every file read, in order: where a merged key came from (locate)
+	missing    []missingModule // module imports found nowhere Hugo looks (readModules)
 }
 
 // configPlace is one configuration file read: its document, the value merged, and the key path it

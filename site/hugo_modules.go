@@ -1,12 +1,14 @@
 package site
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/frontmatter"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
@@ -21,17 +23,25 @@ const maxModuleDepth = 10
 // pagination) do not reach the site, as in Hugo. A module is looked for where Hugo looks:
 // module.replacements, _vendor, the hugo.work workspace, the project's go.mod replace lines, Hugo's
 // module cache at the version go.mod requires, themesDir. An import found in none of them is kept
-// in r.missing, for the errors that name what robotsmith could not read (checkOutputs).
+// in r.missing, with the place that imports it: a warning says that its configuration was not
+// read, and an outputs name that only it could define is an error (checkOutputs).
 func (r *hugoConfigReader) readModules() error {
 	res := r.moduleResolver()
 	seen := map[string]bool{}
-	queue := moduleImports(r.cfg)
+	type imported struct {
+		path string
+		by   *hugoConfigReader // the configuration that imports it
+	}
+	var queue []imported
+	for _, imp := range moduleImports(r.cfg) {
+		queue = append(queue, imported{imp, r})
+	}
 	for depth := 0; len(queue) > 0 && depth < maxModuleDepth; depth++ {
-		var next []string
+		var next []imported
 		for _, imp := range queue {
-			dir := res.dir(imp)
-			if dir == "" && !slices.Contains(r.missing, imp) {
-				r.missing = append(r.missing, imp)
+			dir := res.dir(imp.path)
+			if dir == "" && !slices.ContainsFunc(r.missing, func(m missingModule) bool { return m.path == imp.path }) {
+				r.missing = append(r.missing, imp.by.importPlace(imp.path))
 			}
 			if dir == "" || seen[dir] {
 				continue
@@ -46,11 +56,75 @@ func (r *hugoConfigReader) readModules() error {
 			}
 			mergeShallow(r.cfg, "outputformats", mr.cfg)
 			mergeShallow(r.cfg, "mediatypes", mr.cfg)
-			next = append(next, moduleImports(mr.cfg)...)
+			for _, p := range moduleImports(mr.cfg) {
+				next = append(next, imported{p, mr})
+			}
 		}
 		queue = next
 	}
 	return nil
+}
+
+// missingModule is a module import that robotsmith found nowhere Hugo looks, and where it is
+// imported.
+type missingModule struct {
+	path string
+	file string
+	line int
+}
+
+// notFound says where robotsmith looked for a module it did not find, and what to do.
+const notFound = "is not where Hugo looks for it (module.replacements, _vendor, a workspace, go.mod's " +
+	"replace lines, Hugo's module cache at go.mod's version, themesDir): run robotsmith with Hugo's " +
+	"environment (HUGO_CACHEDIR, HUGO_MODULE_REPLACEMENTS, HUGO_MODULE_WORKSPACE), or vendor it (hugo mod vendor)"
+
+// missingError names the modules robotsmith did not find, each with the place that imports it.
+func missingError(ms []missingModule) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "module %s (%s:%d)", cutText(m.path), m.file, m.line)
+	}
+	return b.String() + " " + notFound
+}
+
+// warnMissing is a warning for each module robotsmith did not find, at the line that imports it:
+// the output formats and media types it may define are not read, so where their files go is not
+// known either.
+func (h *hugoConfig) warnMissing() {
+	for _, m := range h.missing {
+		h.warnings = append(h.warnings, &frontmatter.Error{File: m.file, Line: m.line,
+			Err: fmt.Errorf("module %s: its output formats and media types are not read: it %s", cutText(m.path), notFound)})
+	}
+}
+
+// importPlace is where r's configuration imports the module path: its module.imports entry, else
+// its theme.
+func (r *hugoConfigReader) importPlace(path string) missingModule {
+	m := missingModule{path: path, file: r.s.rel(r.root)}
+	if doc, list := r.locate("module", "imports"); doc != nil {
+		for _, item := range list.List {
+			if v, _ := item.FoldValue("path").Scalar(); v == path {
+				m.file, m.line = doc.File, doc.Line(item.FoldValue("path").Off)
+				return m
+			}
+			if v, _ := item.Scalar(); v == path {
+				m.file, m.line = doc.File, doc.Line(item.Off)
+				return m
+			}
+		}
+	}
+	if doc, n := r.locate("theme"); doc != nil {
+		m.file, m.line = doc.File, doc.Line(n.Off)
+		for _, item := range n.List {
+			if v, _ := item.Scalar(); v == path {
+				m.line = doc.Line(item.Off)
+			}
+		}
+	}
+	return m
 }
 
 // moduleImports are the module paths a configuration imports: its theme(s), then module.imports.

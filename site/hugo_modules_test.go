@@ -273,3 +273,70 @@ func TestUnknownOutputFormat(t *testing.T) {
 		})
 	}
 }
+
+// TestMissingModuleWarning: a module robotsmith does not find is a warning at the line that
+// imports it, since the output formats and media types it may define are not read.
+func TestMissingModuleWarning(t *testing.T) {
+	tests := []struct {
+		desc  string
+		files map[string]string
+		want  []string
+	}{
+		{
+			desc:  "module.imports",
+			files: map[string]string{"hugo.toml": "title = \"x\"\n[module]\n  [[module.imports]]\n    path = \"example.com/gone\"\n"},
+			want:  []string{"hugo.toml:4: module example.com/gone: its output formats and media types are not read: it is not where Hugo looks for it"},
+		},
+		{
+			desc:  "theme",
+			files: map[string]string{"hugo.yaml": "title: x\ntheme: [found, gone]\n", "themes/found/hugo.toml": "title = \"t\"\n"},
+			want:  []string{"hugo.yaml:2: module gone: its output formats and media types are not read"},
+		},
+		{
+			desc: "a module's own import",
+			files: map[string]string{
+				"hugo.toml":              "theme = \"found\"\n",
+				"themes/found/hugo.toml": "[module]\n  [[module.imports]]\n    path = \"example.com/gone\"\n",
+			},
+			want: []string{"themes/found/hugo.toml:3: module example.com/gone: its output formats and media types are not read"},
+		},
+		{
+			desc:  "every module found",
+			files: map[string]string{"hugo.toml": "theme = \"found\"\n", "themes/found/hugo.toml": "title = \"t\"\n"},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			root := t.TempDir()
+			for name, body := range tc.files {
+				p := filepath.Join(root, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			s, err := Open(root, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := s.Map()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, w := range m.Warnings {
+				got = append(got, w.Error())
+			}
+			if len(got) != len(tc.want) {
+				t.Fatalf("warnings:\n got  %q\n want %q", got, tc.want)
+			}
+			for i, w := range tc.want {
+				if !strings.HasPrefix(got[i], w) {
+					t.Errorf("warning %d:\n got  %s\n want %s...", i, got[i], w)
+				}
+			}
+		})
+	}
+}

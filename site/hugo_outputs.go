@@ -189,10 +189,7 @@ func (h *hugoConfig) pageFormats(kind string, meta map[string]any) ([]hugoFormat
 func (h *hugoConfig) unknownFormat(name string) error {
 	why := "every module the site imports was read, and none defines it"
 	if len(h.missing) > 0 {
-		why = "module " + strings.Join(h.missing, ", module ") + " is not where Hugo looks for it " +
-			"(module.replacements, _vendor, a workspace, go.mod's replace lines, Hugo's module cache at " +
-			"go.mod's version, themesDir): run robotsmith with Hugo's environment (HUGO_CACHEDIR, " +
-			"HUGO_MODULE_REPLACEMENTS, HUGO_MODULE_WORKSPACE), or vendor the module (hugo mod vendor)"
+		why = missingError(h.missing)
 	}
 	return fmt.Errorf("output format %q is defined by no configuration robotsmith could read, so the files Hugo writes in it cannot take their page's decision: %s",
 		cutText(name), why)
