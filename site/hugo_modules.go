@@ -85,7 +85,11 @@ func missingError(ms []missingModule) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "module %s (%s:%d)", cutText(m.path), m.file, m.line)
+		place := m.file
+		if m.line > 0 {
+			place = fmt.Sprintf("%s:%d", m.file, m.line)
+		}
+		fmt.Fprintf(&b, "module %s (%s)", cutText(m.path), place)
 	}
 	return b.String() + " " + notFound
 }
