@@ -109,6 +109,7 @@ func buildAndCheckClean(t *testing.T, dir string) {
 	if r := runCmd(t, "check", dir); r.code != 0 || strings.Contains(r.stdout, "finding") {
 		t.Errorf("check after the fix: exit %d, want 0 and no finding\n%s%s", r.code, r.stdout, r.stderr)
 	}
+	copyDecidesAlike(t, nil, dir)
 }
 
 func TestIndexabilityHugo(t *testing.T) {

@@ -665,6 +665,7 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 	if !rep.OK || rep.Public == 0 || rep.NoIndex == 0 || rep.ErrorPages == 0 || rep.Redirects == 0 || rep.Changed == 0 {
 		t.Errorf("build report lacks a form: %+v", rep)
 	}
+	copyDecidesAlike(t, nil, dir)
 
 	read := func(rel string) string {
 		b, err := os.ReadFile(filepath.Join(out, rel))

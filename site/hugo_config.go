@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,6 +41,7 @@ type hugoConfig struct {
 	formats         map[string]hugoFormat // output formats by name
 	kindOutputs     map[string][]string   // output format names by page kind
 	warnings        []error               // from the configuration files, reported once
+	missing         []missingModule       // module imports not found where Hugo looks
 	raw             map[string]any
 }
 
@@ -174,9 +176,14 @@ func (s *Site) openHugo() error {
 		return err
 	}
 	h.raw = r.cfg
+	h.missing = r.missing
 	if err := h.decode(s, r.cfg); err != nil {
 		return err
 	}
+	if err := r.checkOutputs(h); err != nil {
+		return err
+	}
+	h.warnMissing()
 	if r.cascade != nil {
 		if err := h.readCascades(r.cascadeDoc, *r.cascade); err != nil {
 			return err
@@ -196,6 +203,35 @@ type hugoConfigReader struct {
 	cfg        map[string]any
 	cascadeDoc *frontmatter.Document
 	cascade    *frontmatter.Key
+	places     []configPlace   // every file read, in order: where a merged key came from (locate)
+	missing    []missingModule // module imports found nowhere Hugo looks (readModules)
+}
+
+// configPlace is one configuration file read: its document, the value merged, and the key path it
+// was merged at (nil: the top).
+type configPlace struct {
+	doc  *frontmatter.Document
+	node *frontmatter.Node
+	at   []string
+}
+
+// locate is the document and node that the merged configuration's value at keys (lower case) came
+// from: the last file read that sets it, as the merge lets the last one win.
+func (r *hugoConfigReader) locate(keys ...string) (*frontmatter.Document, *frontmatter.Node) {
+	for i := len(r.places) - 1; i >= 0; i-- {
+		p := r.places[i]
+		if len(p.at) > len(keys) || !slices.Equal(p.at, keys[:len(p.at)]) {
+			continue
+		}
+		n := p.node
+		for _, k := range keys[len(p.at):] {
+			n = n.FoldValue(k)
+		}
+		if n != nil {
+			return p.doc, n
+		}
+	}
+	return nil, nil
 }
 
 func (r *hugoConfigReader) readRoot() error {
@@ -274,6 +310,7 @@ func (r *hugoConfigReader) readFile(p string, keyPath []string, unwrap string) e
 	} else if len(keyPath) == 1 && keyPath[0] == "cascade" {
 		r.cascadeDoc, r.cascade = doc, &frontmatter.Key{Name: "cascade", Off: node.Off, Value: node}
 	}
+	r.places = append(r.places, configPlace{doc: doc, node: node, at: keyPath})
 	v := node.Any(true)
 	for i := len(keyPath) - 1; i >= 0; i-- {
 		v = map[string]any{keyPath[i]: v}

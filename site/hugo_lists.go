@@ -1,6 +1,7 @@
 package site
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -65,15 +66,19 @@ func (h *hugoConfig) sectionTitle(dir string) string {
 }
 
 // sourceless is what Hugo writes for a page it made without a content file.
-func (g hugoGen) sourceless(p *hugoSrc, sections map[sectionKey]*hugoSrc) (Page, bool) {
+func (g hugoGen) sourceless(p *hugoSrc, sections map[sectionKey]*hugoSrc) (Page, bool, error) {
 	h := g.s.hugo
 	var pg Page
 	pg.SetClass(p.kind, p.lang, "")
 	d, err := h.descriptor(p, sections)
 	if err != nil {
-		return pg, false
+		return pg, false, nil
 	}
-	formats := h.pageFormats(p.kind, p.meta)
+	formats, err := h.pageFormats(p.kind, p.meta)
+	if err != nil {
+		// It has no front matter: its outputs came from a cascade.
+		return pg, false, fmt.Errorf("the %s pages Hugo makes without a content file: a cascade's %w", p.kind, err)
+	}
 	if p.kind == "404" {
 		formats = []hugoFormat{h.formats["404"]}
 	}
@@ -82,7 +87,7 @@ func (g hugoGen) sourceless(p *hugoSrc, sections map[sectionKey]*hugoSrc) (Page,
 		f := pg.Extra.Formats[0].File
 		pg.Output, pg.URL, pg.Extra = f, "/"+f, nil
 	}
-	return pg, pg.Output != "" || pg.Extra != nil
+	return pg, pg.Output != "" || pg.Extra != nil, nil
 }
 
 func sortedKeys(m map[string]string) []string {

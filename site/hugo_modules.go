@@ -1,11 +1,16 @@
 package site
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/frontmatter"
 	"golang.org/x/mod/modfile"
+	"golang.org/x/mod/module"
 )
 
 // maxModuleDepth bounds the chain of themes that import themes.
@@ -15,17 +20,29 @@ const maxModuleDepth = 10
 // and theirs in turn) and merges what Hugo merges from them that changes paths: their
 // outputFormats and mediaTypes, each name the project does not define (loadModules and the
 // "shallow" merge strategy in config/). Their other keys (uglyURLs, outputs, taxonomies,
-// pagination) do not reach the site, as in Hugo. A module found only in Go's module cache is not
-// read; every other place Hugo looks is: module.replacements, the hugo.work workspace, the
-// project's go.mod replace lines, _vendor and themesDir.
+// pagination) do not reach the site, as in Hugo. A module is looked for where Hugo looks:
+// module.replacements, _vendor, the hugo.work workspace, the project's go.mod replace lines, Hugo's
+// module cache at the version go.mod requires, themesDir. An import found in none of them is kept
+// in r.missing, with the place that imports it: a warning says that its configuration was not
+// read, and an outputs name that only it could define is an error (checkOutputs).
 func (r *hugoConfigReader) readModules() error {
 	res := r.moduleResolver()
 	seen := map[string]bool{}
-	queue := moduleImports(r.cfg)
+	type imported struct {
+		path string
+		by   *hugoConfigReader // the configuration that imports it
+	}
+	var queue []imported
+	for _, imp := range moduleImports(r.cfg) {
+		queue = append(queue, imported{imp, r})
+	}
 	for depth := 0; len(queue) > 0 && depth < maxModuleDepth; depth++ {
-		var next []string
+		var next []imported
 		for _, imp := range queue {
-			dir := res.dir(imp)
+			dir := res.dir(imp.path)
+			if dir == "" && !slices.ContainsFunc(r.missing, func(m missingModule) bool { return m.path == imp.path }) {
+				r.missing = append(r.missing, imp.by.importPlace(imp.path))
+			}
 			if dir == "" || seen[dir] {
 				continue
 			}
@@ -39,11 +56,79 @@ func (r *hugoConfigReader) readModules() error {
 			}
 			mergeShallow(r.cfg, "outputformats", mr.cfg)
 			mergeShallow(r.cfg, "mediatypes", mr.cfg)
-			next = append(next, moduleImports(mr.cfg)...)
+			for _, p := range moduleImports(mr.cfg) {
+				next = append(next, imported{p, mr})
+			}
 		}
 		queue = next
 	}
 	return nil
+}
+
+// missingModule is a module import that robotsmith found nowhere Hugo looks, and where it is
+// imported.
+type missingModule struct {
+	path string
+	file string
+	line int
+}
+
+// notFound says where robotsmith looked for a module it did not find, and what to do.
+const notFound = "is not where Hugo looks for it (module.replacements, _vendor, a workspace, go.mod's " +
+	"replace lines, Hugo's module cache at go.mod's version, themesDir): run robotsmith with Hugo's " +
+	"environment (HUGO_CACHEDIR, HUGO_MODULE_REPLACEMENTS, HUGO_MODULE_WORKSPACE), or vendor it (hugo mod vendor)"
+
+// missingError names the modules robotsmith did not find, each with the place that imports it.
+func missingError(ms []missingModule) string {
+	var b strings.Builder
+	for i, m := range ms {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		place := m.file
+		if m.line > 0 {
+			place = fmt.Sprintf("%s:%d", m.file, m.line)
+		}
+		fmt.Fprintf(&b, "module %s (%s)", cutText(m.path), place)
+	}
+	return b.String() + " " + notFound
+}
+
+// warnMissing is a warning for each module robotsmith did not find, at the line that imports it:
+// the output formats and media types it may define are not read, so where their files go is not
+// known either.
+func (h *hugoConfig) warnMissing() {
+	for _, m := range h.missing {
+		h.warnings = append(h.warnings, &frontmatter.Error{File: m.file, Line: m.line,
+			Err: fmt.Errorf("module %s: its output formats and media types are not read: it %s", cutText(m.path), notFound)})
+	}
+}
+
+// importPlace is where r's configuration imports the module path: its module.imports entry, else
+// its theme.
+func (r *hugoConfigReader) importPlace(path string) missingModule {
+	m := missingModule{path: path, file: r.s.rel(r.root)}
+	if doc, list := r.locate("module", "imports"); doc != nil {
+		for _, item := range list.List {
+			if v, _ := item.FoldValue("path").Scalar(); v == path {
+				m.file, m.line = doc.File, doc.Line(item.FoldValue("path").Off)
+				return m
+			}
+			if v, _ := item.Scalar(); v == path {
+				m.file, m.line = doc.File, doc.Line(item.Off)
+				return m
+			}
+		}
+	}
+	if doc, n := r.locate("theme"); doc != nil {
+		m.file, m.line = doc.File, doc.Line(n.Off)
+		for _, item := range n.List {
+			if v, _ := item.Scalar(); v == path {
+				m.line = doc.Line(item.Off)
+			}
+		}
+	}
+	return m
 }
 
 // moduleImports are the module paths a configuration imports: its theme(s), then module.imports.
@@ -67,7 +152,8 @@ func moduleImports(cfg map[string]any) []string {
 
 // moduleResolver finds a module's folder on disk, in Hugo's order (modules/collect.go): a
 // module.replacements entry (a folder relative to themesDir), else _vendor, else what Go resolves
-// (the workspace's modules, the go.mod's replace lines), else themesDir.
+// (the workspace's modules, the go.mod's replace lines, else the version go.mod requires in Hugo's
+// module cache), else themesDir.
 type moduleResolver struct {
 	root, themesDir string
 	replaced        map[string]string // module.replacements: module path -> folder
@@ -80,9 +166,20 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 		replaced: map[string]string{}, gomods: map[string]string{}}
 	mod, _ := r.cfg["module"].(map[string]any)
 	if mf := readGoMod(filepath.Join(root, "go.mod")); mf != nil {
+		cache := r.goModCache()
+		for _, req := range mf.Require {
+			if p, err := module.EscapePath(req.Mod.Path); err == nil && cache != "" {
+				if v, err := module.EscapeVersion(req.Mod.Version); err == nil {
+					res.gomods[req.Mod.Path] = filepath.Join(cache, filepath.FromSlash(p)+"@"+v)
+				}
+			}
+		}
 		for _, rep := range mf.Replace {
-			if modfile.IsDirectoryPath(rep.New.Path) {
+			switch {
+			case modfile.IsDirectoryPath(rep.New.Path):
 				res.gomods[rep.Old.Path] = abs(root, rep.New.Path)
+			default: // another module's version: Go takes it from the cache; robotsmith does not read it
+				delete(res.gomods, rep.Old.Path)
 			}
 		}
 	}
@@ -114,7 +211,74 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 	return res
 }
 
-// dir is the module's folder, "" when it is not on disk outside Go's module cache.
+// goModCache is the folder where the Go runs Hugo makes for its modules keep them (GOPATH set to
+// the cache's modules folder, its pkg/mod; modules/client.go, cache/filecache): the modules
+// cache's dir (caches.modules.dir, ":cacheDir/modules" by default) under Hugo's cacheDir
+// (HUGO_CACHEDIR, else cacheDir in the configuration, else Netlify's build cache on a Netlify
+// preview, else hugo_cache in the user's cache folder; helpers.GetCacheDir), then
+// filecache/modules/pkg/mod. "" when the user's cache folder is not known.
+func (r *hugoConfigReader) goModCache() string {
+	env := r.s.opt.Env
+	cacheDir := env("HUGO_CACHEDIR")
+	if len(cacheDir) <= 1 {
+		cacheDir = strOr(r.cfg["cachedir"], "")
+	}
+	if len(cacheDir) <= 1 && env("NETLIFY") == "true" && env("PULL_REQUEST") != "" && env("DEPLOY_PRIME_URL") != "" {
+		cacheDir = "/opt/build/cache/hugo_cache"
+	}
+	if len(cacheDir) <= 1 {
+		user := userCacheDir(env)
+		if user == "" {
+			return ""
+		}
+		cacheDir = filepath.Join(user, "hugo_cache")
+	}
+	dir := ":cacheDir/modules"
+	if caches, ok := r.cfg["caches"].(map[string]any); ok {
+		if m, ok := caches["modules"].(map[string]any); ok {
+			dir = strOr(m["dir"], dir)
+		}
+	}
+	parts := strings.Split(filepath.ToSlash(filepath.Clean(dir)), "/")
+	for i, part := range parts {
+		switch strings.ToLower(part) {
+		case ":cachedir":
+			parts[i] = filepath.ToSlash(cacheDir)
+		case ":project":
+			parts[i] = filepath.Base(r.s.Root)
+		case ":resourcedir":
+			return "" // a folder of resources/, which Hugo does not use for modules
+		}
+	}
+	return filepath.Join(filepath.FromSlash(strings.Join(parts, "/")), "filecache", "modules", "pkg", "mod")
+}
+
+// userCacheDir is os.UserCacheDir read from env.
+func userCacheDir(env func(string) string) string {
+	switch runtime.GOOS {
+	case "windows":
+		return env("LocalAppData")
+	case "darwin", "ios":
+		if h := env("HOME"); h != "" {
+			return filepath.Join(h, "Library", "Caches")
+		}
+		return ""
+	case "plan9":
+		if h := env("home"); h != "" {
+			return filepath.Join(h, "lib", "cache")
+		}
+		return ""
+	}
+	if d := env("XDG_CACHE_HOME"); filepath.IsAbs(d) {
+		return d
+	}
+	if h := env("HOME"); h != "" {
+		return filepath.Join(h, ".cache")
+	}
+	return ""
+}
+
+// dir is the module's folder, "" when it is not on disk where Hugo looks.
 func (m moduleResolver) dir(path string) string {
 	if dir, ok := m.replaced[path]; ok {
 		return dir

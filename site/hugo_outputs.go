@@ -1,8 +1,12 @@
 package site
 
 import (
+	"errors"
+	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/frontmatter"
 )
 
 // hugoFormat is one of Hugo's output formats (output/outputFormat.go): where a page's file in that
@@ -158,20 +162,86 @@ func (f *hugoFormat) apply(m map[string]any) {
 }
 
 // pageFormats are the output formats Hugo renders the page in: its own `outputs` (front matter
-// or cascade), else the configuration's for its kind (pageState.outputFormats); names no format
-// has are left out.
-func (h *hugoConfig) pageFormats(kind string, meta map[string]any) []hugoFormat {
+// or cascade), else the configuration's for its kind (pageState.outputFormats). A name no format
+// has is an error (unknownFormat): Hugo refuses it, so it is defined where robotsmith did not read.
+func (h *hugoConfig) pageFormats(kind string, meta map[string]any) ([]hugoFormat, error) {
 	names := h.kindOutputs[kind]
 	if v, ok := meta["outputs"]; ok && len(toStrings(v)) > 0 {
 		names = lowerAll(toStrings(v))
 	}
 	var out []hugoFormat
 	for _, n := range names {
-		if f, ok := h.formats[n]; ok {
-			out = append(out, f)
+		f, ok := h.formats[n]
+		if !ok {
+			return nil, fmt.Errorf("outputs: %w", h.unknownFormat(n))
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// unknownFormat is the error for an output format name that no configuration robotsmith read
+// defines. Hugo refuses such a name (allconfig's "unknown output format", pagemeta's "OutputFormat
+// with key not found"), so a site it built defines it, in a configuration robotsmith could not
+// read: a module it did not find. The files Hugo writes in that format would be placed nowhere and
+// decided as pages of their own (public where their page is not, and otherwise than in a run that
+// finds the module), so robotsmith stops rather than guess.
+func (h *hugoConfig) unknownFormat(name string) error {
+	why := "every module the site imports was read, and none defines it"
+	if len(h.missing) > 0 {
+		why = missingError(h.missing)
+	}
+	return fmt.Errorf("output format %q is defined by no configuration robotsmith could read, so the files Hugo writes in it cannot take their page's decision: %s",
+		cutText(name), why)
+}
+
+// checkOutputs reports each name in the configuration's outputs that no output format has, at
+// its line (unknownFormat), for the kinds Hugo renders: it skips a disabled kind's and one it does
+// not know, and "rss" where disableKinds removes it (allconfig.go).
+func (r *hugoConfigReader) checkOutputs(h *hugoConfig) error {
+	o, ok := r.cfg["outputs"].(map[string]any)
+	if !ok {
+		return nil
+	}
+	kinds := make([]string, 0, len(o))
+	for k := range o {
+		kinds = append(kinds, k)
+	}
+	sort.Strings(kinds)
+	var errs []error
+	first := map[string]string{} // name -> the place of its first error, which says why
+	for _, written := range kinds {
+		kind := written
+		if kind == "taxonomyterm" {
+			kind = "taxonomy"
+		}
+		if _, known := hugoDefaultOutputs[kind]; !known || h.disableKinds[kind] {
+			continue
+		}
+		for _, n := range lowerAll(toStrings(o[written])) {
+			if _, ok := h.formats[n]; ok || (n == "rss" && h.disableKinds["rss"]) {
+				continue
+			}
+			e := &frontmatter.Error{File: r.s.rel(r.s.Root)}
+			if doc, list := r.locate("outputs", written); doc != nil {
+				e.File, e.Line = doc.File, doc.Line(list.Off)
+				for _, item := range list.List {
+					if v, _ := item.Scalar(); strings.EqualFold(v, n) {
+						e.Line = doc.Line(item.Off)
+						break
+					}
+				}
+			}
+			if at, ok := first[n]; ok {
+				e.Err = fmt.Errorf("outputs: %s: output format %q: as at %s", written, cutText(n), at)
+			} else {
+				e.Err = fmt.Errorf("outputs: %s: %w", written, h.unknownFormat(n))
+				first[n] = fmt.Sprintf("%s:%d", e.File, e.Line)
+			}
+			errs = append(errs, e)
 		}
 	}
-	return out
+	return errors.Join(errs...)
 }
 
 func lowerAll(ss []string) []string {

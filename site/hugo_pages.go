@@ -341,7 +341,11 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 		hm.remember(m.pages, order)
 	}
 	for _, p := range made {
-		if pg, ok := g.sourceless(p, hm.sections); ok {
+		pg, ok, err := g.sourceless(p, hm.sections)
+		if err != nil && !slices.ContainsFunc(errs, func(e error) bool { return e.Error() == err.Error() }) {
+			errs = append(errs, err) // once, not for every term page the cascade reaches
+		}
+		if ok {
 			m.sourceless = append(m.sourceless, pg)
 		}
 	}
@@ -751,7 +755,11 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp
 	if h.disableKinds[p.kind] || noOutput == "headless" || strings.HasPrefix(noOutput, "build.render") {
 		return pg, tp, false, nil // nothing is ever written for these
 	}
-	tp = h.place(&pg, d, h.pageFormats(p.kind, p.meta))
+	formats, err := h.pageFormats(p.kind, p.meta)
+	if err != nil {
+		return pg, tp, false, fmt.Errorf("%s: %w", pg.Source, err)
+	}
+	tp = h.place(&pg, d, formats)
 	if !h.disableAliases {
 		for _, a := range toStrings(p.meta["aliases"]) {
 			x := pg.extra()

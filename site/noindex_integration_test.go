@@ -202,6 +202,7 @@ func checkNoindex(t *testing.T, opt pipeline.Options, out string, sourceOf map[s
 	if err != nil || rep.Changed != 0 || len(rep.Findings) != 0 {
 		t.Errorf("check after build: err %v, would change %v, findings %v; want nothing", err, rep.ChangedFiles, rep.Findings)
 	}
+	sameOnCopy(t, opt, out)
 	if sources == 0 {
 		t.Fatal("no page rendered from a source: the test checked nothing")
 	}
