@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -25,21 +27,17 @@ type selector struct {
 // selectorValues reads a rule's kind or lang: a string or a list of strings, none of them empty.
 func (p *parser) selectorValues(n *node, rule int, key string) []string {
 	what := fmt.Sprintf("rules[%d]: %s", rule, key)
-	items := []*node{n}
-	if n.kind == listNode {
-		items = n.items
-		if len(items) == 0 {
-			p.errorf(n, "%s: an empty list", what)
-		}
+	if n.Kind == frontmatter.KindList && len(n.List) == 0 {
+		p.errorf(n, "%s: an empty list", what)
 	}
 	var out []string
-	for _, it := range items {
+	for _, it := range items(n) {
 		var s string
-		switch v := it.value.(type) {
-		case int, int64: // kind: 404, Hugo's kind of its 404 pages, is a number to YAML and TOML
-			s = fmt.Sprint(v)
-		case string:
-			if s = strings.TrimSpace(v); s == "" {
+		switch it.Kind {
+		case frontmatter.KindInt: // kind: 404, Hugo's kind of its 404 pages, is a number to YAML and TOML
+			s = strconv.FormatInt(it.Int, 10)
+		case frontmatter.KindString:
+			if s = strings.TrimSpace(it.Text); s == "" {
 				p.errorf(it, "%s: an empty value", what)
 				continue
 			}
@@ -47,12 +45,8 @@ func (p *parser) selectorValues(n *node, rule int, key string) []string {
 			p.str(it, what) // says what it is instead of a string
 			continue
 		}
-		if it.kind != scalarNode {
-			p.str(it, what)
-			continue
-		}
 		out = append(out, s)
-		p.sel = append(p.sel, selector{rule: rule, key: key, value: s, line: it.line})
+		p.sel = append(p.sel, selector{rule: rule, key: key, value: s, line: p.line(it)})
 	}
 	return out
 }

@@ -28,7 +28,7 @@ func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 	}
 	if top.Kind != yaml.MappingNode {
 		return nil, d.errAt(d.offAt(base, top.Line, top.Column), true,
-			fmt.Errorf("yaml: want a mapping of keys to values, got %s", yamlKind(top)))
+			notMap("yaml: want a mapping of keys to values, got "+yamlKind(top)))
 	}
 	c := yamlConv{d: d, base: base}
 	return c.node(top, 0)
@@ -48,7 +48,7 @@ func (c *yamlConv) off(n *yaml.Node) int { return c.d.offAt(c.base, n.Line, n.Co
 
 func (c *yamlConv) node(n *yaml.Node, depth int) (*Node, error) {
 	if depth > maxDepth {
-		return nil, c.d.errAt(c.off(n), true, fmt.Errorf("yaml: %w (more than %d levels)", errDepth, maxDepth))
+		return nil, c.d.errAt(c.off(n), true, fmt.Errorf("yaml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	if out, ok := c.seen[n]; ok {
 		return out, nil

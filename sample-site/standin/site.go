@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
 	"github.com/adrg/frontmatter"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/pelletier/go-toml/v2"
 	"gopkg.in/yaml.v3"
 )
 
@@ -66,7 +66,11 @@ type config struct {
 func readConfig(root string) (*config, error) {
 	const name = "hugo.toml"
 	var c config
-	if _, err := toml.DecodeFile(filepath.Join(root, name), &c); err != nil {
+	src, err := os.ReadFile(filepath.Join(root, name))
+	if err == nil {
+		err = toml.Unmarshal(src, &c)
+	}
+	if err != nil {
 		return nil, &Error{File: name, Err: err}
 	}
 	if c.UglyURLs {
@@ -587,6 +591,10 @@ func dateParam(params map[string]any, key string) (time.Time, error) {
 		return time.Time{}, nil
 	case time.Time:
 		return v, nil
+	case toml.LocalDate: // TOML's dates and date-times without a zone, which Hugo reads as UTC
+		return v.AsTime(time.UTC), nil
+	case toml.LocalDateTime:
+		return v.AsTime(time.UTC), nil
 	case string:
 		for _, l := range dateLayouts {
 			if t, err := time.Parse(l, v); err == nil {
