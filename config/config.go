@@ -236,7 +236,7 @@ func (p *parser) config(root *node) *Config {
 		key, v := k.Name, k.Value
 		switch strings.ToLower(key) {
 		case "generator":
-			c.Generator = p.oneOf(v, key, "hugo", "jekyll", "none")
+			c.Generator = p.oneOf(v, key, generators)
 		case "content":
 			c.Content = p.str(v, key)
 		case "output":
@@ -244,13 +244,13 @@ func (p *parser) config(root *node) *Config {
 		case "command":
 			c.Command = p.str(v, key)
 		case "tags":
-			if p.oneOf(v, key, "three", "single") == "single" {
+			if p.oneOf(v, key, tagStyles) == "single" {
 				c.Tags = rules.Single
 			}
 		case "existing":
-			c.Existing = p.oneOf(v, key, "merge", "replace")
+			c.Existing = p.oneOf(v, key, existingUses)
 		case "previews":
-			c.Previews = p.oneOf(v, key, "noindex", "off")
+			c.Previews = p.oneOf(v, key, previewModes)
 			if c.Previews == "off" {
 				c.Previews = ""
 			}
@@ -271,20 +271,17 @@ func (p *parser) config(root *node) *Config {
 		case "headers":
 			c.Headers = p.headers(v)
 		case "sitemap":
-			c.Sitemap = p.oneOf(v, key, "prune", "keep")
+			c.Sitemap = p.oneOf(v, key, sitemapModes)
 		case "robots_txt":
 			c.RobotsTxt = p.robotsTxt(v)
 		case "ai":
 			c.AI = p.ai(v)
 		default:
-			p.errorAt(k.Off, "unknown key %s (known: %s)", quote(key), strings.Join(knownKeys, ", "))
+			p.unknownKey("", key, k.Off, topKeys, "")
 		}
 	}
 	return c
 }
-
-var knownKeys = []string{"generator", "content", "output", "command", "tags", "existing", "previews",
-	"production_branch", "defaults", "rules", "error_pages", "headers", "sitemap", "robots_txt", "ai"}
 
 // text is a string value.
 func text(n *node) (string, bool) {
@@ -307,15 +304,16 @@ func (p *parser) str(n *node, key string) string {
 	return ""
 }
 
-func (p *parser) oneOf(n *node, key string, allowed ...string) string {
+// oneOf reads a word of the closed set words, in any case.
+func (p *parser) oneOf(n *node, key string, words set) string {
 	v, ok := text(n)
 	if !ok {
 		p.str(n, key) // reports what it is instead of a string
 		return ""
 	}
 	s := strings.ToLower(strings.TrimSpace(v))
-	if !slices.Contains(allowed, s) {
-		p.errorf(n, "%s: %s is not one of %s", key, quote(s), strings.Join(allowed, ", "))
+	if !slices.Contains(words.words(), s) {
+		p.errorf(n, "%s: %s is not one of %s%s", key, quote(s), words.list(), words.didYouMean(s))
 		return ""
 	}
 	return s
@@ -450,11 +448,11 @@ func (p *parser) headers(n *node) Headers {
 		v := k.Value
 		switch strings.ToLower(k.Name) {
 		case "format":
-			h.Format = p.oneOf(v, "headers: format", "netlify", "cloudflare")
+			h.Format = p.oneOf(v, "headers: format", headerFormats)
 		case "html":
 			h.HTML = p.boolean(v, "headers: html")
 		default:
-			p.errorAt(k.Off, "headers: unknown key %s (known: format, html)", quote(k.Name))
+			p.unknownKey("headers", k.Name, k.Off, headersKeys, "")
 		}
 	}
 	return h

@@ -168,8 +168,9 @@ func TestErrors(t *testing.T) {
 		desc, file, src string
 		want            []string // each must appear in the error text
 	}{
-		{"unknown key", "robotsmith.yaml", "tags: three\nsitemaps: prune\n", []string{`robotsmith.yaml:2: unknown key "sitemaps"`}},
+		{"unknown key", "robotsmith.yaml", "tags: three\nsitemaps: prune\n", []string{`robotsmith.yaml:2: unknown key "sitemaps"`, `; did you mean "sitemap"?`}},
 		{"bad enum", "robotsmith.yaml", "tags: four\n", []string{`robotsmith.yaml:1: tags: "four" is not one of three, single`}},
+		{"misspelt enum", "robotsmith.yaml", "tags: tree\n", []string{`robotsmith.yaml:1: tags: "tree" is not one of three, single; did you mean "three"?`}},
 		{"bad generator", "robotsmith.yaml", "\ngenerator: gatsby\n", []string{`robotsmith.yaml:2: generator: "gatsby"`}},
 		{"rule without selector", "robotsmith.yaml", "rules:\n  - robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: no path, kind or lang given`}},
 		{"empty kind", "robotsmith.yaml", "rules:\n  - kind: \"\"\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: kind: an empty value`}},

@@ -51,7 +51,7 @@ func (p *parser) robotsTxt(n *node) RobotsTxt {
 			r.Sitemaps = p.boolean(v, "robots_txt: sitemaps")
 			r.SitemapsLine = p.line(v)
 		default:
-			p.errorAt(k.Off, "robots_txt: unknown key %s (known: groups, sitemaps)", quote(k.Name))
+			p.unknownKey("robots_txt", k.Name, k.Off, robotsTxtKeys, "")
 		}
 	}
 	return r
@@ -80,7 +80,7 @@ func (p *parser) robotsGroups(n *node) []robotsblock.Group {
 			case "allow":
 				g.Allow = p.nonEmpty(v, key+": allow")
 			default:
-				p.errorAt(k.Off, "%s: unknown key %s (known: agents, disallow, allow)", key, quote(k.Name))
+				p.unknownKey(key, k.Name, k.Off, groupKeys, "")
 			}
 		}
 		out = append(out, g)
@@ -137,7 +137,7 @@ func (p *parser) ai(n *node) aipref.Policy {
 				}
 				ps, err := aipref.ParseCategory(s)
 				if err != nil {
-					p.errorf(it, "ai: block: %v", err)
+					p.errorf(it, "ai: block: %v%s", err, blockWords.didYouMean(s))
 				}
 				pol.AddBlock(ps...)
 			}
@@ -145,11 +145,8 @@ func (p *parser) ai(n *node) aipref.Policy {
 			pol.Meta = p.boolean(v, "ai: meta")
 			pol.MetaLine = p.line(v)
 		default:
-			msg := fmt.Sprintf("ai: unknown key %s (known: train, search, input, block, meta)", quote(k.Name))
-			if what, ok := aipref.Label(strings.ToLower(k.Name)); ok {
-				msg += "; " + what
-			}
-			p.errorAt(k.Off, "%s", msg)
+			what, _ := aipref.Label(strings.ToLower(k.Name))
+			p.unknownKey("ai", k.Name, k.Off, aiKeys, what)
 		}
 	}
 	return pol
@@ -174,6 +171,8 @@ func (p *parser) pref(n *node, key string) aipref.Pref {
 		msg := fmt.Sprintf("%s: %v", key, err)
 		if what, ok := aipref.Label(strings.ToLower(strings.TrimSpace(s))); ok {
 			msg += "; " + what
+		} else {
+			msg += prefWords.didYouMean(s)
 		}
 		p.errorf(n, "%s", msg)
 	}

@@ -51,10 +51,9 @@ func (p *parser) selectorValues(n *node, rule int, key string) []string {
 	return out
 }
 
-// selectorNames are the keys a rule selects with, and the words people write for them (Jekyll's
-// defaults scope says `type` for what the page is), each with the selector it means.
-var selectorNames = [...][2]string{{"path", "path"}, {"kind", "kind"}, {"lang", "lang"},
-	{"language", "lang"}, {"type", "kind"}, {"glob", "path"}}
+// selectorWords are the words people write for the keys a rule selects with (Jekyll's defaults
+// scope says `type` for what the page is), each with the selector it means.
+var selectorWords = [...][2]string{{"language", "lang"}, {"type", "kind"}, {"glob", "path"}}
 
 // misspeltSelector reports the selector that a rule's key (lower case) looks like a misspelling
 // of (paht, kinds, langs, language, type), so that it is not taken for a crawler's name and
@@ -63,18 +62,19 @@ func misspeltSelector(key string) (string, bool) {
 	if rules.IsAgent(key) {
 		return "", false
 	}
-	words := make([]string, len(selectorNames))
-	for i, s := range selectorNames {
-		if key == s[0] {
-			return s[1], true
+	words := slices.Clone(selectorKeys.words())
+	means := slices.Clone(words)
+	for _, w := range selectorWords {
+		if key == w[0] {
+			return w[1], true
 		}
-		words[i] = s[0]
+		words, means = append(words, w[0]), append(means, w[1])
 	}
 	near, ok := suggest.Resembles(key, words)
 	if !ok {
 		return "", false
 	}
-	return selectorNames[slices.Index(words, near)][1], true
+	return means[slices.Index(words, near)], true
 }
 
 // Site is what the site's generator defines that rules select by, for CheckSite.
