@@ -1,9 +1,12 @@
 package config
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
+
+var decoderLine = regexp.MustCompile(`(yaml|toml|json): line \d`)
 
 // TestPositions holds where each kind of configuration error is reported, in each format: the line
 // of the key or value at fault, and for a syntax error the column too where the reader knows it
@@ -77,6 +80,13 @@ func TestPositions(t *testing.T) {
 		{"a YAML syntax error", []form{
 			{"robotsmith.yaml", "rules:\n  - path: /a/**\n    robots: noindex\n  - path: /b/**\n    robots: noindex\n   sitemap: keep\n", "6"},
 		}, "yaml: did not find expected '-' indicator"},
+		{"a YAML syntax error far below the list it breaks", []form{
+			{"robotsmith.yaml", "tags: three\nrules:\n" + strings.Repeat("  - path: /a/**\n    robots: noindex\n", 20) + "   sitemap: keep\n", "43"},
+		}, "yaml: did not find expected '-' indicator"},
+		{"a tab in YAML's indentation", []form{
+			{"robotsmith.yaml", "rules:\n  - path: /a/**\n\trobots: noindex\n", "3"},
+			{"robotsmith.yaml", "headers:\n\tformat: netlify\n", "2"},
+		}, "yaml: this line is indented with a tab; YAML indents with spaces only"},
 		{"a TOML syntax error", []form{
 			{"robotsmith.toml", "command = \"\"\"\nhugo\n\"\"\"\ntags = three\n", "4:8"},
 		}, `toml: expected keyword "true"`},
@@ -90,6 +100,10 @@ func TestPositions(t *testing.T) {
 				want := f.file + ":" + f.at + ": " + tc.msg
 				if err == nil || !strings.Contains(err.Error(), want) {
 					t.Errorf("%s %q: got %v, want %q", f.file, f.src, err, want)
+				}
+				// The decoder's own "line N:" is not left in the message, nor its prefix twice.
+				if err != nil && (decoderLine.MatchString(err.Error()) || strings.Count(err.Error(), " yaml:") > 1) {
+					t.Errorf("%s: got %q, want one position, the file's", f.file, err)
 				}
 			}
 		})
