@@ -63,6 +63,8 @@ type Config struct {
 	AI               aipref.Policy // the AI preferences (robots.go)
 
 	selectors []selector // the rules' kind and lang values with their lines, for CheckSite
+	// outputLine and contentLine are where output and content are written, for CheckInside.
+	outputLine, contentLine int
 }
 
 // Headers is the `headers:` key.
@@ -238,9 +240,9 @@ func (p *parser) config(root *node) *Config {
 		case "generator":
 			c.Generator = p.oneOf(v, key, generators)
 		case "content":
-			c.Content = p.str(v, key)
+			c.Content, c.contentLine = p.str(v, key), p.line(v)
 		case "output":
-			c.Output = p.str(v, key)
+			c.Output, c.outputLine = p.str(v, key), p.line(v)
 		case "command":
 			c.Command = p.str(v, key)
 		case "tags":
