@@ -3,7 +3,6 @@ module github.com/robotsmith/robotsmith
 go 1.26.0
 
 require (
-	github.com/adrg/frontmatter v0.2.0
 	github.com/agnivade/levenshtein v1.2.2
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/fsnotify/fsnotify v1.10.1
@@ -21,8 +20,6 @@ require (
 )
 
 require (
-	github.com/BurntSushi/toml v1.6.0 // indirect
 	github.com/bits-and-blooms/bitset v1.20.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
-	gopkg.in/yaml.v2 v2.3.0 // indirect
 )
