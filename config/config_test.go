@@ -263,6 +263,11 @@ func FuzzParse(f *testing.F) {
 	f.Add("robotsmith.toml", fullTOML)
 	f.Add("robotsmith.json", fullJSON)
 	f.Add("robotsmith.yaml", "rules:\n  - path: [/a\n")
+	f.Add("robotsmith.toml", "command = \"\"\"\n[rules]\n\"\"\"\nexisting = \"bogus\"\n")
+	f.Add("robotsmith.yaml", "base: &b {robots: noindex}\nrules:\n  - <<: *b\n    path: /a\n")
+	f.Add("robotsmith.yaml", "tags: a\ntags: b\nTags: c\n")
+	f.Add("robotsmith.yaml", "rules:\n  - path: /a\n\trobots: x\n")
+	f.Add("robotsmith.json", "\ufeff{\"tags\": \"tree\"}\n{}")
 	f.Fuzz(func(t *testing.T, file, src string) {
 		c, err := Parse(file, []byte(src))
 		if err == nil && c == nil {

@@ -56,20 +56,15 @@ func (p *parser) readError(err error) error {
 	case errors.Is(err, frontmatter.ErrDepth):
 		e.Col, e.Err = 0, ErrTooDeep
 	case errors.Is(err, frontmatter.ErrNotMap):
-		e.Col, e.Err = 0, errors.New("the configuration must be a map of keys, not "+notMapKind(fe.Err.Error()))
+		e.Col, e.Err = 0, errNotMap
 	default:
 		e.Err = clip(e.Err)
 	}
 	return e
 }
 
-// notMapKind says what a top level that is not a map is, from the reader's message.
-func notMapKind(msg string) string {
-	if strings.Contains(msg, "a list") {
-		return "a list"
-	}
-	return "a single value"
-}
+// errNotMap is the error for a file whose top level is a list or a single value.
+var errNotMap = errors.New("the configuration must be a map of keys (tags: three, rules: ...), not a list or a single value")
 
 // bounds walks the tree as the parser will read it, a value that YAML aliases share once for every
 // place it is used: within budget values in all (a "billion laughs" file of 300 bytes would be
