@@ -37,15 +37,27 @@ func aliasBudget(n int) int { return 4*n + 1000 }
 // quote is %q of at most 40 bytes of s: an error quotes a short excerpt,
 // never a whole value someone pasted into the file.
 func quote(s string) string {
+	head, more := excerpt(s)
+	return strconv.Quote(head) + more
+}
+
+// short is at most 40 bytes of a value shown as written (a number, a date).
+func short(s string) string {
+	head, more := excerpt(s)
+	return head + more
+}
+
+// excerpt cuts s to at most 40 bytes, saying how long it was when it cuts.
+func excerpt(s string) (head, more string) {
 	const max = 40
 	if len(s) <= max {
-		return strconv.Quote(s)
+		return s, ""
 	}
 	cut := max
 	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
+	return s[:cut], fmt.Sprintf("... (%d bytes)", len(s))
 }
 
 // clip shortens a decoder's message, which may quote a key or value whole.

@@ -11,7 +11,9 @@
 //	s, err := site.Open("my-site", site.Options{Generator: cfg.Generator})
 //	err = cfg.CheckSite(config.Site{Generator: s.Generator, Kinds: s.Kinds(), Langs: s.Langs()})
 //
-// An unknown key or a bad value is an *Error naming the file and line. Directive values are checked
+// The file is read by robotsmith's one reader of sources (package frontmatter), which gives every
+// value its offset in the file in every format. An unknown key or a bad value is an *Error naming
+// the file and line. Directive values are checked
 // by rules.New, whose errors name the same file and line through rules.Source. A rule's `kind` and
 // `lang` values depend on the site's generator and its configuration, read after robotsmith's own:
 // CheckSite checks them, naming their lines too. A rule's key that looks like a misspelt selector
@@ -28,6 +30,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -60,6 +63,8 @@ type Config struct {
 	AI               aipref.Policy // the AI preferences (robots.go)
 
 	selectors []selector // the rules' kind and lang values with their lines, for CheckSite
+	// outputLine and contentLine are where output and content are written, for CheckInside.
+	outputLine, contentLine int
 }
 
 // Headers is the `headers:` key.
@@ -83,12 +88,18 @@ func (c *Config) KeepSitemaps() bool { return c.Sitemap == "keep" }
 // Error is a problem in the configuration file.
 type Error struct {
 	File string
-	Line int
-	Err  error
+	Line int // 0 when the problem is the whole file
+	// Col is the column, counted in characters from 1, of a syntax error the reader placed
+	// exactly; 0 for the others, which name the line of the key or value.
+	Col int
+	Err error
 }
 
 func (e *Error) Error() string {
-	if e.Line > 0 {
+	switch {
+	case e.Line > 0 && e.Col > 0:
+		return fmt.Sprintf("%s:%d:%d: %v", e.File, e.Line, e.Col, e.Err)
+	case e.Line > 0:
 		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 	}
 	return fmt.Sprintf("%s: %v", e.File, e.Err)
@@ -141,30 +152,14 @@ func Load(root, file string) (*Config, error) {
 // Parse reads a configuration from src; file names it in errors and its extension picks the format
 // (.toml is TOML, .json JSON, anything else YAML).
 func Parse(file string, src []byte) (*Config, error) {
-	var (
-		root *node
-		err  error
-	)
 	if len(src) > MaxSize {
 		return nil, &Error{File: file, Err: errTooLarge}
 	}
-	switch strings.ToLower(filepath.Ext(file)) {
-	case ".toml":
-		root, err = parseTOML(src)
-	case ".json":
-		root, err = parseJSON(src)
-	default:
-		root, err = parseYAML(src)
-	}
-	if err != nil {
-		line := errorLine(err)
-		if le := (*lineError)(nil); errors.As(err, &le) {
-			line = le.line
-		}
-		return nil, &Error{File: file, Line: line, Err: clip(err)}
-	}
 	p := &parser{file: file}
-	p.duplicates(root)
+	root, err := p.read(src)
+	if err != nil {
+		return nil, err
+	}
 	c := p.config(root)
 	p.checkRobots(c)
 	if len(p.errs) > 0 {
@@ -175,80 +170,89 @@ func Parse(file string, src []byte) (*Config, error) {
 	return c, nil
 }
 
-var lineRe = regexp.MustCompile(`line (\d+)`)
-
-// errorLine finds the line number a decoder put into its message (yaml.v3 and BurntSushi/toml both
-// write "line N"), 0 when there is none.
-func errorLine(err error) int {
-	m := lineRe.FindStringSubmatch(err.Error())
-	if m == nil {
-		return 0
-	}
-	n := 0
-	fmt.Sscan(m[1], &n)
-	return n
-}
+// node is a configuration value, as the reader gives it, with its offset in the file.
+type node = frontmatter.Node
 
 // parser collects every problem in one file rather than stopping at the first.
 type parser struct {
 	file string
+	doc  *frontmatter.Document // turns offsets into lines
 	errs []error
 	sel  []selector // the rules' kind and lang values read so far
 }
 
+// line is the line of the file n is written on.
+func (p *parser) line(n *node) int { return p.doc.Line(n.Off) }
+
 func (p *parser) errorf(n *node, format string, args ...any) {
-	p.errs = append(p.errs, &Error{File: p.file, Line: n.line, Err: fmt.Errorf(format, args...)})
+	p.errorAt(n.Off, format, args...)
 }
 
-// duplicates reports every map key written twice, compared without case as
-// every key here is read. yaml.v3 keeps both of a repeated key in its node
-// tree, and the later one would silently win: a second `rules:` block would
-// drop the first. (TOML's decoder rejects exact repeats itself; keys that
-// differ only in case are caught here.)
+// errorAt reports a problem at the line of offset off (a key's, where the key is the problem).
+func (p *parser) errorAt(off int, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: p.doc.Line(off), Err: fmt.Errorf(format, args...)})
+}
+
+// duplicates reports every key of map n written twice, compared without case as every key here is
+// read: the later one would silently win, and a second `rules:` block would drop the first.
 func (p *parser) duplicates(n *node) {
-	first := map[string]int{}
-	for i, k := range n.keys {
-		lk := strings.ToLower(k)
-		if j, ok := first[lk]; ok {
-			p.errs = append(p.errs, &Error{File: p.file, Line: n.klns[i],
-				Err: fmt.Errorf("key %s is written twice (first at line %d)", quote(k), n.klns[j])})
-		} else {
-			first[lk] = i
+	var first map[string]int // lower-case key -> offset of its first write, for keys differing in case
+	if len(n.Keys) > 1 {
+		first = make(map[string]int, len(n.Keys))
+	}
+	for _, k := range n.Keys {
+		if off, ok := k.Repeat(); ok {
+			p.errorAt(k.Off, "key %s is written twice (first at line %d)", quote(k.Name), p.doc.Line(off))
+		}
+		if first == nil {
+			continue
+		}
+		lk := strings.ToLower(k.Name)
+		if off, ok := first[lk]; ok {
+			p.errorAt(k.Off, "key %s is written twice (first at line %d)", quote(k.Name), p.doc.Line(off))
+			continue
+		}
+		first[lk] = k.Off
+		if off, ok := k.Repeat(); ok {
+			first[lk] = off
 		}
 	}
-	for _, v := range n.vals {
-		p.duplicates(v)
+}
+
+// what says what a value is, for a message that wants something else.
+func what(n *node) string {
+	switch n.Kind {
+	case frontmatter.KindMap:
+		return "a map"
+	case frontmatter.KindList:
+		return "a list"
+	case frontmatter.KindNull:
+		return "an empty value"
 	}
-	for _, it := range n.items {
-		p.duplicates(it)
-	}
+	return "a value"
 }
 
 func (p *parser) config(root *node) *Config {
 	c := &Config{}
-	if root.kind != mapNode {
-		p.errorf(root, "the configuration must be a map of keys, not %s", root.kind)
-		return c
-	}
-	for i, key := range root.keys {
-		v := root.vals[i]
+	for _, k := range root.Keys {
+		key, v := k.Name, k.Value
 		switch strings.ToLower(key) {
 		case "generator":
-			c.Generator = p.oneOf(v, key, "hugo", "jekyll", "none")
+			c.Generator = p.oneOf(v, key, generators)
 		case "content":
-			c.Content = p.str(v, key)
+			c.Content, c.contentLine = p.str(v, key), p.line(v)
 		case "output":
-			c.Output = p.str(v, key)
+			c.Output, c.outputLine = p.str(v, key), p.line(v)
 		case "command":
 			c.Command = p.str(v, key)
 		case "tags":
-			if p.oneOf(v, key, "three", "single") == "single" {
+			if p.oneOf(v, key, tagStyles) == "single" {
 				c.Tags = rules.Single
 			}
 		case "existing":
-			c.Existing = p.oneOf(v, key, "merge", "replace")
+			c.Existing = p.oneOf(v, key, existingUses)
 		case "previews":
-			c.Previews = p.oneOf(v, key, "noindex", "off")
+			c.Previews = p.oneOf(v, key, previewModes)
 			if c.Previews == "off" {
 				c.Previews = ""
 			}
@@ -269,42 +273,49 @@ func (p *parser) config(root *node) *Config {
 		case "headers":
 			c.Headers = p.headers(v)
 		case "sitemap":
-			c.Sitemap = p.oneOf(v, key, "prune", "keep")
+			c.Sitemap = p.oneOf(v, key, sitemapModes)
 		case "robots_txt":
 			c.RobotsTxt = p.robotsTxt(v)
 		case "ai":
 			c.AI = p.ai(v)
 		default:
-			p.errorf(v, "unknown key %s (known: %s)", quote(key), strings.Join(knownKeys, ", "))
+			p.unknownKey("", key, k.Off, topKeys, "")
 		}
 	}
 	return c
 }
 
-var knownKeys = []string{"generator", "content", "output", "command", "tags", "existing", "previews",
-	"production_branch", "defaults", "rules", "error_pages", "headers", "sitemap", "robots_txt", "ai"}
-
-func (p *parser) str(n *node, key string) string {
-	if n.kind != scalarNode || n.value == nil {
-		p.errorf(n, "%s: want a string, not %s", key, n.kind)
-		return ""
+// text is a string value.
+func text(n *node) (string, bool) {
+	if n.Kind == frontmatter.KindString {
+		return n.Text, true
 	}
-	s, ok := n.value.(string)
-	if !ok {
-		p.errorf(n, "%s: want a string, not %v", key, n.value)
-		return ""
-	}
-	return s
+	return "", false
 }
 
-func (p *parser) oneOf(n *node, key string, allowed ...string) string {
-	if _, ok := n.value.(string); n.kind != scalarNode || !ok {
+func (p *parser) str(n *node, key string) string {
+	s, ok := text(n)
+	switch {
+	case ok:
+		return s
+	case n.Kind == frontmatter.KindMap || n.Kind == frontmatter.KindList || n.Kind == frontmatter.KindNull:
+		p.errorf(n, "%s: want a string, not %s", key, what(n))
+	default:
+		p.errorf(n, "%s: want a string, not %s", key, short(n.String()))
+	}
+	return ""
+}
+
+// oneOf reads a word of the closed set words, in any case.
+func (p *parser) oneOf(n *node, key string, words set) string {
+	v, ok := text(n)
+	if !ok {
 		p.str(n, key) // reports what it is instead of a string
 		return ""
 	}
-	s := strings.ToLower(strings.TrimSpace(n.value.(string)))
-	if !slices.Contains(allowed, s) {
-		p.errorf(n, "%s: %s is not one of %s", key, quote(s), strings.Join(allowed, ", "))
+	s := strings.ToLower(strings.TrimSpace(v))
+	if !slices.Contains(words.words(), s) {
+		p.errorf(n, "%s: %s is not one of %s%s", key, quote(s), words.list(), words.didYouMean(s))
 		return ""
 	}
 	return s
@@ -312,9 +323,9 @@ func (p *parser) oneOf(n *node, key string, allowed ...string) string {
 
 // strings reads a string or a list of strings.
 func (p *parser) strings(n *node, key string) []string {
-	if n.kind == listNode {
+	if n.Kind == frontmatter.KindList {
 		var out []string
-		for _, it := range n.items {
+		for _, it := range n.List {
 			if s := p.str(it, key); s != "" {
 				out = append(out, s)
 			}
@@ -327,14 +338,18 @@ func (p *parser) strings(n *node, key string) []string {
 	return nil
 }
 
+// items are the values of a value that may be one or a list of them.
+func items(n *node) []*node {
+	if n.Kind == frontmatter.KindList {
+		return n.List
+	}
+	return []*node{n}
+}
+
 // globs reads a glob or a list of globs; a bad one is reported at its own line.
 func (p *parser) globs(n *node, key string) []string {
-	items := []*node{n}
-	if n.kind == listNode {
-		items = n.items
-	}
 	var gs []string
-	for _, it := range items {
+	for _, it := range items(n) {
 		s := p.str(it, key)
 		if s == "" {
 			continue
@@ -354,13 +369,13 @@ const maxAgent = 64
 
 // agentValues reads a map of agent name to directives (a string or a list of strings).
 func (p *parser) agentValues(n *node, key string, src rules.Source) []rules.Input {
-	if n.kind != mapNode {
-		p.errorf(n, "%s: want a map of agent names to directives, not %s", key, n.kind)
+	if n.Kind != frontmatter.KindMap {
+		p.errorf(n, "%s: want a map of agent names to directives, not %s", key, what(n))
 		return nil
 	}
 	var out []rules.Input
-	for i, k := range n.keys {
-		out = append(out, p.agentValue(n.vals[i], k, src)...)
+	for _, k := range n.Keys {
+		out = append(out, p.agentValue(k.Value, k.Name, src)...)
 	}
 	return out
 }
@@ -376,29 +391,29 @@ func (p *parser) agentValue(v *node, agent string, src rules.Source) []rules.Inp
 		p.errorf(v, "%s: no directives given", name)
 		return nil
 	}
-	src.Line = v.line
+	src.Line = p.line(v)
 	src.Key = name
 	return []rules.Input{{Agent: name, Value: strings.Join(vals, ", "), Source: src}}
 }
 
 func (p *parser) rules(n *node) []rules.Rule {
-	if n.kind != listNode {
-		p.errorf(n, "rules: want a list of rules, not %s", n.kind)
+	if n.Kind != frontmatter.KindList {
+		p.errorf(n, "rules: want a list of rules, not %s", what(n))
 		return nil
 	}
 	var out []rules.Rule
-	for i, it := range n.items {
+	for i, it := range n.List {
 		num := i + 1
-		src := rules.Source{Kind: rules.FromRule, File: p.file, Line: it.line, Rule: num}
-		if it.kind != mapNode {
-			p.errorf(it, "rules[%d]: want a map with path and directives, not %s", num, it.kind)
+		src := rules.Source{Kind: rules.FromRule, File: p.file, Line: p.line(it), Rule: num}
+		if it.Kind != frontmatter.KindMap {
+			p.errorf(it, "rules[%d]: want a map with path and directives, not %s", num, what(it))
 			continue
 		}
 		r := rules.Rule{Source: src}
 		misspelt := false
-		for j, k := range it.keys {
-			v := it.vals[j]
-			switch lk := strings.ToLower(strings.TrimSpace(k)); lk {
+		for _, k := range it.Keys {
+			v := k.Value
+			switch lk := strings.ToLower(strings.TrimSpace(k.Name)); lk {
 			case "path":
 				r.Paths = p.globs(v, fmt.Sprintf("rules[%d]: path", num))
 			case "kind":
@@ -407,11 +422,11 @@ func (p *parser) rules(n *node) []rules.Rule {
 				r.Langs = p.selectorValues(v, num, lk)
 			default:
 				if sel, ok := misspeltSelector(lk); ok {
-					p.errorf(v, "rules[%d]: unknown key %s (did you mean %s?); a rule selects with path, kind and lang, and its other keys name crawlers", num, quote(k), quote(sel))
+					p.errorf(v, "rules[%d]: unknown key %s (did you mean %s?); a rule selects with path, kind and lang, and its other keys name crawlers", num, quote(k.Name), quote(sel))
 					misspelt = true
 					continue
 				}
-				r.Values = append(r.Values, p.agentValue(v, k, src)...)
+				r.Values = append(r.Values, p.agentValue(v, k.Name, src)...)
 			}
 		}
 		if len(r.Paths) == 0 && len(r.Kinds) == 0 && len(r.Langs) == 0 && !misspelt {
@@ -427,19 +442,19 @@ func (p *parser) rules(n *node) []rules.Rule {
 
 func (p *parser) headers(n *node) Headers {
 	var h Headers
-	if n.kind != mapNode {
-		p.errorf(n, "headers: want a map (format, html), not %s", n.kind)
+	if n.Kind != frontmatter.KindMap {
+		p.errorf(n, "headers: want a map (format, html), not %s", what(n))
 		return h
 	}
-	for i, k := range n.keys {
-		v := n.vals[i]
-		switch strings.ToLower(k) {
+	for _, k := range n.Keys {
+		v := k.Value
+		switch strings.ToLower(k.Name) {
 		case "format":
-			h.Format = p.oneOf(v, "headers: format", "netlify", "cloudflare")
+			h.Format = p.oneOf(v, "headers: format", headerFormats)
 		case "html":
 			h.HTML = p.boolean(v, "headers: html")
 		default:
-			p.errorf(v, "headers: unknown key %s (known: format, html)", quote(k))
+			p.unknownKey("headers", k.Name, k.Off, headersKeys, "")
 		}
 	}
 	return h

@@ -168,8 +168,9 @@ func TestErrors(t *testing.T) {
 		desc, file, src string
 		want            []string // each must appear in the error text
 	}{
-		{"unknown key", "robotsmith.yaml", "tags: three\nsitemaps: prune\n", []string{`robotsmith.yaml:2: unknown key "sitemaps"`}},
+		{"unknown key", "robotsmith.yaml", "tags: three\nsitemaps: prune\n", []string{`robotsmith.yaml:2: unknown key "sitemaps"`, `; did you mean "sitemap"?`}},
 		{"bad enum", "robotsmith.yaml", "tags: four\n", []string{`robotsmith.yaml:1: tags: "four" is not one of three, single`}},
+		{"misspelt enum", "robotsmith.yaml", "tags: tree\n", []string{`robotsmith.yaml:1: tags: "tree" is not one of three, single; did you mean "three"?`}},
 		{"bad generator", "robotsmith.yaml", "\ngenerator: gatsby\n", []string{`robotsmith.yaml:2: generator: "gatsby"`}},
 		{"rule without selector", "robotsmith.yaml", "rules:\n  - robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: no path, kind or lang given`}},
 		{"empty kind", "robotsmith.yaml", "rules:\n  - kind: \"\"\n    robots: noindex\n", []string{`robotsmith.yaml:2: rules[1]: kind: an empty value`}},
@@ -262,6 +263,11 @@ func FuzzParse(f *testing.F) {
 	f.Add("robotsmith.toml", fullTOML)
 	f.Add("robotsmith.json", fullJSON)
 	f.Add("robotsmith.yaml", "rules:\n  - path: [/a\n")
+	f.Add("robotsmith.toml", "command = \"\"\"\n[rules]\n\"\"\"\nexisting = \"bogus\"\n")
+	f.Add("robotsmith.yaml", "base: &b {robots: noindex}\nrules:\n  - <<: *b\n    path: /a\n")
+	f.Add("robotsmith.yaml", "tags: a\ntags: b\nTags: c\n")
+	f.Add("robotsmith.yaml", "rules:\n  - path: /a\n\trobots: x\n")
+	f.Add("robotsmith.json", "\ufeff{\"tags\": \"tree\"}\n{}")
 	f.Fuzz(func(t *testing.T, file, src string) {
 		c, err := Parse(file, []byte(src))
 		if err == nil && c == nil {

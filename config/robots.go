@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/robotsblock"
 )
 
@@ -36,42 +37,42 @@ func (c *Config) RobotsInput(sitemaps []string, baseURL string) robotsblock.Inpu
 }
 
 func (p *parser) robotsTxt(n *node) RobotsTxt {
-	r := RobotsTxt{Line: n.line}
-	if n.kind != mapNode {
-		p.errorf(n, "robots_txt: want a map (groups, sitemaps), not %s", n.kind)
+	r := RobotsTxt{Line: p.line(n)}
+	if n.Kind != frontmatter.KindMap {
+		p.errorf(n, "robots_txt: want a map (groups, sitemaps), not %s", what(n))
 		return r
 	}
-	for i, k := range n.keys {
-		v := n.vals[i]
-		switch strings.ToLower(k) {
+	for _, k := range n.Keys {
+		v := k.Value
+		switch strings.ToLower(k.Name) {
 		case "groups":
 			r.Groups = p.robotsGroups(v)
 		case "sitemaps":
 			r.Sitemaps = p.boolean(v, "robots_txt: sitemaps")
-			r.SitemapsLine = v.line
+			r.SitemapsLine = p.line(v)
 		default:
-			p.errorf(v, "robots_txt: unknown key %q (known: groups, sitemaps)", k)
+			p.unknownKey("robots_txt", k.Name, k.Off, robotsTxtKeys, "")
 		}
 	}
 	return r
 }
 
 func (p *parser) robotsGroups(n *node) []robotsblock.Group {
-	if n.kind != listNode {
-		p.errorf(n, "robots_txt: groups: want a list of groups (agents, disallow, allow), not %s", n.kind)
+	if n.Kind != frontmatter.KindList {
+		p.errorf(n, "robots_txt: groups: want a list of groups (agents, disallow, allow), not %s", what(n))
 		return nil
 	}
 	var out []robotsblock.Group
-	for i, it := range n.items {
+	for i, it := range n.List {
 		key := fmt.Sprintf("robots_txt.groups[%d]", i+1)
-		if it.kind != mapNode {
-			p.errorf(it, "%s: want a map (agents, disallow, allow), not %s", key, it.kind)
+		if it.Kind != frontmatter.KindMap {
+			p.errorf(it, "%s: want a map (agents, disallow, allow), not %s", key, what(it))
 			continue
 		}
-		g := robotsblock.Group{Line: it.line}
-		for j, k := range it.keys {
-			v := it.vals[j]
-			switch strings.ToLower(k) {
+		g := robotsblock.Group{Line: p.line(it)}
+		for _, k := range it.Keys {
+			v := k.Value
+			switch strings.ToLower(k.Name) {
 			case "agents":
 				g.Agents = p.nonEmpty(v, key+": agents")
 			case "disallow":
@@ -79,7 +80,7 @@ func (p *parser) robotsGroups(n *node) []robotsblock.Group {
 			case "allow":
 				g.Allow = p.nonEmpty(v, key+": allow")
 			default:
-				p.errorf(v, "%s: unknown key %q (known: agents, disallow, allow)", key, k)
+				p.unknownKey(key, k.Name, k.Off, groupKeys, "")
 			}
 		}
 		out = append(out, g)
@@ -91,15 +92,11 @@ func (p *parser) robotsGroups(n *node) []robotsblock.Group {
 // an error rather than skipped: an empty Disallow means "allow everything",
 // which nobody writes by leaving a list item blank.
 func (p *parser) nonEmpty(n *node, key string) []string {
-	items := []*node{n}
-	if n.kind == listNode {
-		items = n.items
-	}
 	out := []string{}
-	for _, it := range items {
+	for _, it := range items(n) {
 		s := strings.TrimSpace(p.str(it, key))
 		if s == "" {
-			if it.kind == scalarNode && it.value != nil {
+			if _, ok := text(it); ok {
 				p.errorf(it, "%s: an empty value; leave it out", key)
 			}
 			continue
@@ -110,22 +107,21 @@ func (p *parser) nonEmpty(n *node, key string) []string {
 }
 
 func (p *parser) boolean(n *node, key string) bool {
-	b, ok := n.value.(bool)
-	if n.kind != scalarNode || !ok {
+	if n.Kind != frontmatter.KindBool {
 		p.errorf(n, "%s: want true or false", key)
 	}
-	return b
+	return n.Bool
 }
 
 func (p *parser) ai(n *node) aipref.Policy {
-	pol := aipref.Policy{Line: n.line}
-	if n.kind != mapNode {
-		p.errorf(n, "ai: want a map (train, search, input, block, meta), not %s", n.kind)
+	pol := aipref.Policy{Line: p.line(n)}
+	if n.Kind != frontmatter.KindMap {
+		p.errorf(n, "ai: want a map (train, search, input, block, meta), not %s", what(n))
 		return pol
 	}
-	for i, k := range n.keys {
-		v := n.vals[i]
-		switch strings.ToLower(k) {
+	for _, k := range n.Keys {
+		v := k.Value
+		switch strings.ToLower(k.Name) {
 		case "train":
 			pol.Train = p.pref(v, "ai: train")
 		case "search":
@@ -133,31 +129,24 @@ func (p *parser) ai(n *node) aipref.Policy {
 		case "input":
 			pol.Input = p.pref(v, "ai: input")
 		case "block":
-			pol.BlockLine = v.line
-			items := []*node{v}
-			if v.kind == listNode {
-				items = v.items
-			}
-			for _, it := range items {
+			pol.BlockLine = p.line(v)
+			for _, it := range items(v) {
 				s := p.str(it, "ai: block")
 				if s == "" {
 					continue
 				}
 				ps, err := aipref.ParseCategory(s)
 				if err != nil {
-					p.errorf(it, "ai: block: %v", err)
+					p.errorf(it, "ai: block: %v%s", err, blockWords.didYouMean(s))
 				}
 				pol.AddBlock(ps...)
 			}
 		case "meta":
 			pol.Meta = p.boolean(v, "ai: meta")
-			pol.MetaLine = v.line
+			pol.MetaLine = p.line(v)
 		default:
-			msg := fmt.Sprintf("ai: unknown key %q (known: train, search, input, block, meta)", k)
-			if what, ok := aipref.Label(strings.ToLower(k)); ok {
-				msg += "; " + what
-			}
-			p.errorf(v, "%s", msg)
+			what, _ := aipref.Label(strings.ToLower(k.Name))
+			p.unknownKey("ai", k.Name, k.Off, aiKeys, what)
 		}
 	}
 	return pol
@@ -166,14 +155,15 @@ func (p *parser) ai(n *node) aipref.Policy {
 // pref reads yes or no; true and false are taken too, since TOML and JSON
 // have no unquoted yes.
 func (p *parser) pref(n *node, key string) aipref.Pref {
-	if b, ok := n.value.(bool); ok && n.kind == scalarNode {
-		if b {
+	if n.Kind == frontmatter.KindBool {
+		if n.Bool {
 			return aipref.Yes
 		}
 		return aipref.No
 	}
-	s := p.str(n, key)
-	if n.kind != scalarNode || n.value == nil {
+	s, ok := text(n)
+	if !ok {
+		p.str(n, key) // reports what it is instead
 		return aipref.Unset
 	}
 	v, err := aipref.ParsePref(s)
@@ -181,6 +171,8 @@ func (p *parser) pref(n *node, key string) aipref.Pref {
 		msg := fmt.Sprintf("%s: %v", key, err)
 		if what, ok := aipref.Label(strings.ToLower(strings.TrimSpace(s))); ok {
 			msg += "; " + what
+		} else {
+			msg += prefWords.didYouMean(s)
 		}
 		p.errorf(n, "%s", msg)
 	}

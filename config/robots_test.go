@@ -144,6 +144,8 @@ func TestRobotsErrors(t *testing.T) {
 			`robotsmith.yaml:2: ai: unknown key "ai-input"`, "ai-input is the Content-Signal name that input: writes"}},
 		{"block unknown category", "robotsmith.yaml", "ai:\n  block:\n    - training\n    - search-engine\n", []string{
 			`robotsmith.yaml:4: ai: block: "search-engine" is not a crawler category (known: training, ai-search, ai-input, all-ai)`}},
+		{"block misspelt category", "robotsmith.yaml", "ai:\n  block: [trainning]\n", []string{
+			`robotsmith.yaml:2: ai: block: "trainning" is not a crawler category (known: training, ai-search, ai-input, all-ai); did you mean "training"?`}},
 		{"block dropped label", "robotsmith.yaml", "ai:\n  block: [bots]\n", []string{
 			`robotsmith.yaml:2: ai: block: "bots" is not a crawler category`, "draft-ietf-aipref-vocab -03 and -04"}},
 		{"meta not a bool", "robotsmith.yaml", "ai:\n  meta: noai\n", []string{`robotsmith.yaml:2: ai: meta: want true or false`}},

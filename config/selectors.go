@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -25,21 +27,17 @@ type selector struct {
 // selectorValues reads a rule's kind or lang: a string or a list of strings, none of them empty.
 func (p *parser) selectorValues(n *node, rule int, key string) []string {
 	what := fmt.Sprintf("rules[%d]: %s", rule, key)
-	items := []*node{n}
-	if n.kind == listNode {
-		items = n.items
-		if len(items) == 0 {
-			p.errorf(n, "%s: an empty list", what)
-		}
+	if n.Kind == frontmatter.KindList && len(n.List) == 0 {
+		p.errorf(n, "%s: an empty list", what)
 	}
 	var out []string
-	for _, it := range items {
+	for _, it := range items(n) {
 		var s string
-		switch v := it.value.(type) {
-		case int, int64: // kind: 404, Hugo's kind of its 404 pages, is a number to YAML and TOML
-			s = fmt.Sprint(v)
-		case string:
-			if s = strings.TrimSpace(v); s == "" {
+		switch it.Kind {
+		case frontmatter.KindInt: // kind: 404, Hugo's kind of its 404 pages, is a number to YAML and TOML
+			s = strconv.FormatInt(it.Int, 10)
+		case frontmatter.KindString:
+			if s = strings.TrimSpace(it.Text); s == "" {
 				p.errorf(it, "%s: an empty value", what)
 				continue
 			}
@@ -47,20 +45,15 @@ func (p *parser) selectorValues(n *node, rule int, key string) []string {
 			p.str(it, what) // says what it is instead of a string
 			continue
 		}
-		if it.kind != scalarNode {
-			p.str(it, what)
-			continue
-		}
 		out = append(out, s)
-		p.sel = append(p.sel, selector{rule: rule, key: key, value: s, line: it.line})
+		p.sel = append(p.sel, selector{rule: rule, key: key, value: s, line: p.line(it)})
 	}
 	return out
 }
 
-// selectorNames are the keys a rule selects with, and the words people write for them (Jekyll's
-// defaults scope says `type` for what the page is), each with the selector it means.
-var selectorNames = [...][2]string{{"path", "path"}, {"kind", "kind"}, {"lang", "lang"},
-	{"language", "lang"}, {"type", "kind"}, {"glob", "path"}}
+// selectorWords are the words people write for the keys a rule selects with (Jekyll's defaults
+// scope says `type` for what the page is), each with the selector it means.
+var selectorWords = [...][2]string{{"language", "lang"}, {"type", "kind"}, {"glob", "path"}}
 
 // misspeltSelector reports the selector that a rule's key (lower case) looks like a misspelling
 // of (paht, kinds, langs, language, type), so that it is not taken for a crawler's name and
@@ -69,18 +62,19 @@ func misspeltSelector(key string) (string, bool) {
 	if rules.IsAgent(key) {
 		return "", false
 	}
-	words := make([]string, len(selectorNames))
-	for i, s := range selectorNames {
-		if key == s[0] {
-			return s[1], true
+	words := slices.Clone(selectorKeys.words())
+	means := slices.Clone(words)
+	for _, w := range selectorWords {
+		if key == w[0] {
+			return w[1], true
 		}
-		words[i] = s[0]
+		words, means = append(words, w[0]), append(means, w[1])
 	}
 	near, ok := suggest.Resembles(key, words)
 	if !ok {
 		return "", false
 	}
-	return selectorNames[slices.Index(words, near)][1], true
+	return means[slices.Index(words, near)], true
 }
 
 // Site is what the site's generator defines that rules select by, for CheckSite.

@@ -98,9 +98,14 @@ func Decode(file string, src []byte, format Format) (*Document, error) {
 	var root *Node
 	var err error
 	if format == JSON {
-		root, _, err = d.decodeJSON(src, 0)
+		var end int
+		root, end, err = d.decodeJSON(src, 0)
 		if err == nil && len(bytes.TrimSpace(src)) == 0 {
 			root = newMap(0)
+		}
+		// A file is one object, as encoding/json, which Hugo reads hugo.json with, takes it.
+		if rest := bytes.TrimLeft(src[min(end, len(src)):], " \t\r\n"); err == nil && len(rest) > 0 {
+			err = d.errAt(len(src)-len(rest), true, errors.New("json: more after the object's closing brace"))
 		}
 	} else {
 		root, err = d.decode(format, src, 0)
@@ -228,6 +233,24 @@ func mentionsRobotsKey(b []byte) bool {
 // LineCol turns an offset in the file into a 1-based line and column (counting runes; a byte
 // order mark is not a column).
 func (d *Document) LineCol(off int) (line, col int) {
+	line, off = d.lineOf(off)
+	ls := d.lines[line-1]
+	if ls == 0 && bytes.HasPrefix(d.src, []byte(bom)) && off >= len(bom) {
+		ls = len(bom)
+	}
+	return line, 1 + utf8.RuneCount(d.src[ls:off])
+}
+
+// Line is the 1-based line of an offset. It does not count the line's characters up to the
+// offset, as LineCol does, which on a file of one long line (a JSON object of 40,000 keys) would
+// make naming every key's line quadratic.
+func (d *Document) Line(off int) int {
+	l, _ := d.lineOf(off)
+	return l
+}
+
+// lineOf is the 1-based line of an offset, and the offset kept within the file.
+func (d *Document) lineOf(off int) (line, clamped int) {
 	if d.lines == nil {
 		d.lines = make([]int, 1, 1+bytes.Count(d.src, []byte{'\n'})) // sized once: no regrowth
 		for i := 0; i < len(d.src); {
@@ -240,18 +263,7 @@ func (d *Document) LineCol(off int) (line, col int) {
 		}
 	}
 	off = min(max(off, 0), len(d.src))
-	n := sort.SearchInts(d.lines, off+1) // lines starting at or before off
-	ls := d.lines[n-1]
-	if ls == 0 && bytes.HasPrefix(d.src, []byte(bom)) && off >= len(bom) {
-		ls = len(bom)
-	}
-	return n, 1 + utf8.RuneCount(d.src[ls:off])
-}
-
-// Line is the 1-based line of an offset.
-func (d *Document) Line(off int) int {
-	l, _ := d.LineCol(off)
-	return l
+	return sort.SearchInts(d.lines, off+1), off // lines starting at or before off
 }
 
 // offAt turns a 1-based line and column (in runes) counted from the line holding base into an
@@ -284,8 +296,19 @@ func (d *Document) errAt(off int, withCol bool, err error) *Error {
 	return &Error{File: d.File, Line: line, Col: col, Err: fmt.Errorf("%s: %w", d.what, err)}
 }
 
-// errDepth is the error for values nested deeper than maxDepth.
-var errDepth = errors.New("values nested too deep")
+// ErrDepth is wrapped by the error for values nested deeper than maxDepth, so that a reader with
+// a lower limit of its own (robotsmith's configuration) can report both alike.
+var ErrDepth = errors.New("values nested too deep")
+
+// ErrNotMap is wrapped by the error for a block or file whose top level is a list or a single
+// value, not a map of keys, so that a reader can say what it wants instead.
+var ErrNotMap = errors.New("not a map of keys")
+
+// notMap is the message of an ErrNotMap, as each format words it.
+type notMap string
+
+func (e notMap) Error() string { return string(e) }
+func (e notMap) Unwrap() error { return ErrNotMap }
 
 // maxDepth is how deep values may nest; no front matter or configuration comes near it, and the
 // limit keeps a hostile file from costing time or stack.

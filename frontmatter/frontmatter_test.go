@@ -202,7 +202,7 @@ var parseCases = []struct {
 	{
 		desc: "yaml tab indentation",
 		src:  "---\na:\n\tb: 1\n---\n",
-		err:  "a.md:3: front matter: yaml: found character that cannot start any token",
+		err:  "a.md:3: front matter: yaml: this line is indented with a tab; YAML indents with spaces only",
 	},
 	{
 		desc: "yaml quote left open is reported where the block ends",

@@ -39,7 +39,7 @@ func (d *Document) decodeJSONTokens(src []byte, start int) (*Node, int, error) {
 		return nil, 0, j.error(err)
 	}
 	if n.Kind != KindMap {
-		return nil, 0, d.errAt(n.Off, true, fmt.Errorf("json: want an object of keys to values, got %s", n.describe()))
+		return nil, 0, d.errAt(n.Off, true, notMap("json: want an object of keys to values, got "+n.describe()))
 	}
 	return n, start + int(j.dec.InputOffset()), nil
 }
@@ -134,9 +134,16 @@ func (j *jsonConv) error(err error) error {
 	var deep errDeep
 	switch {
 	case errors.As(err, &deep):
-		return j.d.errAt(deep.off, true, fmt.Errorf("json: %w (more than %d levels)", errDepth, maxDepth))
+		return j.d.errAt(deep.off, true, fmt.Errorf("json: %w (more than %d levels)", ErrDepth, maxDepth))
 	case errors.As(err, &se):
 		off := min(j.base+int(se.Offset), len(j.src))
+		// The Decoder's offset is where it began reading the value it failed on (the start of
+		// `three` in "tags": three); Unmarshal's check of the same bytes stops right after the
+		// byte it cannot take, and says what it was looking for.
+		var exact *json.SyntaxError
+		if errors.As(json.Unmarshal(j.src[j.base:], &struct{}{}), &exact) && exact.Offset > 0 {
+			se, off = exact, min(j.base+int(exact.Offset)-1, len(j.src))
+		}
 		return j.d.errAt(max(off, j.base), true, fmt.Errorf("json: %s", shortMessage(strings.TrimPrefix(se.Error(), "json: "))))
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
 		return j.d.errAt(len(j.src), true, errors.New("json: object not closed before the end of the file"))

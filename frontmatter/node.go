@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -56,7 +57,14 @@ type Key struct {
 	Off   int // offset in the file of the key
 	Value *Node
 	seq   int32 // order of the write that set it; the highest of keys folding alike wins Fold
+	// first is 1 + the offset of the key's first write when the map writes it again (0 when
+	// written once): the later write wins, and a reader that owns the key can name both.
+	first int32
 }
+
+// Repeat reports a key the map writes more than once, exactly so, and the offset of its first
+// write; the Key's Off and Value are its last write's.
+func (k Key) Repeat() (first int, ok bool) { return int(k.first) - 1, k.first > 0 }
 
 // scanLimit is the number of keys up to which a map is searched by scanning; longer maps get an
 // index, so that a front matter of 40,000 keys is read in linear time.
@@ -70,6 +78,10 @@ func (n *Node) set(name string, off int, v *Node) {
 	n.seq++
 	k := Key{Name: name, Off: off, Value: v, seq: n.seq}
 	if i, ok := n.index(name); ok {
+		k.first = n.Keys[i].first
+		if k.first == 0 && n.Keys[i].Off < math.MaxInt32 {
+			k.first = int32(n.Keys[i].Off) + 1
+		}
 		n.Keys[i] = k
 	} else {
 		n.Keys = append(n.Keys, k)

@@ -109,7 +109,7 @@ func keyParts(it unstable.Iterator) []*unstable.Node {
 func (t *tomlConv) table(root *Node, key unstable.Iterator, array bool) (*Node, error) {
 	parts := keyParts(key)
 	if len(parts) > maxDepth {
-		return nil, t.d.errAt(t.off(parts[0]), true, fmt.Errorf("toml: %w (more than %d levels)", errDepth, maxDepth))
+		return nil, t.d.errAt(t.off(parts[0]), true, fmt.Errorf("toml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	if !array {
 		return t.walk(root, parts)
@@ -154,7 +154,7 @@ func (t *tomlConv) keyValue(m *Node, e *unstable.Node, depth int) error {
 // does not keep (arrays).
 func (t *tomlConv) value(n *unstable.Node, at, depth int) (*Node, error) {
 	if depth > maxDepth {
-		return nil, t.d.errAt(at, true, fmt.Errorf("toml: %w (more than %d levels)", errDepth, maxDepth))
+		return nil, t.d.errAt(at, true, fmt.Errorf("toml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	switch n.Kind {
 	case unstable.Array:

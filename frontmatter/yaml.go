@@ -1,10 +1,8 @@
 package frontmatter
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +17,7 @@ import (
 func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(block, &root); err != nil {
-		return nil, d.yamlError(err, base)
+		return nil, d.yamlError(err, block, base)
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return newMap(base), nil // empty
@@ -30,7 +28,7 @@ func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 	}
 	if top.Kind != yaml.MappingNode {
 		return nil, d.errAt(d.offAt(base, top.Line, top.Column), true,
-			fmt.Errorf("yaml: want a mapping of keys to values, got %s", yamlKind(top)))
+			notMap("yaml: want a mapping of keys to values, got "+yamlKind(top)))
 	}
 	c := yamlConv{d: d, base: base}
 	return c.node(top, 0)
@@ -50,7 +48,7 @@ func (c *yamlConv) off(n *yaml.Node) int { return c.d.offAt(c.base, n.Line, n.Co
 
 func (c *yamlConv) node(n *yaml.Node, depth int) (*Node, error) {
 	if depth > maxDepth {
-		return nil, c.d.errAt(c.off(n), true, fmt.Errorf("yaml: %w (more than %d levels)", errDepth, maxDepth))
+		return nil, c.d.errAt(c.off(n), true, fmt.Errorf("yaml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	if out, ok := c.seen[n]; ok {
 		return out, nil
@@ -270,25 +268,9 @@ func yamlScannerProblem(msg string) bool {
 	return false
 }
 
-// yamlLine is the position yaml.v3 puts in its messages.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
 // yamlError turns a yaml.v3 error, whose lines count within the block, into an *Error at the
-// file's line, its message cut to a short excerpt.
-func (d *Document) yamlError(err error, base int) error {
-	msg := strings.TrimSpace(err.Error())
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0] // only from Node decoding, which does not happen here
-	}
-	m := yamlLine.FindStringSubmatch(msg)
-	if m == nil {
-		// No line: yaml.v3 leaves it out when the problem is on the block's first line.
-		return d.errAt(base, false, fmt.Errorf("yaml: %s", shortMessage(strings.TrimPrefix(msg, "yaml: "))))
-	}
-	n, _ := strconv.Atoi(m[1])
-	if !yamlScannerProblem(m[2]) {
-		n++ // a parser error's line counts from 0
-	}
-	return d.errAt(d.offAt(base, n, 1), false, fmt.Errorf("yaml: %s", shortMessage(m[2])))
+// file's line of the fault (yamlFault), its message cut to a short excerpt.
+func (d *Document) yamlError(err error, block []byte, base int) error {
+	line, msg := yamlFault(block, err)
+	return d.errAt(d.offAt(base, line, 1), false, fmt.Errorf("yaml: %s", shortMessage(msg)))
 }

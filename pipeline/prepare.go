@@ -183,6 +183,9 @@ func openLayout(ctx context.Context, opt Options) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := cfg.CheckInside(opt.Root, opt.Output != ""); err != nil {
+		return nil, err
+	}
 	j := &job{opt: opt, cfg: cfg}
 	if cfg.File != "" {
 		j.cfgInfo, _ = os.Stat(cfg.File)

@@ -15,9 +15,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/BurntSushi/toml"
-	"github.com/adrg/frontmatter"
 	"github.com/bmatcuk/doublestar/v4"
+	"github.com/pelletier/go-toml/v2"
 	"gopkg.in/yaml.v3"
 )
 
@@ -66,7 +65,11 @@ type config struct {
 func readConfig(root string) (*config, error) {
 	const name = "hugo.toml"
 	var c config
-	if _, err := toml.DecodeFile(filepath.Join(root, name), &c); err != nil {
+	src, err := os.ReadFile(filepath.Join(root, name))
+	if err == nil {
+		err = toml.Unmarshal(src, &c)
+	}
+	if err != nil {
 		return nil, &Error{File: name, Err: err}
 	}
 	if c.UglyURLs {
@@ -131,15 +134,65 @@ type site struct {
 	statics  []string         // files under static/, relative to it
 }
 
-// fmFormats are the front matter formats Hugo reads. adrg/frontmatter's
-// defaults decode YAML with yaml.v2, whose nested maps have interface{}
-// keys; yaml.v3 gives map[string]any like the TOML and JSON decoders.
-func fmFormats() []*frontmatter.Format {
-	return []*frontmatter.Format{
-		frontmatter.NewFormat("---", "---", yaml.Unmarshal),
-		frontmatter.NewFormat("+++", "+++", toml.Unmarshal),
-		{Start: "{", End: "}", Unmarshal: json.Unmarshal, UnmarshalDelims: true, RequiresNewLine: true},
+// fmFormats are the front matter formats Hugo reads: the opening line, the closing line, and the
+// decoder, which the JSON object's braces are part of.
+var fmFormats = [...]struct {
+	open, close string
+	unmarshal   func([]byte, any) error
+	delims      bool
+}{
+	{"---", "---", yaml.Unmarshal, false},
+	{"+++", "+++", toml.Unmarshal, false},
+	{"{", "}", json.Unmarshal, true},
+}
+
+// parseFrontMatter decodes the front matter of a content file into fm and returns the body after
+// it. The block is found as Hugo finds it: its opening line is the first line that is not blank,
+// and it ends at its closing line; a JSON object's closing line is followed by a blank line or the
+// end of the file. A file without a block, or with one that is never closed, is all body.
+func parseFrontMatter(data []byte, fm *map[string]any) ([]byte, error) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	off, i := 0, 0
+	for i < len(lines) && len(bytes.TrimSpace(lines[i])) == 0 {
+		off += len(lines[i])
+		i++
 	}
+	if i == len(lines) {
+		return data, nil
+	}
+	open := string(bytes.TrimSpace(lines[i]))
+	for _, f := range fmFormats {
+		if open != f.open {
+			continue
+		}
+		start := off + len(lines[i])
+		if f.delims {
+			start = off
+		}
+		at := off + len(lines[i])
+		for j := i + 1; j < len(lines); j++ {
+			end := at
+			at += len(lines[j])
+			if string(bytes.TrimSpace(lines[j])) != f.close {
+				continue
+			}
+			if f.delims {
+				end = at
+				if j+1 < len(lines) && len(bytes.TrimSpace(lines[j+1])) > 0 {
+					continue // not the object's end: it is followed by more than a blank line
+				}
+				if j+1 < len(lines) {
+					at += len(lines[j+1])
+				}
+			}
+			if err := f.unmarshal(data[start:end], fm); err != nil {
+				return nil, err
+			}
+			return data[at:], nil
+		}
+		return data, nil
+	}
+	return data, nil
 }
 
 func isContent(name string) bool {
@@ -294,7 +347,7 @@ func (s *site) readPage(f string) (*page, error) {
 		return nil, err
 	}
 	var fm map[string]any
-	if _, err := frontmatter.Parse(bytes.NewReader(data), &fm, fmFormats()...); err != nil {
+	if _, err := parseFrontMatter(data, &fm); err != nil {
 		return nil, &Error{File: rel, Err: fmt.Errorf("front matter: %w", err)}
 	}
 	params := make(map[string]any, len(fm))
@@ -314,7 +367,7 @@ func (s *site) body(p *page) ([]byte, error) {
 		return nil, err
 	}
 	var fm map[string]any
-	body, err := frontmatter.Parse(bytes.NewReader(data), &fm, fmFormats()...)
+	body, err := parseFrontMatter(data, &fm)
 	if err != nil {
 		return nil, &Error{File: p.file, Err: fmt.Errorf("front matter: %w", err)}
 	}
@@ -587,6 +640,10 @@ func dateParam(params map[string]any, key string) (time.Time, error) {
 		return time.Time{}, nil
 	case time.Time:
 		return v, nil
+	case toml.LocalDate: // TOML's dates and date-times without a zone, which Hugo reads as UTC
+		return v.AsTime(time.UTC), nil
+	case toml.LocalDateTime:
+		return v.AsTime(time.UTC), nil
 	case string:
 		for _, l := range dateLayouts {
 			if t, err := time.Parse(l, v); err == nil {
