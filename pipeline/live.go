@@ -340,7 +340,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 		}
 		return u
 	}
-	defer func() { l.j.close() }()
+	defer func() { l.close(u, l.j) }()
 	for _, m := range []map[string]bool{l.retry, l.pending} {
 		for p := range m {
 			todo[p] = true
@@ -399,6 +399,14 @@ func (l *Live) open(ctx context.Context, u *Update, j *job) bool {
 	}
 	j.own = &ownWrites{own: l.own, stamps: map[string]watch.Stamp{}}
 	return true
+}
+
+// close closes the job j after a batch (job.close): an undo that could not finish is the batch's
+// error.
+func (l *Live) close(u *Update, j *job) {
+	if err := j.close(); err != nil {
+		u.Errs = append(u.Errs, err)
+	}
 }
 
 // finish counts the tries and gives up files that keep changing.
@@ -468,7 +476,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 	if !l.open(ctx, u, j) {
 		return
 	}
-	defer j.close()
+	defer l.close(u, j)
 	files := l.files
 	if walk {
 		var (

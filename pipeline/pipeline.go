@@ -75,12 +75,18 @@ var ErrNoOutput = errors.New("output folder not found")
 
 // Run does `build` (opt.Write) or `check`. A build that returns an error has changed no output
 // file; one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors.
-func Run(ctx context.Context, opt Options) (*Report, error) {
+func Run(ctx context.Context, opt Options) (_ *Report, err error) {
 	j, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer j.close() // a build not committed is undone, whatever the path out
+	defer func() {
+		// A build not committed is undone, whatever the path out; an undo that cannot finish is
+		// one more error.
+		if cerr := j.close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}()
 	// The sources are read first and the output folder listed once the pages are let go: the
 	// pages, with their inputs and paths, and the walk's records are the two largest things a run
 	// holds, and only one of them is ever held whole at a time.

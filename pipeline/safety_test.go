@@ -5,13 +5,16 @@ package pipeline
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/internal/testtool"
 )
 
 // hasWarning reports whether one of ws contains every part.
@@ -206,4 +209,116 @@ func TestConfigInOutput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestFailedBuildLeavesNothing: a build that fails leaves every output file as it was and no file
+// of robotsmith's behind, neither journal nor temporary file, whatever failed (SPEC §10): a value
+// found malformed while the other pages' temporary files are written, a folder where no file can be
+// made (a read-only volume, which refuses even root). The one exception is an undo that cannot
+// finish (a folder where robotsmith may create files but not remove them: chattr +a), and the
+// build's error then says so; the next run finishes it.
+func TestFailedBuildLeavesNothing(t *testing.T) {
+	bad := strings.Replace(page, "<title>", "<meta name=\"googlebot\" content=\"max-snippet:lots\">\n<title>", 1)
+	readOnly := func(t *testing.T, dir string) func() {
+		testtool.ReadOnly(t, filepath.Join(dir, "blog"))
+		return nil
+	}
+	appendOnly := func(t *testing.T, dir string) func() {
+		blog := filepath.Join(dir, "blog", "a") // the folder of blog/a/index.html
+		if out, err := exec.Command("chattr", "+a", blog).CombinedOutput(); err != nil {
+			t.Skipf("chattr +a: %v: %s", err, out)
+		}
+		undo := func() { exec.Command("chattr", "-a", blog).Run() }
+		t.Cleanup(undo)
+		return undo
+	}
+	for _, tc := range []struct {
+		desc  string
+		files map[string]string
+		// setup makes the condition; it returns how to lift it (nil: the test's end does)
+		setup func(t *testing.T, dir string) func()
+		// changed is a page that another process rewrites once every page is processed, before
+		// the commit, with the content it then keeps
+		changed   string
+		want      []string // in the error
+		undoFails bool
+	}{
+		{"a malformed value", map[string]string{"zz/bad/index.html": bad}, nil, "", []string{"zz/bad/index.html:5"}, false},
+		{"a read-only subfolder", nil, readOnly, "", []string{"blog/a/index.html"}, false},
+		{"a read-only subfolder and a malformed value", map[string]string{"zz/bad/index.html": bad}, readOnly, "",
+			[]string{"blog/a/index.html", "zz/bad/index.html:5"}, false},
+		{"a page rewritten during the build", nil, nil, "blog/a/index.html",
+			[]string{"blog/a/index.html: changed by another process during the build"}, false},
+		{"an undo that cannot finish", map[string]string{"zz/bad/index.html": bad}, appendOnly, "",
+			[]string{"zz/bad/index.html:5", "failed; the next robotsmith run finishes it"}, true},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := plainSite(t)
+			writeTree(t, dir, tc.files)
+			before := readTree(t, dir)
+			var lift func()
+			if tc.setup != nil {
+				lift = tc.setup(t, dir)
+			}
+			opt := Options{Root: dir, Write: true, Workers: 1}
+			if tc.changed != "" {
+				const theirs = "<p>the generator's page</p>\n"
+				before[tc.changed] = theirs
+				opt.Progress = func(done, total int) {
+					if done == total {
+						writeTree(t, dir, map[string]string{tc.changed: theirs})
+					}
+				}
+			}
+			_, err := Run(context.Background(), opt)
+			if err == nil {
+				t.Fatal("build: got no error")
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error: got %v, want it to say %q", err, w)
+				}
+			}
+			after := readTree(t, dir)
+			if tc.undoFails {
+				// The originals are as they were; robotsmith's own files wait for the next run.
+				for name := range after {
+					if safefs.Own(filepath.Base(name)) {
+						delete(after, name)
+					}
+				}
+			}
+			if !reflect.DeepEqual(after, before) {
+				t.Errorf("the output after the failed build:\n%s", treeDiff(after, before))
+			}
+			if !tc.undoFails {
+				return
+			}
+			lift()
+			if _, err := Run(context.Background(), Options{Root: dir}); err == nil {
+				t.Fatal("check: got no error, want the malformed value")
+			}
+			if after := readTree(t, dir); !reflect.DeepEqual(after, before) {
+				t.Errorf("the output once the next run finished the undo:\n%s", treeDiff(after, before))
+			}
+		})
+	}
+}
+
+// treeDiff says how the tree got (readTree) differs from want.
+func treeDiff(got, want map[string]string) string {
+	var out []string
+	for _, k := range sortedKeys(got) {
+		if w, ok := want[k]; !ok {
+			out = append(out, k+": not there before")
+		} else if got[k] != w {
+			out = append(out, k+": changed")
+		}
+	}
+	for _, k := range sortedKeys(want) {
+		if _, ok := got[k]; !ok {
+			out = append(out, k+": gone")
+		}
+	}
+	return strings.Join(out, "\n")
 }
