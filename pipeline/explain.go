@@ -152,8 +152,11 @@ func (j *job) lookup(q string) (record, bool, error) {
 			return false
 		})
 	}
-	if rel, err := filepath.Rel(j.site.Output, q); err == nil && !strings.HasPrefix(rel, "..") {
-		candidates = append(candidates, filepath.ToSlash(rel))
+	// A file named through the output folder as given, or through the folder its links lead to.
+	for _, out := range []string{j.site.Output, j.outDir} {
+		if rel, err := filepath.Rel(out, q); err == nil && !strings.HasPrefix(rel, "..") {
+			candidates = append(candidates, filepath.ToSlash(rel))
+		}
 	}
 	candidates = append(candidates, filepath.ToSlash(q))
 	for _, c := range candidates {

@@ -215,7 +215,7 @@ func (l *Live) Watch() (roots []string, skip func(path string, dir bool) bool) {
 	if l.j.site.Generator != site.Jekyll {
 		return roots, nil
 	}
-	out := absPath(l.j.site.Output)
+	out := absPath(l.j.outDir)
 	return roots, func(p string, dir bool) bool {
 		if within(out, p) {
 			return false // the output's own files are all the site's
@@ -237,7 +237,7 @@ func rootsOf(j *job) []liveRoot {
 			rs = append(rs, liveRoot{p, k})
 		}
 	}
-	add(j.site.Output, outputRoot)
+	add(j.outDir, outputRoot)
 	if j.site.Content != "" {
 		add(j.site.Content, contentRoot)
 	}
@@ -310,7 +310,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	if configs {
 		j, err := l.reopen(ctx, u)
 		if err == nil {
-			walk := !l.ready || absPath(j.site.Output) != absPath(l.j.site.Output) || b.Lost
+			walk := !l.ready || absPath(j.outDir) != absPath(l.j.outDir) || b.Lost
 			l.full(ctx, u, "configuration changed", j, walk)
 			return u
 		}
@@ -508,7 +508,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 	for i := range idx {
 		idx[i] = i
 	}
-	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
+	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Symlinks: j.symlinks, Config: j.cfg.File}
 	l.run(ctx, u, idx, true, flips, rep)
 	for i := range l.files {
 		rep.count(&l.files[i])
@@ -1005,7 +1005,7 @@ func (l *Live) show(c watch.Change) string {
 
 // relOut is the slash path of the output file name relative to the output folder.
 func (l *Live) relOut(name string) string {
-	if r, err := filepath.Rel(l.j.site.Output, name); err == nil {
+	if r, err := filepath.Rel(l.j.outDir, name); err == nil {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(name)
@@ -1013,7 +1013,7 @@ func (l *Live) relOut(name string) string {
 
 // outFile is the output file rel (a slash path relative to the output folder) as a path to open.
 func (j *job) outFile(rel string) string {
-	return filepath.Join(j.site.Output, filepath.FromSlash(rel))
+	return filepath.Join(j.outDir, filepath.FromSlash(rel))
 }
 
 // absPath is p made absolute and clean; p as it is if that fails.

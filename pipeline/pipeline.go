@@ -99,7 +99,11 @@ func Run(ctx context.Context, opt Options) (_ *Report, err error) {
 		return nil, err
 	}
 	j.files = files
-	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
+	if !slices.ContainsFunc(files, func(f record) bool { return f.html() }) {
+		// Never a green run that did nothing: the wrong folder, a generator that wrote elsewhere.
+		walkWarnings = append(walkWarnings, fmt.Sprintf("%s: no page (.html file) in the output folder: no robots tag to write (is it the folder the generator writes?)", filepath.ToSlash(j.site.Output)))
+	}
+	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Symlinks: j.symlinks, Config: j.cfg.File}
 	j.sourceReport(rep, files, out)
 	out.givePages(files)
 	b := j.process(ctx, files)

@@ -4,6 +4,7 @@ package pipeline
 
 import (
 	"context"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/watch"
 )
 
 // hasWarning reports whether one of ws contains every part.
@@ -321,4 +323,165 @@ func treeDiff(got, want map[string]string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// TestLinkedFolders: a SITE or an output folder that is a symbolic link is followed to the folder
+// it names, once, and the report says so (SPEC §1); build, check, explain and watch all work on
+// that folder, and below it a link is still never followed out of it (SPEC §10). The link stays a
+// link. Before, the walk did not enter a linked output folder: 0 pages, exit 0.
+func TestLinkedFolders(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		// layout makes the site under parent and returns its SITE, its --output ("" for none), the
+		// folder the output really is, and the link the report names with its target.
+		layout func(t *testing.T, parent string) (root, output, real string, link Symlink)
+	}{
+		{"an output folder that is a link", func(t *testing.T, parent string) (string, string, string, Symlink) {
+			root, real := filepath.Join(parent, "site"), filepath.Join(parent, "elsewhere")
+			hugoLayout(t, root, real)
+			symlink(t, "../elsewhere", filepath.Join(root, "public"))
+			return root, "", real, Symlink{Path: filepath.Join(root, "public"), Target: real}
+		}},
+		{"a SITE that is a link and is the output (no generator)", func(t *testing.T, parent string) (string, string, string, Symlink) {
+			real, link := filepath.Join(parent, "real"), filepath.Join(parent, "site-link")
+			writeTree(t, real, readTree(t, plainSite(t)))
+			symlink(t, "real", link)
+			return link, "", real, Symlink{Path: link, Target: real}
+		}},
+		{"a SITE that is a link, its output in it", func(t *testing.T, parent string) (string, string, string, Symlink) {
+			real, link := filepath.Join(parent, "real"), filepath.Join(parent, "site-link")
+			hugoLayout(t, real, filepath.Join(real, "public"))
+			symlink(t, real, link) // an absolute link
+			return link, "", filepath.Join(real, "public"), Symlink{Path: link, Target: real}
+		}},
+		{"--output that is a link", func(t *testing.T, parent string) (string, string, string, Symlink) {
+			root, real, link := filepath.Join(parent, "site"), filepath.Join(parent, "out"), filepath.Join(parent, "out-link")
+			hugoLayout(t, root, real)
+			symlink(t, "out", link)
+			return root, link, real, Symlink{Path: link, Target: real}
+		}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			ctx := context.Background()
+			parent := t.TempDir()
+			root, output, real, link := tc.layout(t, parent)
+			// Below the folder, a link that leads out of it is still skipped, never followed.
+			symlink(t, filepath.Join(parent, "secret.html"), filepath.Join(real, "out.html"))
+			writeTree(t, parent, map[string]string{"secret.html": page})
+			opt := Options{Root: root, Output: output}
+
+			b := opt
+			b.Write = true
+			rep, err := Run(ctx, b)
+			if err != nil {
+				t.Fatalf("build: %v", err)
+			}
+			if rep.Pages == 0 || rep.Changed == 0 {
+				t.Errorf("build: %d pages, %d changed; want the folder the link names built", rep.Pages, rep.Changed)
+			}
+			if !slices.Equal(rep.Symlinks, []Symlink{link}) {
+				t.Errorf("build: links %+v, want %+v", rep.Symlinks, []Symlink{link})
+			}
+			if s := rep.Summary(true, false); !strings.HasPrefix(s, link.Path+" → "+link.Target+" (a symbolic link, followed)\n") {
+				t.Errorf("build: the summary does not begin by naming the link:\n%s", s)
+			}
+			if !hasWarning(rep.Warnings, "out.html", "leads outside the output folder") {
+				t.Errorf("build: no warning skips the link out of the folder: %q", rep.Warnings)
+			}
+			if !holds(t, filepath.Join(real, "index.html"), publicTag) {
+				t.Errorf("build: %s/index.html not processed", real)
+			}
+			if got, err := os.ReadFile(filepath.Join(parent, "secret.html")); err != nil || string(got) != page {
+				t.Errorf("build: the file outside changed: %q, %v", got, err)
+			}
+			if fi, err := os.Lstat(link.Path); err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+				t.Errorf("build: %s is no longer a link (%v)", link.Path, err)
+			}
+
+			c := opt
+			c.Strict = true
+			rep, err = Run(ctx, c)
+			if err != nil || rep.Changed != 0 || len(rep.Findings) != 1 || rep.Pages == 0 {
+				t.Errorf("check --strict after build: %v, %d changed, %d pages, findings %q; want nothing to change, and the one warning about out.html",
+					err, rep.Changed, rep.Pages, rep.Findings)
+			}
+
+			es, err := Explain(ctx, opt, []string{"/", filepath.Join(link.Path, strings.TrimPrefix(real, link.Target), "index.html")})
+			if err != nil || len(es) != 2 || es[0].Class != "public" || es[1].File != es[0].File {
+				t.Errorf("explain: %v, %+v; want / twice, by its URL and by its file through the link", err, es)
+			}
+
+			l, err := NewLive(ctx, opt, watch.NewOwn())
+			if err != nil {
+				t.Fatal(err)
+			}
+			u := l.Build(ctx)
+			if len(u.Errs) > 0 || u.Report == nil || u.Report.Pages == 0 || !slices.Equal(u.Report.Symlinks, []Symlink{link}) {
+				t.Fatalf("watch, first pass: %v, report %+v", u.Errs, u.Report)
+			}
+			roots, _ := l.Watch()
+			if roots[0] != real {
+				t.Errorf("watch: watches %q, want the output folder %s first", roots, real)
+			}
+			writeTree(t, real, map[string]string{"index.html": themePage("Home again")})
+			u = l.Apply(ctx, watch.Batch{Changes: []watch.Change{change(t, l, outputRoot, "index.html", watch.Write)}})
+			if len(u.Errs) > 0 || !slices.Equal(u.Wrote, []string{"index.html"}) || !holds(t, filepath.Join(real, "index.html"), publicTag) {
+				t.Errorf("watch, one batch: %v, wrote %q; want index.html processed again", u.Errs, u.Wrote)
+			}
+		})
+	}
+}
+
+// hugoLayout writes a Hugo site at root whose output, as Hugo wrote it, is in out.
+func hugoLayout(t *testing.T, root, out string) {
+	t.Helper()
+	site := liveSite(t)
+	for name, body := range readTree(t, site) {
+		dir := root
+		if rel, ok := strings.CutPrefix(name, "public/"); ok {
+			dir, name = out, rel
+		}
+		writeTree(t, dir, map[string]string{name: body})
+	}
+}
+
+func symlink(t *testing.T, target, name string) {
+	t.Helper()
+	if err := os.Symlink(target, name); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEmptyOutput: an output folder with no page in it is suspicious (the wrong folder, a link
+// robotsmith did not follow, a generator that wrote elsewhere): a run that decided nothing says
+// so, and check --strict fails on it, rather than ending green having done nothing.
+func TestEmptyOutput(t *testing.T) {
+	for _, tc := range []struct {
+		desc  string
+		files map[string]string
+		warn  bool
+	}{
+		{"an empty folder", map[string]string{"robotsmith.yaml": "rules: []\n"}, true},
+		{"only other files", map[string]string{"files/x.pdf": "%PDF-1.4\n", "robots.txt": "User-agent: *\n"}, true},
+		{"a page", map[string]string{"index.html": page}, false},
+		{"a page that is not HTML", map[string]string{"google1234.html": "google-site-verification: google1234.html"}, false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, tc.files)
+			for _, strict := range []bool{false, true} {
+				rep, err := Run(context.Background(), Options{Root: dir, Write: !strict, Strict: strict})
+				if err != nil {
+					t.Fatal(err)
+				}
+				said := rep.Warnings
+				if strict {
+					said = rep.Findings
+				}
+				if got := hasWarning(said, dir+": no page (.html file) in the output folder"); got != tc.warn {
+					t.Errorf("strict %v: warned %v, want %v: warnings %q, findings %q", strict, got, tc.warn, rep.Warnings, rep.Findings)
+				}
+			}
+		})
+	}
 }

@@ -91,7 +91,7 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 // configuration, and robotsmith's own temporary files (safefs.Own), which a build removes as
 // leftovers of an interrupted run.
 func (j *job) walk() ([]record, []string, error) {
-	root := filepath.Clean(j.site.Output)
+	root := filepath.Clean(j.outDir)
 	var (
 		paths    pathChunks
 		files    []record
@@ -226,7 +226,7 @@ func (j *job) classify(rel string, typ fs.FileMode) (recordFlags, string, bool) 
 	case typ&fs.ModeSymlink == 0:
 		return 0, fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), safefs.Kind(typ)), false
 	}
-	target, err := safefs.ResolveLink(j.site.Output, rel)
+	target, err := safefs.ResolveLink(j.outDir, rel)
 	if err != nil {
 		return 0, fmt.Sprintf("%s: %s: skipped", j.outName(rel), linkProblem(err)), false
 	}

@@ -78,7 +78,7 @@ func (j *job) readSiteFile(rel string) (siteFile, error) {
 			sf.skip = warning
 			return sf, nil
 		}
-		if sf.rel, err = safefs.ResolveLink(j.site.Output, rel); err != nil {
+		if sf.rel, err = safefs.ResolveLink(j.outDir, rel); err != nil {
 			return sf, j.fileError(rel, err)
 		}
 	case lfi.IsDir():
