@@ -109,7 +109,7 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	defer j.close()
 	// The site-level part of the record: the output's files (a link or a sitemap names a file by
 	// its place in the list), robots.txt, and which sitemaps list which file.
-	if j.files, _, err = j.walk(); err != nil {
+	if j.files, _, err = j.walkContext(ctx); err != nil {
 		return nil, err
 	}
 	m := &model{robots: j.robots.model()}

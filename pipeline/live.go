@@ -329,7 +329,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	todo := map[string]bool{}
 	siteDirty := l.siteRetry || l.sitePending
 	if len(sources) > 0 {
-		for _, p := range l.remap(u, sources) {
+		for _, p := range l.remap(ctx, u, sources) {
 			todo[p] = true
 		}
 	}
@@ -450,7 +450,7 @@ func (l *Live) reopen(ctx context.Context, u *Update) (*job, error) {
 	}
 	// One link table for the session: the records keep theirs across configurations.
 	j.linkTab = l.j.linkTab
-	return l.reread(u, j, nil) // a new site: every source is read
+	return l.reread(ctx, u, j, nil) // a new site: every source is read
 }
 
 // full is a pass over every file with the job j, which becomes the current one if it can read the
@@ -465,7 +465,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 		}
 		if !l.ready || j == l.j {
 			// Events were lost, or nothing was read yet: every source is read again.
-			nj, err := l.reread(u, j, []string{j.site.Root})
+			nj, err := l.reread(ctx, u, j, []string{j.site.Root})
 			if err != nil {
 				u.Errs = append(u.Errs, err)
 				return
@@ -483,7 +483,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 			warnings []string
 			err      error
 		)
-		if files, warnings, err = j.walk(); err != nil {
+		if files, warnings, err = j.walkContext(ctx); err != nil {
 			u.Errs = append(u.Errs, err)
 			return
 		}
@@ -533,9 +533,9 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 // every page it can without an index from each source to what it reaches, which would have to
 // redo that mapping outside of site. Only the files whose decision may have changed are put
 // through the step.
-func (l *Live) remap(u *Update, changed []string) []string {
+func (l *Live) remap(ctx context.Context, u *Update, changed []string) []string {
 	j := l.j
-	nj, err := l.reread(u, j, changed)
+	nj, err := l.reread(ctx, u, j, changed)
 	if err != nil {
 		u.Errs = append(u.Errs, err)
 		return nil
@@ -561,8 +561,8 @@ func (l *Live) remap(u *Update, changed []string) []string {
 // reread maps the sources of j again (site.Remap, reading again those named changed, a folder
 // for all under it), into a copy of j. A source whose directives did not change keeps its
 // compiled form. The site's warnings go to u.
-func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
-	m, err := j.site.Remap(changed)
+func (l *Live) reread(ctx context.Context, u *Update, j *job, changed []string) (*job, error) {
+	m, err := j.site.RemapContext(ctx, changed)
 	if m != nil {
 		for _, w := range m.Warnings {
 			l.warn(u, w.Error())
@@ -596,8 +596,11 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 		case op >= 0 && j.info[op].src != nil && sameInputs(old[op].Inputs, p.Inputs):
 			return j.info[op].src
 		}
-		return j.compileSource(p.Inputs, &slab)
+		return j.compileSource(ctx, p.Inputs, &slab)
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return &nj, nil
 }
 

@@ -90,11 +90,11 @@ func Run(ctx context.Context, opt Options) (_ *Report, err error) {
 	// The sources are read first and the output folder listed once the pages are let go: the
 	// pages, with their inputs and paths, and the walk's records are the two largest things a run
 	// holds, and only one of them is ever held whole at a time.
-	if err := j.readSources(); err != nil {
+	if err := j.readSources(ctx); err != nil {
 		return nil, err
 	}
 	out := j.letPagesGo()
-	files, walkWarnings, err := j.walk()
+	files, walkWarnings, err := j.walkContext(ctx)
 	if err != nil {
 		return nil, err
 	}

@@ -131,7 +131,7 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := j.readSources(); err != nil {
+	if err := j.readSources(ctx); err != nil {
 		j.close()
 		return nil, err
 	}
@@ -342,9 +342,10 @@ func recoveryError(output string, err error) error {
 	return fmt.Errorf("%s: recovering an interrupted robotsmith build: %w", output, err)
 }
 
-// readSources maps every source page to its output files and compiles its directives.
-func (j *job) readSources() error {
-	m, err := j.site.Map()
+// readSources maps every source page to its output files and compiles its directives; once ctx
+// ends (SIGINT, SIGTERM) it reads and compiles no more, and returns ctx's error.
+func (j *job) readSources(ctx context.Context) error {
+	m, err := j.site.MapContext(ctx)
 	if err != nil {
 		return err
 	}
@@ -353,8 +354,7 @@ func (j *job) readSources() error {
 	for _, w := range m.Warnings {
 		j.warnings = append(j.warnings, w.Error())
 	}
-	j.compile()
-	return nil
+	return j.compile(ctx)
 }
 
 // pageKinds works out site.KindsOf once for every page kind of m.
@@ -374,7 +374,7 @@ func (j *job) pageKinds(m *site.Map) map[string][]string {
 // slice of inputs (those one cascade or default alone reaches) share one compiled source. Their
 // warnings and errors are reported (once each) by the run only for the sources an output file
 // takes its decision from: a draft that nothing was built for decides nothing.
-func (j *job) compile() {
+func (j *job) compile(ctx context.Context) error {
 	type sliceKey struct {
 		first *rules.Input
 		n     int
@@ -388,11 +388,12 @@ func (j *job) compile() {
 		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
 		s := shared[k]
 		if s == nil {
-			s = j.compileSource(p.Inputs, &slab)
+			s = j.compileSource(ctx, p.Inputs, &slab)
 			shared[k] = s
 		}
 		return s
 	})
+	return ctx.Err()
 }
 
 // setInfo fills j.info from j.pages, each source page's compiled directives from src (called in
@@ -423,8 +424,12 @@ func (j *job) setInfo(src func(p *site.Page) *source) {
 
 // compileSource compiles one page's directives, sharing what they say with the pages that say the
 // same (rules.Compiler), into a source cut from slab.
-func (j *job) compileSource(inputs []rules.Input, slab *sourceSlab) *source {
-	c, ws, err := j.compiler.Compile(inputs)
+// Once ctx has ended it compiles nothing: the run is given up.
+func (j *job) compileSource(ctx context.Context, inputs []rules.Input, slab *sourceSlab) *source {
+	if ctx.Err() != nil {
+		return nil
+	}
+	c, ws, err := j.compiler.CompileContext(ctx, inputs)
 	s := slab.cut()
 	s.inputs = c
 	if err != nil || len(ws) > 0 {

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -91,6 +92,12 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 // configuration, and robotsmith's own temporary files (safefs.Own), which a build removes as
 // leftovers of an interrupted run.
 func (j *job) walk() ([]record, []string, error) {
+	return j.walkContext(context.Background())
+}
+
+// walkContext is walk, stopped once ctx ends (SIGINT, SIGTERM), with ctx's error: a large output
+// took seconds to list on a busy machine.
+func (j *job) walkContext(ctx context.Context) ([]record, []string, error) {
 	root := filepath.Clean(j.outDir)
 	var (
 		paths    pathChunks
@@ -101,6 +108,9 @@ func (j *job) walk() ([]record, []string, error) {
 	)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if p == root {
