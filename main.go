@@ -208,9 +208,14 @@ sitemap entry or a canonical or hreflang link for a URL that is noindex or has n
 			example: `robotsmith check                           # after hugo or jekyll build
 robotsmith check --strict                  # in CI: warnings fail too
 robotsmith check --json site/ > report.json`,
-			exit:  "0 clean; 1 something would change, a finding or an error (with --strict, a warning too); 2 usage error",
-			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); quietFlags(fs, o); strictFlag(fs, o) },
-			run:   runSite(false),
+			exit: "0 clean; 1 something would change, a finding or an error (with --strict, a warning too); 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) {
+				siteFlags(fs, o)
+				quietFlags(fs, o)
+				strictFlag(fs, o)
+				noCommandAccepted(fs, o, "check")
+			},
+			run: runSite(false),
 		},
 		{
 			name:    "explain",
@@ -230,6 +235,7 @@ robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
 			exit: "0 ok; 1 a PATH is not in the output, or an error; 2 usage error",
 			flags: func(fs *flag.FlagSet, o *options) {
 				siteFlags(fs, o)
+				noCommandAccepted(fs, o, "explain")
 				fs.Var(&o.agents, "agent", "also show what robots.txt lets the crawler `TOKEN` do and its AI preferences (repeat, or GPTBot,CCBot)")
 			},
 			run: runExplain,
@@ -261,6 +267,7 @@ robotsmith watch --poll public/                        # a folder of HTML on a n
 				pathFlags(fs, o)
 				fs.BoolVar(&o.poll, "poll", false, "look for changes by listing the folders every half second, instead of asking the system (network and virtual machine file systems)")
 				quietFlags(fs, o)
+				noCommandAccepted(fs, o, "watch")
 			},
 			run: runWatch,
 		},
@@ -296,6 +303,14 @@ func pathFlags(fs *flag.FlagSet, o *options) {
 
 func noCommandFlag(fs *flag.FlagSet, o *options) {
 	fs.BoolVar(&o.noCommand, "no-command", false, "do not run the configured command first")
+}
+
+// noCommandAccepted is --no-command on a command that never runs the configured command: it changes
+// nothing there, and is accepted so that a script can give every command the flags it gives build
+// (SPEC §1). Of build's other flags none is harmless elsewhere: --strict on build, -q on explain or
+// --json on watch would each be ignored where the user asked for something.
+func noCommandAccepted(fs *flag.FlagSet, o *options, cmd string) {
+	fs.BoolVar(&o.noCommand, "no-command", false, "accepted, and changes nothing: "+cmd+" never runs the configured command")
 }
 
 func strictFlag(fs *flag.FlagSet, o *options) {

@@ -194,8 +194,8 @@ func TestRunArgs(t *testing.T) {
 		{"unknown one-letter flag", []string{"build", "-x"}, 2, "", `robotsmith build: unknown flag -x (see robotsmith help build)`},
 		{"flag after SITE", []string{"check", "does-not-exist", "--frobnicate"}, 2, "", `robotsmith check: unknown flag --frobnicate (see robotsmith help check)`},
 		{"explain -q", []string{"explain", "-q", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag -q (build, check and watch do) (see robotsmith help explain)`},
-		{"explain --no-command", []string{"explain", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag --no-command (build does) (see robotsmith help explain)`},
-		{"check --no-command", []string{"check", "--no-command"}, 2, "", `robotsmith check: check takes no flag --no-command (build does) (see robotsmith help check)`},
+		{"check --strict misspelt", []string{"check", "--strcit"}, 2, "", `robotsmith check: unknown flag --strcit; did you mean --strict? (see robotsmith help check)`},
+		{"build --strict", []string{"build", "--strict"}, 2, "", `robotsmith build: build takes no flag --strict (check does) (see robotsmith help build)`},
 		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check and explain do) (see robotsmith help version)`},
 		{"flag without its value", []string{"build", "--config"}, 2, "", `robotsmith build: flag --config needs a value: --config FILE (see robotsmith help build)`},
 		{"bad boolean", []string{"check", "--json=maybe"}, 2, "", `robotsmith check: invalid value "maybe" for flag --json (see robotsmith help check)`},
@@ -227,6 +227,12 @@ func TestRunArgs(t *testing.T) {
 		{"build, flags after SITE", []string{"build", plain, "-q"}, 0, "", ""},
 		{"check after build: clean", []string{"check", plain, "-v"}, 0, "would change 0 files\n", ""},
 		{"check --json after build", []string{"check", "--json", plain}, 0, `"ok": true`, ""},
+
+		// A flag build takes that changes nothing for another command is accepted there (SPEC §1),
+		// so that a script can give every command the same flags.
+		{"check --no-command", []string{"check", "--no-command", plain}, 0, "would change 0 files\n", ""},
+		{"check --no-command with a command configured", []string{"check", "--no-command", failing}, 1, "would change 1 file\n", ""},
+		{"explain --no-command", []string{"explain", "--no-command", plain, "/"}, 0, "class: public", ""},
 
 		// The configured command's output goes to stderr; with -q only when it fails.
 		{"command output", []string{"build", saying}, 0, "changed 1 file", "from the generator\n"},
@@ -323,11 +329,11 @@ func TestHelp(t *testing.T) {
 func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
 		"build":   {"config", "json", "no-command", "output", "q", "v"},
-		"check":   {"config", "json", "output", "q", "strict", "v"},
-		"explain": {"agent", "config", "json", "output"},
+		"check":   {"config", "json", "no-command", "output", "q", "strict", "v"},
+		"explain": {"agent", "config", "json", "no-command", "output"},
 		"help":    nil,
 		"version": nil,
-		"watch":   {"config", "output", "poll", "q", "v"},
+		"watch":   {"config", "no-command", "output", "poll", "q", "v"},
 	}
 	for _, cmd := range commands() {
 		t.Run(cmd.name, func(t *testing.T) {

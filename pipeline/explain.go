@@ -110,7 +110,7 @@ func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, e
 	defer j.close()
 	// The site-level part of the record: the output's files (a link or a sitemap names a file by
 	// its place in the list), robots.txt, and which sitemaps list which file.
-	if j.files, _, err = j.walk(); err != nil {
+	if j.files, _, err = j.walkContext(ctx); err != nil {
 		return nil, err
 	}
 	m := &model{robots: j.robots.model()}
@@ -157,8 +157,11 @@ func (j *job) lookup(q string) (record, bool, error) {
 	if strings.HasPrefix(q, "/") {
 		servedBy(q, served)
 	}
-	if rel, err := filepath.Rel(j.site.Output, q); err == nil && !strings.HasPrefix(rel, "..") {
-		candidates = append(candidates, filepath.ToSlash(rel))
+	// A file named through the output folder as given, or through the folder its links lead to.
+	for _, out := range []string{j.site.Output, j.outDir} {
+		if rel, err := filepath.Rel(out, q); err == nil && !strings.HasPrefix(rel, "..") {
+			candidates = append(candidates, filepath.ToSlash(rel))
+		}
 	}
 	candidates = append(candidates, filepath.ToSlash(q))
 	urls := []string{q}

@@ -215,7 +215,7 @@ func (l *Live) Watch() (roots []string, skip func(path string, dir bool) bool) {
 	if l.j.site.Generator != site.Jekyll {
 		return roots, nil
 	}
-	out := absPath(l.j.site.Output)
+	out := absPath(l.j.outDir)
 	return roots, func(p string, dir bool) bool {
 		if within(out, p) {
 			return false // the output's own files are all the site's
@@ -237,7 +237,7 @@ func rootsOf(j *job) []liveRoot {
 			rs = append(rs, liveRoot{p, k})
 		}
 	}
-	add(j.site.Output, outputRoot)
+	add(j.outDir, outputRoot)
 	if j.site.Content != "" {
 		add(j.site.Content, contentRoot)
 	}
@@ -310,7 +310,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	if configs {
 		j, err := l.reopen(ctx, u)
 		if err == nil {
-			walk := !l.ready || absPath(j.site.Output) != absPath(l.j.site.Output) || b.Lost
+			walk := !l.ready || absPath(j.outDir) != absPath(l.j.outDir) || b.Lost
 			l.full(ctx, u, "configuration changed", j, walk)
 			return u
 		}
@@ -329,7 +329,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	todo := map[string]bool{}
 	siteDirty := l.siteRetry || l.sitePending
 	if len(sources) > 0 {
-		for _, p := range l.remap(u, sources) {
+		for _, p := range l.remap(ctx, u, sources) {
 			todo[p] = true
 		}
 	}
@@ -340,7 +340,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 		}
 		return u
 	}
-	defer func() { l.j.close() }()
+	defer func() { l.close(u, l.j) }()
 	for _, m := range []map[string]bool{l.retry, l.pending} {
 		for p := range m {
 			todo[p] = true
@@ -401,6 +401,14 @@ func (l *Live) open(ctx context.Context, u *Update, j *job) bool {
 	return true
 }
 
+// close closes the job j after a batch (job.close): an undo that could not finish is the batch's
+// error.
+func (l *Live) close(u *Update, j *job) {
+	if err := j.close(); err != nil {
+		u.Errs = append(u.Errs, err)
+	}
+}
+
 // finish counts the tries and gives up files that keep changing.
 func (l *Live) finish(u *Update) {
 	u.Retry = len(l.retry) > 0 || l.siteRetry
@@ -442,7 +450,7 @@ func (l *Live) reopen(ctx context.Context, u *Update) (*job, error) {
 	}
 	// One link table for the session: the records keep theirs across configurations.
 	j.linkTab = l.j.linkTab
-	return l.reread(u, j, nil) // a new site: every source is read
+	return l.reread(ctx, u, j, nil) // a new site: every source is read
 }
 
 // full is a pass over every file with the job j, which becomes the current one if it can read the
@@ -457,7 +465,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 		}
 		if !l.ready || j == l.j {
 			// Events were lost, or nothing was read yet: every source is read again.
-			nj, err := l.reread(u, j, []string{j.site.Root})
+			nj, err := l.reread(ctx, u, j, []string{j.site.Root})
 			if err != nil {
 				u.Errs = append(u.Errs, err)
 				return
@@ -468,14 +476,14 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 	if !l.open(ctx, u, j) {
 		return
 	}
-	defer j.close()
+	defer l.close(u, j)
 	files := l.files
 	if walk {
 		var (
 			warnings []string
 			err      error
 		)
-		if files, warnings, err = j.walk(); err != nil {
+		if files, warnings, err = j.walkContext(ctx); err != nil {
 			u.Errs = append(u.Errs, err)
 			return
 		}
@@ -500,7 +508,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 	for i := range idx {
 		idx[i] = i
 	}
-	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
+	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Symlinks: j.symlinks, Config: j.cfg.File}
 	l.run(ctx, u, idx, true, flips, rep)
 	for i := range l.files {
 		rep.count(&l.files[i])
@@ -525,9 +533,9 @@ func (l *Live) full(ctx context.Context, u *Update, why string, j *job, walk boo
 // every page it can without an index from each source to what it reaches, which would have to
 // redo that mapping outside of site. Only the files whose decision may have changed are put
 // through the step.
-func (l *Live) remap(u *Update, changed []string) []string {
+func (l *Live) remap(ctx context.Context, u *Update, changed []string) []string {
 	j := l.j
-	nj, err := l.reread(u, j, changed)
+	nj, err := l.reread(ctx, u, j, changed)
 	if err != nil {
 		u.Errs = append(u.Errs, err)
 		return nil
@@ -553,8 +561,8 @@ func (l *Live) remap(u *Update, changed []string) []string {
 // reread maps the sources of j again (site.Remap, reading again those named changed, a folder
 // for all under it), into a copy of j. A source whose directives did not change keeps its
 // compiled form. The site's warnings go to u.
-func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
-	m, err := j.site.Remap(changed)
+func (l *Live) reread(ctx context.Context, u *Update, j *job, changed []string) (*job, error) {
+	m, err := j.site.RemapContext(ctx, changed)
 	if m != nil {
 		for _, w := range m.Warnings {
 			l.warn(u, w.Error())
@@ -588,8 +596,11 @@ func (l *Live) reread(u *Update, j *job, changed []string) (*job, error) {
 		case op >= 0 && j.info[op].src != nil && sameInputs(old[op].Inputs, p.Inputs):
 			return j.info[op].src
 		}
-		return j.compileSource(p.Inputs, &slab)
+		return j.compileSource(ctx, p.Inputs, &slab)
 	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	return &nj, nil
 }
 
@@ -997,7 +1008,7 @@ func (l *Live) show(c watch.Change) string {
 
 // relOut is the slash path of the output file name relative to the output folder.
 func (l *Live) relOut(name string) string {
-	if r, err := filepath.Rel(l.j.site.Output, name); err == nil {
+	if r, err := filepath.Rel(l.j.outDir, name); err == nil {
 		return filepath.ToSlash(r)
 	}
 	return filepath.ToSlash(name)
@@ -1005,7 +1016,7 @@ func (l *Live) relOut(name string) string {
 
 // outFile is the output file rel (a slash path relative to the output folder) as a path to open.
 func (j *job) outFile(rel string) string {
-	return filepath.Join(j.site.Output, filepath.FromSlash(rel))
+	return filepath.Join(j.outDir, filepath.FromSlash(rel))
 }
 
 // absPath is p made absolute and clean; p as it is if that fails.

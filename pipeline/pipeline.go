@@ -75,25 +75,35 @@ var ErrNoOutput = errors.New("output folder not found")
 
 // Run does `build` (opt.Write) or `check`. A build that returns an error has changed no output
 // file; one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors.
-func Run(ctx context.Context, opt Options) (*Report, error) {
+func Run(ctx context.Context, opt Options) (_ *Report, err error) {
 	j, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer j.close() // a build not committed is undone, whatever the path out
+	defer func() {
+		// A build not committed is undone, whatever the path out; an undo that cannot finish is
+		// one more error.
+		if cerr := j.close(); cerr != nil {
+			err = errors.Join(err, cerr)
+		}
+	}()
 	// The sources are read first and the output folder listed once the pages are let go: the
 	// pages, with their inputs and paths, and the walk's records are the two largest things a run
 	// holds, and only one of them is ever held whole at a time.
-	if err := j.readSources(); err != nil {
+	if err := j.readSources(ctx); err != nil {
 		return nil, err
 	}
 	out := j.letPagesGo()
-	files, walkWarnings, err := j.walk()
+	files, walkWarnings, err := j.walkContext(ctx)
 	if err != nil {
 		return nil, err
 	}
 	j.files = files
-	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Config: j.cfg.File}
+	if !slices.ContainsFunc(files, func(f record) bool { return f.html() }) {
+		// Never a green run that did nothing: the wrong folder, a generator that wrote elsewhere.
+		walkWarnings = append(walkWarnings, fmt.Sprintf("%s: no page (.html file) in the output folder: no robots tag to write (is it the folder the generator writes?)", filepath.ToSlash(j.site.Output)))
+	}
+	rep := &Report{Site: j.opt.Root, Generator: j.site.Generator, Output: j.site.Output, Symlinks: j.symlinks, Config: j.cfg.File}
 	j.sourceReport(rep, files, out)
 	out.givePages(files)
 	b := j.process(ctx, files)

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -35,6 +36,12 @@ type job struct {
 	robots   *robotsTxt      // robots.txt as the run leaves it, parsed (robots.go)
 	format   headers.Format
 	cfgInfo  os.FileInfo // the configuration file, nil when there is none
+
+	// outDir is the output folder as every read and write of it names it: site.Output with the
+	// symbolic links on its way resolved, once (followLinks). Messages name the output's files by
+	// site.Output, as the user gave it.
+	outDir   string
+	symlinks []Symlink // the links followed to the site's folder and to outDir (Report.Symlinks)
 
 	root *os.Root       // the output folder: every read and write of it goes through here (write.go)
 	out  *safefs.Folder // root, to open its files for reading
@@ -124,7 +131,7 @@ func prepare(ctx context.Context, opt Options) (*job, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := j.readSources(); err != nil {
+	if err := j.readSources(ctx); err != nil {
 		j.close()
 		return nil, err
 	}
@@ -142,8 +149,8 @@ func open(ctx context.Context, opt Options) (*job, error) {
 	s := j.site
 	// Before anything reads or writes the output, even the generator: finish or undo a build that
 	// was killed there, so that no temporary file of it is left and every file is whole (SPEC §10).
-	if fi, err := os.Stat(s.Output); err == nil && fi.IsDir() {
-		rec, err := safefs.Recover(ctx, s.Output)
+	if fi, err := os.Stat(j.outDir); err == nil && fi.IsDir() {
+		rec, err := safefs.Recover(ctx, j.outDir)
 		if err != nil {
 			return nil, recoveryError(s.Output, err)
 		}
@@ -233,14 +240,63 @@ func openLayout(ctx context.Context, opt Options) (*job, error) {
 		return nil, err
 	}
 	j.site = s
+	j.followLinks()
 	j.urls = newSiteURLs(s.BaseURL)
 	j.linkTab = newLinkTable()
 	return j, nil
 }
 
-// checkOutput fails with ErrNoOutput when the output folder is not there.
+// followLinks resolves the symbolic links on the way to the site's folder and to the output folder,
+// once (SPEC §1: a SITE or an output folder that is a link is followed to the folder it names, and
+// the summary says so). Every read and write of the output then names the folder the links led
+// to (os.Root, the walk, the transaction, watch mode's watcher), so that a link changed during the
+// run cannot move it, and below it the walk's rule holds unchanged: no link there is followed out
+// of it (SPEC §10). Before, the walk stopped at a linked output folder and found no file at all. An
+// output folder that is not there yet (a link to nothing, a folder the generator makes) is
+// resolved by checkOutput, once it is.
+func (j *job) followLinks() {
+	root := j.opt.Root
+	j.symlinks = nil
+	rootTo, rootLinked := followed(root)
+	if rootLinked {
+		j.symlinks = append(j.symlinks, Symlink{filepath.ToSlash(root), filepath.ToSlash(rootTo)})
+	}
+	out := j.site.Output
+	j.outDir = out
+	to, linked := followed(out)
+	if !linked {
+		return
+	}
+	j.outDir = to
+	// An output folder in a linked site's folder (the folder itself, with no generator) is said by
+	// the site's link.
+	if rootLinked {
+		rel, err := filepath.Rel(filepath.Clean(root), filepath.Clean(out))
+		if err == nil && filepath.IsLocal(rel) && filepath.Join(rootTo, rel) == to {
+			return
+		}
+	}
+	j.symlinks = append(j.symlinks, Symlink{filepath.ToSlash(out), filepath.ToSlash(to)})
+}
+
+// followed is p with every symbolic link on its way resolved, and whether that is another path
+// than p's own; p itself (false) when it cannot be resolved (it is not there).
+func followed(p string) (string, bool) {
+	to, err := filepath.EvalSymlinks(p)
+	if err != nil || to == filepath.Clean(p) {
+		return p, false
+	}
+	return to, true
+}
+
+// checkOutput fails with ErrNoOutput when the output folder is not there. An output folder that
+// was not there when the run began (the generator made it, or the folder a link names) has its
+// links followed now (followLinks).
 func (j *job) checkOutput() error {
-	if fi, err := os.Stat(j.site.Output); err != nil || !fi.IsDir() {
+	if j.outDir == j.site.Output {
+		j.followLinks()
+	}
+	if fi, err := os.Stat(j.outDir); err != nil || !fi.IsDir() {
 		hint := ""
 		if j.cfg.Command != "" && !j.opt.RunCommand {
 			hint = " (run `robotsmith build` or the generator first)"
@@ -257,12 +313,12 @@ func (j *job) checkOutput() error {
 func (j *job) openOutput(ctx context.Context) error {
 	s := j.site
 	var err error
-	if j.root, err = os.OpenRoot(s.Output); err != nil {
+	if j.root, err = os.OpenRoot(j.outDir); err != nil {
 		return err
 	}
 	j.out = safefs.NewFolder(j.root)
 	if j.opt.Write {
-		tx, err := safefs.Begin(ctx, s.Output)
+		tx, err := safefs.Begin(ctx, j.outDir)
 		if err != nil {
 			j.close()
 			return recoveryError(s.Output, err)
@@ -289,9 +345,10 @@ func recoveryError(output string, err error) error {
 	return fmt.Errorf("%s: recovering an interrupted robotsmith build: %w", output, err)
 }
 
-// readSources maps every source page to its output files and compiles its directives.
-func (j *job) readSources() error {
-	m, err := j.site.Map()
+// readSources maps every source page to its output files and compiles its directives; once ctx
+// ends (SIGINT, SIGTERM) it reads and compiles no more, and returns ctx's error.
+func (j *job) readSources(ctx context.Context) error {
+	m, err := j.site.MapContext(ctx)
 	if err != nil {
 		return err
 	}
@@ -300,8 +357,7 @@ func (j *job) readSources() error {
 	for _, w := range m.Warnings {
 		j.warnings = append(j.warnings, w.Error())
 	}
-	j.compile()
-	return nil
+	return j.compile(ctx)
 }
 
 // pageKinds works out site.KindsOf once for every page kind of m.
@@ -321,7 +377,7 @@ func (j *job) pageKinds(m *site.Map) map[string][]string {
 // slice of inputs (those one cascade or default alone reaches) share one compiled source. Their
 // warnings and errors are reported (once each) by the run only for the sources an output file
 // takes its decision from: a draft that nothing was built for decides nothing.
-func (j *job) compile() {
+func (j *job) compile(ctx context.Context) error {
 	type sliceKey struct {
 		first *rules.Input
 		n     int
@@ -335,11 +391,12 @@ func (j *job) compile() {
 		k := sliceKey{&p.Inputs[0], len(p.Inputs)}
 		s := shared[k]
 		if s == nil {
-			s = j.compileSource(p.Inputs, &slab)
+			s = j.compileSource(ctx, p.Inputs, &slab)
 			shared[k] = s
 		}
 		return s
 	})
+	return ctx.Err()
 }
 
 // setInfo fills j.info from j.pages, each source page's compiled directives from src (called in
@@ -370,8 +427,12 @@ func (j *job) setInfo(src func(p *site.Page) *source) {
 
 // compileSource compiles one page's directives, sharing what they say with the pages that say the
 // same (rules.Compiler), into a source cut from slab.
-func (j *job) compileSource(inputs []rules.Input, slab *sourceSlab) *source {
-	c, ws, err := j.compiler.Compile(inputs)
+// Once ctx has ended it compiles nothing: the run is given up.
+func (j *job) compileSource(ctx context.Context, inputs []rules.Input, slab *sourceSlab) *source {
+	if ctx.Err() != nil {
+		return nil
+	}
+	c, ws, err := j.compiler.CompileContext(ctx, inputs)
 	s := slab.cut()
 	s.inputs = c
 	if err != nil || len(ws) > 0 {

@@ -20,6 +20,9 @@ type Report struct {
 	Config    string `json:"config"`    // the configuration file read, "" for none
 	Generator string `json:"generator"` // hugo, jekyll or none
 	Output    string `json:"output"`    // the output folder
+	// Symlinks are the symbolic links followed to the site's folder and the output folder (SPEC
+	// §1), each with the folder it names.
+	Symlinks []Symlink `json:"symlinks"`
 
 	Pages      int `json:"pages"`       // HTML documents seen
 	Public     int `json:"public"`      // pages with the public (three-tag or single-tag) form
@@ -40,6 +43,14 @@ type Report struct {
 
 	Warnings []string `json:"warnings"` // unknown or obsolete values, each naming its source
 	Findings []string `json:"findings"` // lint findings: check exits 1 when there is any
+}
+
+// Symlink is a symbolic link followed to a folder of the run: the site's folder or the output
+// folder given as a link (or a path through one), and the folder it names, every link on the way
+// resolved.
+type Symlink struct {
+	Path   string `json:"path"`   // as given: "site/public"
+	Target string `json:"target"` // the folder robotsmith works in: "elsewhere"
 }
 
 // count counts the file in the report; listChanged lists it among ChangedFiles if it changed.
@@ -88,6 +99,9 @@ const maxShown = 20
 // Warnings and findings are printed unindented, in the form editors jump to (file:line: message).
 func (rep *Report) Summary(write, verbose bool) string {
 	var b strings.Builder
+	for _, l := range rep.Symlinks {
+		fmt.Fprintf(&b, "%s → %s (a symbolic link, followed)\n", l.Path, l.Target)
+	}
 	fmt.Fprintf(&b, "%s: %d public, %d noindex, %s, %s", Plural(rep.Pages, "page"), rep.Public, rep.NoIndex,
 		Plural(rep.ErrorPages, "error page"), Plural(rep.Redirects, "redirect"))
 	if rep.Skipped > 0 {

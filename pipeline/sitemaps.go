@@ -92,7 +92,7 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 		// A link to a file of the output (the walk let no other in): the file it leads to is read
 		// and written, and the link stays a link.
 		var err error
-		if rel, err = safefs.ResolveLink(j.site.Output, rel); err != nil {
+		if rel, err = safefs.ResolveLink(j.outDir, rel); err != nil {
 			return j.fileError(rel, err)
 		}
 	}

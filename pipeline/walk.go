@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -91,7 +92,13 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 // configuration, and robotsmith's own temporary files (safefs.Own), which a build removes as
 // leftovers of an interrupted run.
 func (j *job) walk() ([]record, []string, error) {
-	root := filepath.Clean(j.site.Output)
+	return j.walkContext(context.Background())
+}
+
+// walkContext is walk, stopped once ctx ends (SIGINT, SIGTERM), with ctx's error: a large output
+// took seconds to list on a busy machine.
+func (j *job) walkContext(ctx context.Context) ([]record, []string, error) {
+	root := filepath.Clean(j.outDir)
 	var (
 		paths    pathChunks
 		files    []record
@@ -101,6 +108,9 @@ func (j *job) walk() ([]record, []string, error) {
 	)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
 			return err
 		}
 		if p == root {
@@ -226,7 +236,7 @@ func (j *job) classify(rel string, typ fs.FileMode) (recordFlags, string, bool) 
 	case typ&fs.ModeSymlink == 0:
 		return 0, fmt.Sprintf("%s: %s: skipped, never read", j.outName(rel), safefs.Kind(typ)), false
 	}
-	target, err := safefs.ResolveLink(j.site.Output, rel)
+	target, err := safefs.ResolveLink(j.outDir, rel)
 	if err != nil {
 		return 0, fmt.Sprintf("%s: %s: skipped", j.outName(rel), linkProblem(err)), false
 	}

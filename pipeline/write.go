@@ -78,7 +78,7 @@ func (j *job) readSiteFile(rel string) (siteFile, error) {
 			sf.skip = warning
 			return sf, nil
 		}
-		if sf.rel, err = safefs.ResolveLink(j.site.Output, rel); err != nil {
+		if sf.rel, err = safefs.ResolveLink(j.outDir, rel); err != nil {
 			return sf, j.fileError(rel, err)
 		}
 	case lfi.IsDir():
@@ -174,10 +174,12 @@ func (j *job) commit(ctx context.Context) (wrote bool, warnings []string, err er
 
 // close ends the run's hold on the output: a build's transaction not committed is undone (every
 // temporary file removed, the folder unlocked), and the folder is closed. Every run calls it, on
-// every path.
-func (j *job) close() {
+// every path. Its error is an undo that could not finish, which left files of robotsmith's for the
+// next run to remove: a build that fails must say so (SPEC §10).
+func (j *job) close() error {
+	var err error
 	if j.tx != nil {
-		j.tx.Abort()
+		err = j.tx.Abort()
 	}
 	if j.out != nil {
 		j.out.Close()
@@ -186,6 +188,7 @@ func (j *job) close() {
 		j.root.Close()
 	}
 	j.tx, j.root, j.out = nil, nil, nil
+	return err
 }
 
 // recovered is the warning for what safefs found of an interrupted build in the output and undid

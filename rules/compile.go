@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"context"
 	"encoding/binary"
+	"errors"
 	"slices"
 	"sync"
 )
@@ -90,11 +92,24 @@ func NewCompiler() *Compiler { return &Compiler{shapes: map[string]*shape{}} }
 
 // Compile is Compile, with the shape shared when another source said the same.
 func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
+	return cc.CompileContext(context.Background(), in)
+}
+
+// CompileContext is Compile, given up once ctx ends (SIGINT, SIGTERM): it then returns ctx's error
+// alone, and shares nothing. A source's inputs are parsed compileChunk at a time, ctx looked at
+// before each run, so that no source, however many agents it names, holds up a stop.
+func (cc *Compiler) CompileContext(ctx context.Context, in []Input) (*Compiled, []Warning, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
 	if len(in) == 0 {
 		return nil, nil, nil
 	}
 	sh := &shape{}
-	inputs, warns, err := parseInputs(nil, in)
+	inputs, warns, err := parseInputsContext(ctx, in)
+	if cerr := ctx.Err(); cerr != nil {
+		return nil, nil, cerr
+	}
 	var key, share []byte
 	for i := range inputs {
 		p := &inputs[i]
@@ -130,6 +145,39 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		p.src.File, p.src.Line = "", 0
 	}
 	return c, warns, err
+}
+
+// compileChunk is how many of a source's inputs a compile parses between looks at its context: a
+// few milliseconds of work.
+const compileChunk = 256
+
+// parseInputsContext is parseInputs, compileChunk inputs at a time while ctx has not ended; its
+// error is one errors.Join of every input's, as parseInputs's is.
+func parseInputsContext(ctx context.Context, in []Input) ([]parsed, []Warning, error) {
+	if len(in) <= compileChunk {
+		return parseInputs(nil, in)
+	}
+	var (
+		dst   = make([]parsed, 0, len(in))
+		warns []Warning
+		errs  []error
+	)
+	for len(in) > 0 && ctx.Err() == nil {
+		n := min(compileChunk, len(in))
+		var (
+			ws  []Warning
+			err error
+		)
+		dst, ws, err = parseInputs(dst, in[:n])
+		warns = append(warns, ws...)
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			errs = append(errs, j.Unwrap()...)
+		} else if err != nil {
+			errs = append(errs, err)
+		}
+		in = in[n:]
+	}
+	return dst, warns, errors.Join(errs...)
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),

@@ -2,6 +2,7 @@ package site
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"path"
@@ -197,6 +198,7 @@ type resKey struct {
 // its front matter. What the site-wide steps after that need (which pages were read, the terms
 // they use, the folders their resources go in) is kept apart, small.
 type hugoMapping struct {
+	ctx   context.Context // the mapping's: once it ends, no file is opened (readSources)
 	g     hugoGen
 	h     *hugoConfig
 	r     *readings         // the readings kept of a site mapped again (Remap); nil for none
@@ -263,13 +265,13 @@ type bundlePage struct {
 
 // mapSite maps every content file to what Hugo v0.165 writes for it, and the list pages and 404
 // pages Hugo makes without a content file.
-func (g hugoGen) mapSite(r *readings) (mapped, error) {
+func (g hugoGen) mapSite(ctx context.Context, r *readings) (mapped, error) {
 	s, h := g.s, g.s.hugo
 	content, err := s.hugoContent(r)
 	if err != nil {
 		return mapped{}, err
 	}
-	hm := &hugoMapping{g: g, h: h, r: r, keys: h.metaKeys(), terms: map[hugoTerm]termPlace{}, taxonomies: map[string][]string{}}
+	hm := &hugoMapping{ctx: ctx, g: g, h: h, r: r, keys: h.metaKeys(), terms: map[hugoTerm]termPlace{}, taxonomies: map[string][]string{}}
 	for _, l := range h.langs {
 		hm.taxonomies[l.code] = sortedKeys(h.taxonomiesOf(l.code))
 	}
@@ -280,7 +282,13 @@ func (g hugoGen) mapSite(r *readings) (mapped, error) {
 		hm.reads = make([]*hugoRead, len(hm.files))
 	}
 	hm.readBranches()
+	if err := ctx.Err(); err != nil {
+		return mapped{}, err
+	}
 	hm.readPages()
+	if err := ctx.Err(); err != nil {
+		return mapped{}, err
+	}
 	hm.collect()
 
 	tops, firstLang := hm.sitewide()
@@ -503,7 +511,7 @@ func (hm *hugoMapping) readEach(idx []int32, fn func(n int, rd *hugoRead)) {
 		}
 		return hm.g.readFrontMatter(hm.files[idx[n]], head, hm.keys)
 	}
-	readSources(hm.r, k, len(idx), file, frontmatter.Hugo, read, func(n int, rd *hugoRead) {
+	readSources(hm.ctx, hm.r, k, len(idx), file, frontmatter.Hugo, read, func(n int, rd *hugoRead) {
 		i := idx[n]
 		if hm.reads != nil {
 			hm.reads[i] = rd

@@ -5,6 +5,7 @@ package site
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io/fs"
 	"os"
@@ -105,6 +106,7 @@ func (w *jekyllWalk) yamlHeader(p string) bool {
 // jekyllWalk collects pages as Reader#read does: it finds the pages and documents, then reads
 // them all at once (readAll).
 type jekyllWalk struct {
+	ctx      context.Context // the mapping's: once it ends, no file is opened (readSources)
 	s        *Site
 	c        *jekyllConfig
 	r        *readings           // the readings kept of a site mapped again (Remap); nil for none
@@ -155,7 +157,7 @@ func (w *jekyllWalk) readAll() {
 		}
 		return rd
 	}
-	readSources(w.r, k, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd *jekyllRead) {
+	readSources(w.ctx, w.r, k, len(w.found), func(i int) string { return w.abs(w.found[i]) }, frontmatter.Jekyll, read, func(i int, rd *jekyllRead) {
 		reads[i] = rd
 		if w.r != nil && rd.placed && rd.epoch == epoch {
 			return
@@ -227,9 +229,9 @@ func (w *jekyllWalk) abs(f jekyllFound) string {
 // jekyllGen is Jekyll's generator: the pages of a site opened as Jekyll.
 type jekyllGen struct{ s *Site }
 
-func (g jekyllGen) mapSite(r *readings) (mapped, error) {
+func (g jekyllGen) mapSite(ctx context.Context, r *readings) (mapped, error) {
 	s := g.s
-	w := &jekyllWalk{s: s, c: s.jek, r: r, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
+	w := &jekyllWalk{ctx: ctx, s: s, c: s.jek, r: r, source: s.Content, dest: filepath.Clean(s.Output), seen: map[string]bool{}}
 	w.warnings = append(w.warnings, w.c.warnings...)
 	w.globs = w.c.defaultGlobs(w.source)
 	if r != nil && !reflect.DeepEqual(w.globs, r.jekyllGlobs) {
@@ -243,7 +245,13 @@ func (g jekyllGen) mapSite(r *readings) (mapped, error) {
 			w.readCollection(col)
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return mapped{}, err
+	}
 	w.readAll()
+	if err := ctx.Err(); err != nil {
+		return mapped{}, err
+	}
 	w.setPager()
 	return mapped{pages: w.pages, warnings: w.warnings}, errors.Join(w.errs...)
 }
@@ -314,6 +322,9 @@ func (w *jekyllWalk) readDirectories(dirRel string) {
 	}
 	var dirs, pages []string
 	for _, e := range w.filter(names, dirRel) {
+		if w.ctx.Err() != nil {
+			return // each file's first line is read (yamlHeader): none once the mapping is given up
+		}
 		p := filepath.Join(base, e)
 		fi, err := os.Stat(p)
 		if err != nil {

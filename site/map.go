@@ -1,6 +1,7 @@
 package site
 
 import (
+	"context"
 	"slices"
 	"strings"
 )
@@ -95,13 +96,23 @@ type pagerRef struct {
 // Map maps every source page (Pages), the pages the generator makes without one (Sourceless),
 // and indexes the output files each owns.
 func (s *Site) Map() (*Map, error) {
-	return s.mapWith(nil)
+	return s.MapContext(context.Background())
+}
+
+// MapContext is Map, given up once ctx ends (SIGINT, SIGTERM): no source is opened after that, and
+// it returns ctx's error alone, no Map.
+func (s *Site) MapContext(ctx context.Context) (*Map, error) {
+	return s.mapWith(ctx, nil)
 }
 
 // mapWith is Map, reusing the readings r kept of the sources that did not change (Remap); nil
 // reads every source and keeps nothing.
-func (s *Site) mapWith(r *readings) (*Map, error) {
-	got, err := s.gen.mapSite(r)
+func (s *Site) mapWith(ctx context.Context, r *readings) (*Map, error) {
+	got, err := s.gen.mapSite(ctx, r)
+	if cerr := ctx.Err(); cerr != nil {
+		// The sources not read are mapped as unreadable: not the site.
+		return nil, cerr
+	}
 	m := &Map{Pages: got.pages, Sourceless: got.sourceless, Warnings: got.warnings, own: Owners{twins: s.jek != nil}}
 	m.index()
 	return m, err

@@ -3,6 +3,7 @@ package site
 // Mapping a site again and again (watch mode), reading only the sources that changed.
 
 import (
+	"context"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -30,6 +31,12 @@ import (
 // configuration needs a new Site (Open): the readings depend on it. Remap is not for concurrent
 // use, and the Map's pages must not be changed: the next call copies those whose place holds.
 func (s *Site) Remap(changed []string) (*Map, error) {
+	return s.RemapContext(context.Background(), changed)
+}
+
+// RemapContext is Remap, given up once ctx ends (MapContext); what was kept stays good for the next
+// call, which reads again what this one did not reach.
+func (s *Site) RemapContext(ctx context.Context, changed []string) (*Map, error) {
 	if s.kept == nil {
 		s.kept = &readings{}
 	}
@@ -49,7 +56,7 @@ func (s *Site) Remap(changed []string) (*Map, error) {
 		}
 	}
 	r.opened.Store(0)
-	m, err := s.mapWith(r)
+	m, err := s.mapWith(ctx, r)
 	r.hugoDirs.sweep(r.gen)
 	r.jekyll.sweep(r.gen)
 	r.yaml.sweep(r.gen)
@@ -63,6 +70,9 @@ type readings struct {
 	changed []string // paths named changed, as given and as the site names them
 	// opened counts the files the mapping under way opened (tests: only what changed is read).
 	opened atomic.Int64
+	// onOpen, when set, is called as the mapping under way opens its n'th file (tests: to end
+	// its context part way).
+	onOpen func(n int64)
 
 	hugoDirs sourceCache[*hugoDir] // the content folders' listings
 	// hugoDirCount is how many folders the last walk listed, hugoContent what it found, and
@@ -86,6 +96,13 @@ type readings struct {
 type keptBranch struct {
 	abs string
 	rd  *hugoRead
+}
+
+// opening is called as the mapping opens its n'th file.
+func (r *readings) opening(n int64) {
+	if r.onOpen != nil {
+		r.onOpen(n)
+	}
 }
 
 // named reports whether the source p was named changed.

@@ -36,6 +36,7 @@
 package site
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -89,7 +90,7 @@ type Site struct {
 // (warnings) apart from those it does not (the error). It reads each source through readSources,
 // which reuses the readings r kept of the sources that did not change (nil: none, keep none).
 type generator interface {
-	mapSite(r *readings) (mapped, error)
+	mapSite(ctx context.Context, r *readings) (mapped, error)
 }
 
 // mapped is what a generator maps.
@@ -102,7 +103,7 @@ type mapped struct {
 // plain is a site with no generator: its pages are not known, only its files.
 type plain struct{}
 
-func (plain) mapSite(*readings) (mapped, error) { return mapped{}, nil }
+func (plain) mapSite(context.Context, *readings) (mapped, error) { return mapped{}, nil }
 
 // Page is one source page and what its generator writes for it, or (Source "") a page the
 // generator makes without a source: a list page or a 404 page (Map.Sourceless).

@@ -142,9 +142,17 @@ func undoEntry(root *os.Root, e *entry) (Recovery, error) {
 	return rec, err
 }
 
-// removed removes name and reports whether it was there.
+// removed removes name and reports whether it was there. A name that is not there is no error,
+// also where the system refuses the removal before it looks for the name: a read-only file system
+// says EROFS even for a name it does not hold, and the undo of a build that could make no
+// temporary file in a read-only folder then failed, keeping the journal, with nothing to undo.
 func removed(root *os.Root, name string) (bool, error) {
 	err := root.Remove(name)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if _, lerr := root.Lstat(name); errors.Is(lerr, fs.ErrNotExist) {
+			err = lerr
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}

@@ -710,12 +710,9 @@ func (tx *Tx) release() {
 	tx.lock.Close() // closing the folder's descriptor drops its lock
 }
 
-// removeIfThere removes name; a name already gone is no error.
+// removeIfThere removes name; a name already gone is no error (removed).
 func removeIfThere(root *os.Root, name string) error {
-	err := root.Remove(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
+	_, err := removed(root, name)
 	return err
 }
 

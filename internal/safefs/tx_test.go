@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/robotsmith/robotsmith/internal/testtool"
 )
 
 // tree writes files (slash name -> content) under a new folder.
@@ -208,6 +212,68 @@ func TestAbort(t *testing.T) {
 	}
 	if err := tx.Abort(); err != nil {
 		t.Errorf("second Abort: %v", err)
+	}
+}
+
+// TestReadOnlyFolder: a build whose files cannot all be created (a read-only folder: a volume
+// mounted read-only, where even root cannot write, or a folder of mode 0555) fails, and Abort
+// leaves nothing of robotsmith's behind, the journal included: the undo removed the temporary files
+// that were made, and found no file to remove where none could be made (a read-only file system
+// refuses even to remove a name that is not there). Once Create succeeded everywhere, a folder that
+// becomes read-only before the commit is an undo that cannot finish: Commit says so, and keeps the
+// journal for the next run, which finishes it.
+func TestReadOnlyFolder(t *testing.T) {
+	for _, tc := range []struct {
+		desc, folder string
+		late         bool // made read-only after every file was created, before Commit
+	}{
+		{"a subfolder", "blog", false},
+		{"a folder deep down", "docs/deep/x", false},
+		{"a folder of one file", "blog/a", false},
+		{"read-only at the commit", "blog", true},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := tree(t, oldSite)
+			ro := filepath.Join(dir, filepath.FromSlash(tc.folder))
+			if !tc.late {
+				testtool.ReadOnly(t, ro)
+			}
+			tx := begin(t, dir)
+			names := slices.Sorted(maps.Keys(changes))
+			var failed []string
+			for _, name := range names {
+				var orig fs.FileInfo
+				if fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(name))); err == nil {
+					orig = fi
+				}
+				if err := tx.WriteFile(name, orig, []byte(changes[name])); err != nil {
+					failed = append(failed, name)
+				}
+			}
+			if tc.late {
+				if len(failed) > 0 {
+					t.Fatalf("created before the folder was read-only: %q failed", failed)
+				}
+				testtool.ReadOnly(t, ro)
+				err := tx.Commit(context.Background())
+				if err == nil || !strings.Contains(err.Error(), "undoing the build in "+dir+" failed; the next robotsmith run finishes it") {
+					t.Fatalf("Commit: got %v, want an error saying the undo could not finish", err)
+				}
+				if _, err := os.Lstat(filepath.Join(dir, journalName)); err != nil {
+					t.Errorf("the journal: %v, want it kept for the next run", err)
+				}
+				return
+			}
+			if len(failed) == 0 {
+				t.Fatalf("every file was created in the read-only %s", tc.folder)
+			}
+			if err := tx.Abort(); err != nil {
+				t.Errorf("Abort: %v", err)
+			}
+			if d := diff(snapshot(t, dir), oldSite); d != "" {
+				t.Errorf("after the failed build (%q not created):\n%s", failed, d)
+			}
+		})
 	}
 }
 
