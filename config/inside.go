@@ -15,9 +15,11 @@ import (
 var ErrOutside = errors.New("leads outside the site's folder")
 
 // CheckInside checks that the folders the configuration names, output and content, are inside the
-// site's folder root, once every symbolic link on the way is followed (SPEC §2): a configuration
-// copied from another site, whose `output: ../..` or link inside the site once named that site's
-// output, must never make robotsmith rewrite another site's pages or read its sources. A folder
+// site's folder root, once every symbolic link on the way to them is followed (SPEC §2): a
+// configuration copied from another site, whose `output: ../..` once named that site's output, must
+// never make robotsmith rewrite another site's pages or read its sources. The folder itself may be a
+// link that leads elsewhere (`public -> /srv/www/site`): that link is the site's own, made by its
+// owner, and a linked output folder is followed (SPEC §1), so only the way to it is judged. A folder
 // that does not exist yet (the generator has not run) is judged by where it would be. With
 // outputFlag, --output names the output on the command line and the configuration's output is not
 // used, so it is not judged. The generator's own configuration (Hugo's publishDir, Jekyll's
@@ -39,7 +41,7 @@ func (c *Config) CheckInside(root string, outputFlag bool) error {
 		if !filepath.IsAbs(p) {
 			p = root + string(filepath.Separator) + p
 		}
-		where, err := resolved(p)
+		where, err := resolvedParent(p)
 		if err != nil {
 			errs = append(errs, &Error{File: c.File, Line: line, Err: fmt.Errorf("%s: %s: %w", key, quote(value), err)})
 			return
@@ -55,6 +57,22 @@ func (c *Config) CheckInside(root string, outputFlag bool) error {
 	}
 	check("content", c.Content, c.contentLine, "a configuration copied from another site would make robotsmith read that site's pages")
 	return errors.Join(errs...)
+}
+
+// resolvedParent is where p is once the links on the way to it are followed, p's last element, the
+// folder itself, taken as it is even when it is a link: `public` as public, `out/public` as the folder
+// `out` leads to, with public in it. A path that ends in `..` or `.` names no element of its own and
+// is resolved whole.
+func resolvedParent(p string) (string, error) {
+	dir, base := filepath.Split(p)
+	if base == "" || base == "." || base == ".." {
+		return resolved(p)
+	}
+	parent, err := resolved(dir)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(parent, base), nil
 }
 
 // maxLinks is how many symbolic links resolved follows before it gives up, as the system does
