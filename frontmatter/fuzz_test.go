@@ -23,6 +23,9 @@ func FuzzFrontmatter(f *testing.F) {
 	for _, tc := range misspeltKeyCases {
 		f.Add([]byte(tc.src))
 	}
+	for _, tc := range givenTwiceCases {
+		f.Add([]byte(tc.src))
+	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		lines := 1 + bytes.Count(src, []byte{'\n'})
 		checkErr := func(what string, err error) {

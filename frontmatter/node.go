@@ -1,6 +1,7 @@
 package frontmatter
 
 import (
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -56,6 +57,18 @@ type Key struct {
 	Off   int // offset in the file of the key
 	Value *Node
 	seq   int32 // order of the write that set it; the highest of keys folding alike wins Fold
+	// first is 1 + the offset of this key's first write when the map wrote it more than once (the
+	// later value won), else 0: a robots key given twice is an error naming both lines. An offset
+	// past what an int32 holds (no front matter comes near) is kept as the largest it holds.
+	first int32
+}
+
+// firstOff is the offset of the key's first write: Off when it was written once.
+func (k Key) firstOff() int {
+	if k.first > 0 {
+		return int(k.first) - 1
+	}
+	return k.Off
 }
 
 // scanLimit is the number of keys up to which a map is searched by scanning; longer maps get an
@@ -65,11 +78,19 @@ const scanLimit = 16
 func newMap(off int) *Node { return &Node{Kind: KindMap, Off: off} }
 
 // set writes key name (at offset off) to v: a new key is appended, a key written before takes
-// the new value and position and keeps its place.
+// the new value and position and keeps its place, remembering where it was first written.
 func (n *Node) set(name string, off int, v *Node) {
+	n.put(Key{Name: name, Off: off, Value: v})
+}
+
+// put is set for a key taken from another map (a cascade entry's values), keeping what it
+// remembers of its first write.
+func (n *Node) put(k Key) {
 	n.seq++
-	k := Key{Name: name, Off: off, Value: v, seq: n.seq}
+	k.seq = n.seq
+	name, v := k.Name, k.Value
 	if i, ok := n.index(name); ok {
+		k.first = int32(min(n.Keys[i].firstOff(), math.MaxInt32-1) + 1)
 		n.Keys[i] = k
 	} else {
 		n.Keys = append(n.Keys, k)

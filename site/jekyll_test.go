@@ -167,6 +167,7 @@ func TestJekyllConfigErrors(t *testing.T) {
 		{"exclude not a list", "title: x\nexclude: nope\n", 2},
 		{"unknown time zone", "timezone: Mars/Base\n", 1},
 		{"bad yaml", "a: [\n", 2},
+		{"robots given twice in defaults values", "defaults:\n  - scope: {path: ''}\n    values:\n      robots: noindex\n      Robots: index\n", 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
