@@ -114,6 +114,33 @@ func TestBoundedInput(t *testing.T) {
 			t.Errorf("Any expanded %d values, more than its budget", n)
 		}
 	})
+	t.Run("values nested in a robots value are described once", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("---\na: &a [x, x, x, x, x, x, x, x, x, x]\n")
+		prev := "a"
+		for i := 0; i < 12; i++ {
+			name := fmt.Sprintf("l%d", i)
+			fmt.Fprintf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+			prev = name
+		}
+		for _, tc := range []struct{ desc, key, want string }{
+			{"an alias bomb", "robots: [*l11]", "p.md:15: front matter: robots: want a string, a list of strings or a map of agent to directives, got a list of values that are not all strings (a list)"},
+			{"an agent's", "robots: {googlebot: *l11}", "p.md:15: front matter: robots: googlebot: want a string or a list of strings, got a list of values that are not all strings (a list)"},
+			{"a long string in a list", "noindex: [[" + strings.Repeat("y", 1000) + "]]", "p.md:15: front matter: noindex: want true or false, got a list of values that are not all strings (a list)"},
+			{"a long string first", "unavailable_after: [" + strings.Repeat("y", 1000) + ", {a: b}]", "p.md:15: front matter: unavailable_after: want a date, got a list of values that are not all strings (a map)"},
+		} {
+			t.Run(tc.desc, func(t *testing.T) {
+				d, err := Parse("p.md", []byte(b.String()+tc.key+"\n---\n"), Hugo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = d.Robots()
+				if got := fmt.Sprint(err); got != tc.want {
+					t.Errorf("error (%d bytes):\n got %.300q\nwant %q", len(got), got, tc.want)
+				}
+			})
+		}
+	})
 	t.Run("40,000 keys", func(t *testing.T) {
 		d, err := Parse("p.md", manyKeys(40000), Hugo)
 		if err != nil {

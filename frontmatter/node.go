@@ -351,8 +351,23 @@ func (n *Node) toAny(lower bool, budget *int) any {
 	return nil
 }
 
-// describe names a value's kind for an error message, with the value when it is short.
+// describe names a value's kind for an error message, with the value when it is short. A list is
+// named with the first of its values that is not a string, whose own values are not described: a
+// message says what one value is, once, however deep the list (or an alias) nests.
 func (n *Node) describe() string {
+	if n != nil && n.Kind == KindList {
+		for _, e := range n.List {
+			if e.Kind != KindString {
+				return "a list of values that are not all strings (" + e.describeShallow() + ")"
+			}
+		}
+		return "a list of strings"
+	}
+	return n.describeShallow()
+}
+
+// describeShallow is describe without a list's values.
+func (n *Node) describeShallow() string {
 	if n == nil {
 		return "nothing"
 	}
@@ -362,12 +377,7 @@ func (n *Node) describe() string {
 	case KindMap:
 		return "a map"
 	case KindList:
-		for _, e := range n.List {
-			if e.Kind != KindString {
-				return "a list of values that are not all strings (" + e.describe() + ")"
-			}
-		}
-		return "a list of strings"
+		return "a list"
 	case KindString:
 		return strconv.Quote(excerpt(n.Text))
 	case KindTime:
