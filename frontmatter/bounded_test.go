@@ -23,11 +23,42 @@ func TestJekyllDialect(t *testing.T) {
 		{desc: "duplicate keys", src: "---\ntitle: a\ntitle: b\n---\n", format: YAML, keys: 1},
 		{
 			desc: "unreadable yaml is a warning", src: "---\ntitle: [x\ndate: 2020\n---\n", format: YAML,
-			warn: "p.md:3: front matter: yaml: did not find expected ',' or ']' (Jekyll builds the page without its front matter)",
+			warn: "p.md:2: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line (Jekyll builds the page without its front matter)",
+		},
+		{
+			// Jekyll 4.3.1: "YAML Exception reading p.md: (<unknown>): found unexpected end of
+			// stream while scanning a quoted scalar at line 2 column 8", and the page is built.
+			desc: "a quote left open is a warning at its line", src: "---\ntitle: \"unclosed\nlayout: default\n---\nbody\n", format: YAML,
+			warn: "p.md:2: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)",
+		},
+		{
+			desc: "a robots key's name inside a broken value is not a robots key", src: "---\ntitle: \"Why noindex: a guide\n---\n", format: YAML,
+			warn: "p.md:2: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)",
 		},
 		{
 			desc: "unreadable yaml with a robots key is an error", src: "---\ntitle: [x\nrobots: noindex\n---\n",
-			err: "p.md:3: front matter: yaml: did not find expected ',' or ']'",
+			err: "p.md:2: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line; " +
+				"the block sets robots at line 3, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a robots key before the fault", src: "---\nNoIndex: true\ntitle: \"unclosed\n---\n",
+			err: "p.md:3: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets NoIndex at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a robots key quoted, in a list, at any indentation", src: "---\nlist:\n  - 'unavailable_after' : 2027-01-01\ntitle: \"x\n---\n",
+			err: "p.md:4: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets unavailable_after at line 3, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a robots key in a flow map", src: "---\n{title: \"x, nofollow: true}\n---\n",
+			err: "p.md:2: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets nofollow at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a misspelt robots key", src: "---\nrobtos: noindex\ntitle: \"x\n---\n",
+			err: "p.md:3: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets robtos at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -51,6 +82,9 @@ func TestJekyllDialect(t *testing.T) {
 			gotWarn := fmt.Sprint(errors.Join(d.Warnings...))
 			if tc.warn == "" && len(d.Warnings) > 0 || tc.warn != "" && gotWarn != tc.warn {
 				t.Errorf("warnings = %q, want %q", gotWarn, tc.warn)
+			}
+			if d.Unreadable != (tc.warn != "") {
+				t.Errorf("Unreadable = %v, want %v", d.Unreadable, tc.warn != "")
 			}
 		})
 	}

@@ -1,10 +1,8 @@
 package frontmatter
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -19,7 +17,9 @@ import (
 func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(block, &root); err != nil {
-		return nil, d.yamlError(err, base)
+		e := YAMLError(d.File, block, d.Line(base), err)
+		e.Err = fmt.Errorf("%s: %w", d.what, e.Err)
+		return nil, e
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return newMap(base), nil // empty
@@ -232,63 +232,4 @@ func yamlKind(n *yaml.Node) string {
 		return "an alias"
 	}
 	return "something else"
-}
-
-// yamlScannerProblem reports whether msg is one of the yaml.v3 scanner's problems. yaml.v3 gives
-// no structured position, and the line in its message counts from 1 for scanner errors but from
-// 0 for parser errors (its parser.fail adds 1 for scanner errors only), so the kind of error must
-// be told from its text.
-func yamlScannerProblem(msg string) bool {
-	for _, p := range [...]string{
-		"block sequence entries are not allowed",
-		"could not find expected",
-		"did not find expected alphabetic",
-		"did not find expected comment or line break",
-		"did not find expected digit",
-		"did not find expected hexdecimal",
-		"did not find expected version",
-		"did not find expected whitespace",
-		"did not find the expected '>'",
-		"exceeded max depth",
-		"found a tab character",
-		"found an indentation indicator",
-		"found character that cannot start",
-		"found extremely long version",
-		"found invalid Unicode",
-		"found unexpected document indicator",
-		"found unexpected end of stream",
-		"found unexpected non-alphabetical",
-		"found unknown directive",
-		"found unknown escape",
-		"mapping keys are not allowed",
-		"mapping values are not allowed",
-	} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// yamlLine is the position yaml.v3 puts in its messages.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
-// yamlError turns a yaml.v3 error, whose lines count within the block, into an *Error at the
-// file's line, its message cut to a short excerpt.
-func (d *Document) yamlError(err error, base int) error {
-	msg := strings.TrimSpace(err.Error())
-	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0] // only from Node decoding, which does not happen here
-	}
-	m := yamlLine.FindStringSubmatch(msg)
-	if m == nil {
-		// No line: yaml.v3 leaves it out when the problem is on the block's first line.
-		return d.errAt(base, false, fmt.Errorf("yaml: %s", shortMessage(strings.TrimPrefix(msg, "yaml: "))))
-	}
-	n, _ := strconv.Atoi(m[1])
-	if !yamlScannerProblem(m[2]) {
-		n++ // a parser error's line counts from 0
-	}
-	return d.errAt(d.offAt(base, n, 1), false, fmt.Errorf("yaml: %s", shortMessage(m[2])))
 }
