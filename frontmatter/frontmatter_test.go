@@ -202,6 +202,11 @@ var parseCases = []struct {
 		err:  "a.md:2: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line",
 	},
 	{
+		desc: "yaml list left open at the end",
+		src:  "---\ntitle: x\ntags: [\n\n# more to come\n---\n",
+		err:  "a.md:3: front matter: yaml: did not find expected node content where the YAML ends",
+	},
+	{
 		desc: "yaml map left open",
 		src:  "---\nt: x\nb: {a: 1, b: 2\n---\n",
 		err:  "a.md:3: front matter: yaml: did not find expected ',' or '}' in the map that starts on this line",
@@ -506,7 +511,7 @@ func TestYAMLError(t *testing.T) {
 		{"after a byte order mark", "\uFEFFa: 1\nb: \"x\n", 1, "robotsmith.yaml:2: yaml: the quoted value that starts on this line is not closed"},
 		{"a block that starts at line 10", "a: 1\nb:\n\t- x\n", 10, "robotsmith.yaml:12: yaml: a tab indents this line: YAML allows only spaces there"},
 		{"a parser error", "rules:\n  - path: /a\n    robots: x\n   kind: page\n", 1, "robotsmith.yaml:4: yaml: did not find expected '-' indicator"},
-		{"a directive", "%YAML 1.1\n---\na: [\n", 1, "robotsmith.yaml:3: yaml: did not find expected node content"},
+		{"a directive", "%YAML 1.1\n---\na: [\n", 1, "robotsmith.yaml:3: yaml: did not find expected node content where the YAML ends"},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			var n yaml.Node

@@ -40,10 +40,11 @@ func YAMLError(file string, src []byte, first int, err error) *Error {
 	default:
 		line = yamlFaultLine(src, problem, n, hasLine)
 	}
+	msg := yamlExplain(problem, src, line)
 	if last := lastContentLine(src); line > last {
-		line, col = last, 0
+		line, col, msg = last, 0, problem+" where the YAML ends"
 	}
-	return &Error{File: file, Line: first + line - 1, Col: col, Err: errors.New("yaml: " + shortMessage(yamlExplain(problem, src, line)))}
+	return &Error{File: file, Line: first + line - 1, Col: col, Err: errors.New("yaml: " + shortMessage(msg))}
 }
 
 // yamlLineRE is the position yaml.v3 puts in front of its problem.
