@@ -56,6 +56,10 @@ func TestJekyllDialect(t *testing.T) {
 				"the block sets nofollow at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
 		},
 		{
+			desc: "a key that looks like a robots key, with a value that would not hide the page", src: "---\nrobot: true\nno_follow: yes\ntitle: \"x\n---\n", format: YAML,
+			warn: "p.md:4: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)",
+		},
+		{
 			desc: "a misspelt robots key", src: "---\nrobtos: noindex\ntitle: \"x\n---\n",
 			err: "p.md:3: front matter: yaml: the quoted value that starts on this line is not closed; " +
 				"the block sets robtos at line 2, which robotsmith cannot read (Jekyll would build the page without it)",

@@ -229,11 +229,12 @@ func looksLikeJSON(b []byte) bool {
 }
 
 // robotsKeyLine finds, in a block the YAML reader refused, a key that is one of robotsmith's in
-// Jekyll (robots, noindex, nofollow, unavailable_after, in any case) or looks like one misspelt
-// (typos.go): its name and offset in the block. A key is the text before a ':' back to the start
-// of its line, a list's `- `, a flow map's `{` or `,`, or a quote around it, at any indentation.
-// Text inside a broken value can look like a key: the block is then an error where Jekyll builds
-// the page, which is the side to err on.
+// Jekyll (robots, noindex, nofollow, unavailable_after, in any case), or looks like one misspelt
+// and has a value on its line that would hide the page (typos.go's policy, the value read as
+// text): its name and offset in the block. A key is the text before a ':' back to the start of its
+// line, a list's `- `, a flow map's `{` or `,`, or a quote around it, at any indentation. Text
+// inside a broken value can look like a key: the block is then an error where Jekyll builds the
+// page, which is the side to err on.
 func robotsKeyLine(b []byte) (name string, off int, ok bool) {
 	for start := 0; start < len(b); {
 		end := lineEnd(b, start)
@@ -255,8 +256,15 @@ func robotsKeyLine(b []byte) (name string, off int, ok bool) {
 			if slices.ContainsFunc(robotsKeys(Jekyll), func(r string) bool { return strings.EqualFold(r, k) }) {
 				return k, start + bytes.Index(line, key), true
 			}
-			if _, near := resemblesRobotsKey(k); near {
-				return k, start + bytes.Index(line, key), true
+			if near, ok := resemblesRobotsKey(k); ok {
+				v := line[i+1:]
+				if c := bytes.Index(v, []byte(" #")); c >= 0 {
+					v = v[:c]
+				}
+				v = bytes.Trim(v, " \t\r\n\"'[]{}")
+				if hides, _ := misspeltEffect(near, &Node{Kind: KindString, Text: string(v)}); hides {
+					return k, start + bytes.Index(line, key), true
+				}
 			}
 			next := bytes.IndexByte(line[i+1:], ':')
 			if next < 0 {
