@@ -2,6 +2,7 @@ package frontmatter
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"testing"
 
@@ -187,6 +188,33 @@ func TestRobotsGivenTwice(t *testing.T) {
 			}
 			if tc.err == "" && !reflect.DeepEqual(in, tc.want) {
 				t.Errorf("Robots() =\n%v\nwant\n%v", in, tc.want)
+			}
+		})
+	}
+}
+
+// TestRobotsGivenTwiceInConfig checks a site configuration's cascade (hugo.toml, hugo.yaml): a
+// robots key given twice in an entry is an error there too.
+func TestRobotsGivenTwiceInConfig(t *testing.T) {
+	for _, tc := range []struct {
+		desc, file, src string
+		format          Format
+		err             string
+	}{
+		{"toml", "hugo.toml", "title = 't'\n[cascade]\nnoindex = true\nnoindex = false\n", TOML, "hugo.toml:4: config: noindex given again (first at line 3)"},
+		{"toml array of tables", "hugo.toml", "[[cascade]]\nrobots = 'noindex'\n[cascade.robots]\ngooglebot = 'index'\n", TOML, "hugo.toml:3: config: robots given again (first at line 2)"},
+		{"yaml", "hugo.yaml", "cascade:\n  - target: {path: /a/**}\n    robots: noindex\n    ROBOTS: index\n", YAML, `hugo.yaml:4: config: ROBOTS given again (first at line 3, as "robots")`},
+		{"yaml two entries", "hugo.yaml", "cascade:\n  - robots: noindex\n  - robots: index\n", YAML, ""},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			d, err := Decode(tc.file, []byte(tc.src), tc.format)
+			if err != nil {
+				t.Fatal(err)
+			}
+			k, _ := d.Root.Fold("cascade")
+			_, err = d.CascadesAt(k)
+			if got := fmt.Sprint(err); tc.err == "" && err != nil || tc.err != "" && got != tc.err {
+				t.Errorf("error = %v, want %q", err, tc.err)
 			}
 		})
 	}
