@@ -141,9 +141,10 @@ func TestWatchGenerators(t *testing.T) {
 				want{file: "public/blog/index.html", text: "/blog/b/", not: true}),
 		},
 		{
-			desc:  "broken front matter",
-			edit:  map[string]string{"content/blog/a.md": "---\ntitle: [unclosed\n---\nbroken\n"},
-			wants: []want{{text: "content/blog/a.md:3: front matter", stderr: true}},
+			desc: "broken front matter",
+			edit: map[string]string{"content/blog/a.md": "---\ntitle: [unclosed\n---\nbroken\n"},
+			// The line of the list left open, as Hugo's own error says ("a.md:2:8").
+			wants: []want{{text: "content/blog/a.md:2: front matter", stderr: true}},
 		},
 		{
 			desc:  "fixed front matter",

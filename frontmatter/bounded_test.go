@@ -23,11 +23,46 @@ func TestJekyllDialect(t *testing.T) {
 		{desc: "duplicate keys", src: "---\ntitle: a\ntitle: b\n---\n", format: YAML, keys: 1},
 		{
 			desc: "unreadable yaml is a warning", src: "---\ntitle: [x\ndate: 2020\n---\n", format: YAML,
-			warn: "p.md:3: front matter: yaml: did not find expected ',' or ']' (Jekyll builds the page without its front matter)",
+			warn: "p.md:2: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line (Jekyll builds the page without its front matter)",
+		},
+		{
+			// Jekyll 4.3.1: "YAML Exception reading p.md: (<unknown>): found unexpected end of
+			// stream while scanning a quoted scalar at line 2 column 8", and the page is built.
+			desc: "a quote left open is a warning at its line", src: "---\ntitle: \"unclosed\nlayout: default\n---\nbody\n", format: YAML,
+			warn: "p.md:2: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)",
+		},
+		{
+			desc: "a robots key's name inside a broken value is not a robots key", src: "---\ntitle: \"Why noindex: a guide\n---\n", format: YAML,
+			warn: "p.md:2: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)",
 		},
 		{
 			desc: "unreadable yaml with a robots key is an error", src: "---\ntitle: [x\nrobots: noindex\n---\n",
-			err: "p.md:3: front matter: yaml: did not find expected ',' or ']'",
+			err: "p.md:2: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line; " +
+				"the block sets robots at line 3, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a robots key before the fault", src: "---\nNoIndex: true\ntitle: \"unclosed\n---\n",
+			err: "p.md:3: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets NoIndex at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a robots key quoted, in a list, at any indentation", src: "---\nlist:\n  - 'unavailable_after' : 2027-01-01\ntitle: \"x\n---\n",
+			err: "p.md:4: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets unavailable_after at line 3, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a robots key in a flow map", src: "---\n{title: \"x, nofollow: true}\n---\n",
+			err: "p.md:2: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets nofollow at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
+		},
+		{
+			desc: "a key that looks like a robots key, with a value that would not hide the page", src: "---\nrobot: true\nno_follow: yes\ntitle: \"x\n---\n", format: YAML,
+			warn: "p.md:4: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)",
+		},
+		{
+			desc: "a misspelt robots key", src: "---\nrobtos: noindex\ntitle: \"x\n---\n",
+			err: "p.md:3: front matter: yaml: the quoted value that starts on this line is not closed; " +
+				"the block sets robtos at line 2, which robotsmith cannot read (Jekyll would build the page without it)",
 		},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -51,6 +86,9 @@ func TestJekyllDialect(t *testing.T) {
 			gotWarn := fmt.Sprint(errors.Join(d.Warnings...))
 			if tc.warn == "" && len(d.Warnings) > 0 || tc.warn != "" && gotWarn != tc.warn {
 				t.Errorf("warnings = %q, want %q", gotWarn, tc.warn)
+			}
+			if d.Unreadable != (tc.warn != "") {
+				t.Errorf("Unreadable = %v, want %v", d.Unreadable, tc.warn != "")
 			}
 		})
 	}
@@ -112,6 +150,33 @@ func TestBoundedInput(t *testing.T) {
 		}
 		if n := countAny(d.Root.Any(true)); n > 1<<21 {
 			t.Errorf("Any expanded %d values, more than its budget", n)
+		}
+	})
+	t.Run("values nested in a robots value are described once", func(t *testing.T) {
+		var b strings.Builder
+		b.WriteString("---\na: &a [x, x, x, x, x, x, x, x, x, x]\n")
+		prev := "a"
+		for i := 0; i < 12; i++ {
+			name := fmt.Sprintf("l%d", i)
+			fmt.Fprintf(&b, "%s: &%s [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", name, name, prev, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+			prev = name
+		}
+		for _, tc := range []struct{ desc, key, want string }{
+			{"an alias bomb", "robots: [*l11]", "p.md:15: front matter: robots: want a string, a list of strings or a map of agent to directives, got a list of values that are not all strings (a list)"},
+			{"an agent's", "robots: {googlebot: *l11}", "p.md:15: front matter: robots: googlebot: want a string or a list of strings, got a list of values that are not all strings (a list)"},
+			{"a long string in a list", "noindex: [[" + strings.Repeat("y", 1000) + "]]", "p.md:15: front matter: noindex: want true or false, got a list of values that are not all strings (a list)"},
+			{"a long string first", "unavailable_after: [" + strings.Repeat("y", 1000) + ", {a: b}]", "p.md:15: front matter: unavailable_after: want a date, got a list of values that are not all strings (a map)"},
+		} {
+			t.Run(tc.desc, func(t *testing.T) {
+				d, err := Parse("p.md", []byte(b.String()+tc.key+"\n---\n"), Hugo)
+				if err != nil {
+					t.Fatal(err)
+				}
+				_, err = d.Robots()
+				if got := fmt.Sprint(err); got != tc.want {
+					t.Errorf("error (%d bytes):\n got %.300q\nwant %q", len(got), got, tc.want)
+				}
+			})
 		}
 	})
 	t.Run("40,000 keys", func(t *testing.T) {

@@ -95,7 +95,7 @@ func (d *Document) cascadeEntry(m *Node) (Cascade, error) {
 		case "_target":
 			old = k
 		default:
-			c.Values.set(k.Name, k.Off, k.Value)
+			c.Values.put(*k) // with where it was first written: a robots key given twice is an error
 		}
 	}
 	if target != nil && old != nil {

@@ -4,7 +4,8 @@
 // the same Nodes, each carrying its offset, so every key's file:line is known. It is lenient on
 // keys robotsmith does not own (a key written twice takes the last value, any date form stays a
 // value, unknown YAML tags are strings) and exact on the robots keys of SPEC §3, whose bad values
-// are errors at their line. A key that looks like a misspelt robots key is judged by what its value
+// are errors at their line, as is one given twice. A YAML syntax error is at the line of the fault
+// (YAMLError, which robotsmith's configuration reader shares). A key that looks like a misspelt robots key is judged by what its value
 // would have done (typos.go): an error where it would have hidden the page (`noindx: true`), a
 // warning where it would have restricted it otherwise (`nofolow: true`), else nothing. Input is
 // bounded: nesting deeper than 100 levels is a short error, maps of any size are read in linear

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -41,6 +43,10 @@ type Document struct {
 	// Warnings are problems the generator lets pass, each an *Error: Jekyll builds a page whose
 	// YAML it cannot read with no data at all, so robotsmith says so and reads no keys.
 	Warnings []error
+	// Unreadable says the block is one Jekyll's YAML reader refuses: Jekyll builds the page
+	// without its front matter (Root is empty, and a warning says why), so its mapping must not
+	// use what its front matter would have given it either (a post's date from its file name).
+	Unreadable bool
 
 	dialect Dialect
 	what    string // "front matter" or "config", the start of every message
@@ -81,12 +87,24 @@ func Parse(file string, src []byte, dialect Dialect) (*Document, error) {
 		d.Body = src[b.end:]
 	}
 	if err != nil {
-		if dialect == Jekyll && !mentionsRobotsKey(src[b.start:b.stop]) {
-			d.Warnings = append(d.Warnings, fmt.Errorf("%w (Jekyll builds the page without its front matter)", err))
-			d.Root = newMap(b.start)
-			return d, nil
+		if dialect != Jekyll {
+			return nil, err // Hugo refuses the page
 		}
-		return nil, err
+		// Jekyll prints a warning and builds the page without its front matter, unless the block
+		// holds a robots key, which robotsmith cannot read then: the page its author meant to
+		// restrict must not be published.
+		if name, off, ok := robotsKeyLine(src[b.start:b.stop]); ok {
+			var fe *Error
+			if errors.As(err, &fe) {
+				fe.Err = fmt.Errorf("%w; the block sets %s at line %d, which robotsmith cannot read (Jekyll would build the page without it)",
+					fe.Err, excerpt(name), d.Line(b.start+off))
+			}
+			return nil, err
+		}
+		d.Warnings = append(d.Warnings, fmt.Errorf("%w (Jekyll builds the page without its front matter)", err))
+		d.Root = newMap(b.start)
+		d.Unreadable = true
+		return d, nil
 	}
 	d.Root = root
 	return d, nil
@@ -215,19 +233,53 @@ func looksLikeJSON(b []byte) bool {
 	return len(b) > 0 && (b[0] == '"' || b[0] == '}')
 }
 
-// mentionsRobotsKey reports whether a block the YAML reader refused has a line that starts with
-// one of robotsmith's keys: robotsmith then fails rather than publish a page its author meant to
-// hide.
-func mentionsRobotsKey(b []byte) bool {
-	for _, line := range bytes.Split(b, []byte{'\n'}) {
-		line = bytes.ToLower(bytes.TrimSpace(line))
-		for _, k := range [...]string{"robots", "noindex", "nofollow", "unavailable_after"} {
-			if rest, ok := bytes.CutPrefix(line, []byte(k)); ok && len(bytes.TrimSpace(rest)) > 0 && bytes.TrimSpace(rest)[0] == ':' {
-				return true
+// robotsKeyLine finds, in a block the YAML reader refused, a key that is one of robotsmith's in
+// Jekyll (robots, noindex, nofollow, unavailable_after, in any case), or looks like one misspelt
+// and has a value on its line that would hide the page (typos.go's policy, the value read as
+// text): its name and offset in the block. A key is the text before a ':' back to the start of its
+// line, a list's `- `, a flow map's `{` or `,`, or a quote around it, at any indentation. Text
+// inside a broken value can look like a key: the block is then an error where Jekyll builds the
+// page, which is the side to err on.
+func robotsKeyLine(b []byte) (name string, off int, ok bool) {
+	for start := 0; start < len(b); {
+		end := lineEnd(b, start)
+		line := b[start:end]
+		for i := bytes.IndexByte(line, ':'); i >= 0; {
+			key := bytes.TrimRight(line[:i], " \t")
+			if n := len(key); n > 0 && (key[n-1] == '"' || key[n-1] == '\'') {
+				if j := bytes.LastIndexByte(key[:n-1], key[n-1]); j >= 0 {
+					key = key[j+1 : n-1]
+				}
+			} else if j := bytes.LastIndexAny(key, "{,[:\"'"); j >= 0 {
+				key = key[j+1:]
 			}
+			key = bytes.TrimSpace(key)
+			for len(key) > 1 && (key[0] == '-' || key[0] == '?') && (key[1] == ' ' || key[1] == '\t') {
+				key = bytes.TrimSpace(key[1:])
+			}
+			k := string(key)
+			if slices.ContainsFunc(robotsKeys(Jekyll), func(r string) bool { return strings.EqualFold(r, k) }) {
+				return k, start + bytes.Index(line, key), true
+			}
+			if near, ok := resemblesRobotsKey(k); ok {
+				v := line[i+1:]
+				if c := bytes.Index(v, []byte(" #")); c >= 0 {
+					v = v[:c]
+				}
+				v = bytes.Trim(v, " \t\r\n\"'[]{}")
+				if hides, _ := misspeltEffect(near, &Node{Kind: KindString, Text: string(v)}); hides {
+					return k, start + bytes.Index(line, key), true
+				}
+			}
+			next := bytes.IndexByte(line[i+1:], ':')
+			if next < 0 {
+				break
+			}
+			i += 1 + next
 		}
+		start = end
 	}
-	return false
+	return "", 0, false
 }
 
 // LineCol turns an offset in the file into a 1-based line and column (counting runes; a byte

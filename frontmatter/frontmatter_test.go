@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"gopkg.in/yaml.v3"
 )
 
 // parseCases is the table TestParse checks and FuzzFrontmatter starts from.
@@ -190,9 +192,24 @@ var parseCases = []struct {
 		err:  "a.md:3: front matter: yaml: mapping values are not allowed in this context",
 	},
 	{
-		desc: "yaml syntax error after a BOM and blank lines",
+		desc: "yaml list left open after a BOM and blank lines: the line that opens it",
 		src:  "\uFEFF\n\n---\r\ntitle: x\r\nrobots: [noindex\r\n---\r\n",
-		err:  "a.md:5: front matter: yaml: did not find expected ',' or ']'",
+		err:  "a.md:5: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line",
+	},
+	{
+		desc: "yaml list left open on the block's first line",
+		src:  "---\ntags: [a, b\ndate: 2020\n---\n",
+		err:  "a.md:2: front matter: yaml: did not find expected ',' or ']' in the list that starts on this line",
+	},
+	{
+		desc: "yaml list left open at the end",
+		src:  "---\ntitle: x\ntags: [\n\n# more to come\n---\n",
+		err:  "a.md:3: front matter: yaml: did not find expected node content where the YAML ends",
+	},
+	{
+		desc: "yaml map left open",
+		src:  "---\nt: x\nb: {a: 1, b: 2\n---\n",
+		err:  "a.md:3: front matter: yaml: did not find expected ',' or '}' in the map that starts on this line",
 	},
 	{
 		desc: "yaml parser error",
@@ -200,14 +217,69 @@ var parseCases = []struct {
 		err:  "a.md:5: front matter: yaml: did not find expected key",
 	},
 	{
-		desc: "yaml tab indentation",
-		src:  "---\na:\n\tb: 1\n---\n",
-		err:  "a.md:3: front matter: yaml: this line is indented with a tab; YAML indents with spaces only",
+		desc: "yaml parser error in a nested list names the bad line, not the list's",
+		src:  "---\ntitle: x\nitems:\n  - name: a\n    url: b\n   x: c\n---\n",
+		err:  "a.md:6: front matter: yaml: did not find expected '-' indicator",
 	},
 	{
-		desc: "yaml quote left open is reported where the block ends",
+		desc: "yaml tab indentation",
+		src:  "---\na:\n\tb: 1\n---\n",
+		err:  "a.md:3: front matter: yaml: a tab indents this line: YAML allows only spaces there",
+	},
+	{
+		desc: "yaml tab indentation of a list item",
+		src:  "---\ntitle: a\nrobots:\n\t- noindex\n---\n",
+		err:  "a.md:4: front matter: yaml: a tab indents this line: YAML allows only spaces there",
+	},
+	{
+		desc: "yaml tab after a value on a later line",
+		src:  "---\ntitle: x\na: 1\n\tb: 1\n---\n",
+		err:  "a.md:4: front matter: yaml: a tab indents this line: YAML allows only spaces there",
+	},
+	{
+		desc: "yaml tab in a block scalar",
+		src:  "---\nt: x\nb: |\n  x\n\ty\n---\n",
+		err:  "a.md:5: front matter: yaml: a tab indents this line: YAML allows only spaces there",
+	},
+	{
+		desc: "yaml quote left open on the block's first line: the line that opens it",
 		src:  "\n---\n\"open: x\n---\n",
-		err:  "a.md:4: front matter: yaml: found unexpected end of stream",
+		err:  "a.md:3: front matter: yaml: the quoted value that starts on this line is not closed",
+	},
+	{
+		desc: "yaml quote left open in a value",
+		src:  "---\ntitle: \"unclosed\ndate: 2020-01-01\n---\n",
+		err:  "a.md:2: front matter: yaml: the quoted value that starts on this line is not closed",
+	},
+	{
+		desc: "yaml quote left open on a later line",
+		src:  "---\ntitle: x\ndesc: 'open\nmore: 1\n---\n",
+		err:  "a.md:3: front matter: yaml: the quoted value that starts on this line is not closed",
+	},
+	{
+		desc: "yaml key without a colon",
+		src:  "---\na: x\nfoo\nbar: y\nz\n---\n",
+		err:  "a.md:3: front matter: yaml: could not find expected ':' after the key that starts on this line",
+	},
+	{
+		desc: "yaml unknown escape on the block's first line",
+		src:  "---\na: \"x\\qy\"\n---\n",
+		err:  "a.md:2: front matter: yaml: found unknown escape character",
+	},
+	{
+		desc: "yaml unknown escape on a later line of a quoted value",
+		src:  "---\nt: x\na: \"x\n  \\qy\"\n---\n",
+		err:  "a.md:4: front matter: yaml: found unknown escape character",
+	},
+	{
+		desc: "yaml bytes that are not UTF-8",
+		src:  "---\ntitle: x\nd: ab\xff\n---\n",
+		err:  "a.md:3:6: front matter: yaml: invalid leading UTF-8 octet",
+	},
+	{
+		desc: "yaml NUL",
+		src:  "---\ntitle: \"a\x00b\"\n---\n",
+		err:  "a.md:2:10: front matter: yaml: control characters are not allowed",
 	},
 	{
 		desc: "yaml error on the block's first line",
@@ -422,5 +494,34 @@ func TestUnclosedDialects(t *testing.T) {
 	d, err := Parse("a.md", src, Jekyll)
 	if err != nil || d.Format != "" || !bytes.Equal(d.Body, src) {
 		t.Errorf("Jekyll: got %+v, %v; want no front matter, the whole file as the body", d, err)
+	}
+}
+
+// TestYAMLError checks the error YAMLError makes of yaml.v3's for a whole file (as the
+// configuration's reader has it) or a part of one: the line of the fault in the file, the message
+// once, without yaml.v3's "line N".
+func TestYAMLError(t *testing.T) {
+	for _, tc := range []struct {
+		desc  string
+		src   string
+		first int
+		want  string
+	}{
+		{"a quote left open on the first line", "a: \"x\nb: 1\n", 1, "robotsmith.yaml:1: yaml: the quoted value that starts on this line is not closed"},
+		{"after a byte order mark", "\uFEFFa: 1\nb: \"x\n", 1, "robotsmith.yaml:2: yaml: the quoted value that starts on this line is not closed"},
+		{"a block that starts at line 10", "a: 1\nb:\n\t- x\n", 10, "robotsmith.yaml:12: yaml: a tab indents this line: YAML allows only spaces there"},
+		{"a parser error", "rules:\n  - path: /a\n    robots: x\n   kind: page\n", 1, "robotsmith.yaml:4: yaml: did not find expected '-' indicator"},
+		{"a directive", "%YAML 1.1\n---\na: [\n", 1, "robotsmith.yaml:3: yaml: did not find expected node content where the YAML ends"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var n yaml.Node
+			err := yaml.Unmarshal([]byte(tc.src), &n)
+			if err == nil {
+				t.Fatal("yaml.v3 read it")
+			}
+			if got := YAMLError("robotsmith.yaml", []byte(tc.src), tc.first, err).Error(); got != tc.want {
+				t.Errorf("YAMLError(%q):\n got %q\nwant %q", err, got, tc.want)
+			}
+		})
 	}
 }

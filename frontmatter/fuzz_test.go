@@ -5,6 +5,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"gopkg.in/yaml.v3"
 )
 
 // FuzzFrontmatter checks, on any input, that Parse, Robots and Cascades do
@@ -21,6 +23,9 @@ func FuzzFrontmatter(f *testing.F) {
 		f.Add([]byte(tc.src))
 	}
 	for _, tc := range misspeltKeyCases {
+		f.Add([]byte(tc.src))
+	}
+	for _, tc := range givenTwiceCases {
 		f.Add([]byte(tc.src))
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
@@ -96,4 +101,29 @@ func checkDocument(t *testing.T, d *Document, src []byte, lines int, checkErr fu
 	for _, w := range d.Warnings { // Robots' and Cascades' too
 		checkErr("Warnings", w)
 	}
+}
+
+// FuzzYAMLError checks, on any text yaml.v3 refuses, that YAMLError names a line of the text (never
+// one past its end), says the problem without yaml.v3's "line N", and keeps it short.
+func FuzzYAMLError(f *testing.F) {
+	for _, tc := range parseCases {
+		if tc.err != "" {
+			f.Add([]byte(tc.src))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		var root yaml.Node
+		err := yaml.Unmarshal(src, &root)
+		if err == nil {
+			return
+		}
+		e := YAMLError("f.yaml", src, 1, err)
+		lines := max(1, bytes.Count(src, []byte{'\n'})+1)
+		if e.Line < 1 || e.Line > lines {
+			t.Fatalf("error %v at a line outside the %d lines of %q", e, lines, src)
+		}
+		if msg := e.Err.Error(); yamlLineRE.MatchString(strings.TrimPrefix(msg, "yaml: ")) || len(msg) > maxMessage+len("yaml: ")+len("…") {
+			t.Fatalf("message %q for %q", msg, src)
+		}
+	})
 }

@@ -57,14 +57,23 @@ type Key struct {
 	Off   int // offset in the file of the key
 	Value *Node
 	seq   int32 // order of the write that set it; the highest of keys folding alike wins Fold
-	// first is 1 + the offset of the key's first write when the map writes it again (0 when
-	// written once): the later write wins, and a reader that owns the key can name both.
+	// first is 1 + the offset of this key's first write when the map wrote it more than once (the
+	// later value won), else 0: a robots key given twice is an error naming both lines. An offset
+	// past what an int32 holds (no front matter comes near) is kept as the largest it holds.
 	first int32
+}
+
+// firstOff is the offset of the key's first write: Off when it was written once.
+func (k Key) firstOff() int {
+	if k.first > 0 {
+		return int(k.first) - 1
+	}
+	return k.Off
 }
 
 // Repeat reports a key the map writes more than once, exactly so, and the offset of its first
 // write; the Key's Off and Value are its last write's.
-func (k Key) Repeat() (first int, ok bool) { return int(k.first) - 1, k.first > 0 }
+func (k Key) Repeat() (first int, ok bool) { return k.firstOff(), k.first > 0 }
 
 // scanLimit is the number of keys up to which a map is searched by scanning; longer maps get an
 // index, so that a front matter of 40,000 keys is read in linear time.
@@ -73,15 +82,19 @@ const scanLimit = 16
 func newMap(off int) *Node { return &Node{Kind: KindMap, Off: off} }
 
 // set writes key name (at offset off) to v: a new key is appended, a key written before takes
-// the new value and position and keeps its place.
+// the new value and position and keeps its place, remembering where it was first written.
 func (n *Node) set(name string, off int, v *Node) {
+	n.put(Key{Name: name, Off: off, Value: v})
+}
+
+// put is set for a key taken from another map (a cascade entry's values), keeping what it
+// remembers of its first write.
+func (n *Node) put(k Key) {
 	n.seq++
-	k := Key{Name: name, Off: off, Value: v, seq: n.seq}
+	k.seq = n.seq
+	name, v := k.Name, k.Value
 	if i, ok := n.index(name); ok {
-		k.first = n.Keys[i].first
-		if k.first == 0 && n.Keys[i].Off < math.MaxInt32 {
-			k.first = int32(n.Keys[i].Off) + 1
-		}
+		k.first = int32(min(n.Keys[i].firstOff(), math.MaxInt32-1) + 1)
 		n.Keys[i] = k
 	} else {
 		n.Keys = append(n.Keys, k)
@@ -342,8 +355,23 @@ func (n *Node) toAny(lower bool, budget *int) any {
 	return nil
 }
 
-// describe names a value's kind for an error message, with the value when it is short.
+// describe names a value's kind for an error message, with the value when it is short. A list is
+// named with the first of its values that is not a string, whose own values are not described: a
+// message says what one value is, once, however deep the list (or an alias) nests.
 func (n *Node) describe() string {
+	if n != nil && n.Kind == KindList {
+		for _, e := range n.List {
+			if e.Kind != KindString {
+				return "a list of values that are not all strings (" + e.describeShallow() + ")"
+			}
+		}
+		return "a list of strings"
+	}
+	return n.describeShallow()
+}
+
+// describeShallow is describe without a list's values.
+func (n *Node) describeShallow() string {
 	if n == nil {
 		return "nothing"
 	}
@@ -353,12 +381,7 @@ func (n *Node) describe() string {
 	case KindMap:
 		return "a map"
 	case KindList:
-		for _, e := range n.List {
-			if e.Kind != KindString {
-				return "a list of values that are not all strings (" + e.describe() + ")"
-			}
-		}
-		return "a list of strings"
+		return "a list"
 	case KindString:
 		return strconv.Quote(excerpt(n.Text))
 	case KindTime:

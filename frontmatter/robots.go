@@ -32,6 +32,11 @@ func (d *Document) Robots() ([]rules.Input, error) {
 
 // RobotsIn does what Robots does for any map of this document: a cascade entry's values, a
 // Jekyll `defaults` entry's values in _config.yml. kind is the Source.Kind of every Input.
+//
+// A robots key given more than once in m (also in another case), or in Hugo's `params` (also
+// across `Params` and `params`, which Hugo merges), is an error at the line of its last write
+// naming its first: the generator keeps one of them, and which one decides whether the page is
+// public.
 func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 	if m == nil || m.Kind != KindMap {
 		return nil, nil
@@ -39,34 +44,102 @@ func (d *Document) RobotsIn(m *Node, kind rules.Kind) ([]rules.Input, error) {
 	var in []rules.Input
 	var errs []error
 	keys := robotsKeys(d.dialect)
-	read := func(m *Node, prefix string) {
+	// read reads the robots keys of maps, each a Key naming a map (its Name the prefix of its
+	// keys' names: "" or "params") that robotsmith reads as one.
+	read := func(maps []Key) {
 		for _, name := range keys {
-			k, ok := m.Fold(name)
-			if !ok {
-				continue
+			found := 0
+			for _, mk := range maps {
+				k, ok := mk.Value.Fold(name)
+				if !ok {
+					continue
+				}
+				found++
+				src := rules.Source{Kind: kind, File: d.File, Line: d.Line(k.Off), Key: intern(prefixed(mk.Name, k.Name))}
+				var err error
+				if in, err = d.robotsValue(in, name, k.Value, src); err != nil {
+					errs = append(errs, err)
+				}
 			}
-			src := rules.Source{Kind: kind, File: d.File, Line: d.Line(k.Off), Key: intern(prefix + k.Name)}
-			var err error
-			if in, err = d.robotsValue(in, name, k.Value, src); err != nil {
-				errs = append(errs, err)
+			if found > 0 {
+				if err := d.givenAgain(name, maps); err != nil {
+					errs = append(errs, err)
+				}
 			}
 		}
 		// The other keys are not robotsmith's, unless they look like a robots key misspelt
 		// (typos.go).
-		for _, k := range m.Keys {
-			if slices.ContainsFunc(keys, func(name string) bool { return strings.EqualFold(name, k.Name) }) {
-				continue
-			}
-			if err := d.lookalike(k, prefix); err != nil {
-				errs = append(errs, err)
+		for _, mk := range maps {
+			for _, k := range mk.Value.Keys {
+				if slices.ContainsFunc(keys, func(name string) bool { return strings.EqualFold(name, k.Name) }) {
+					continue
+				}
+				if err := d.lookalike(k, prefixed(mk.Name, "")); err != nil {
+					errs = append(errs, err)
+				}
 			}
 		}
 	}
-	read(m, "")
-	if p, ok := m.Fold("params"); ok && d.dialect == Hugo && p.Value.Kind == KindMap {
-		read(p.Value, p.Name+".")
+	read([]Key{{Value: m}})
+	if d.dialect == Hugo {
+		var params []Key
+		for _, p := range m.Keys {
+			if p.Value.Kind == KindMap && strings.EqualFold(p.Name, "params") {
+				params = append(params, p)
+			}
+		}
+		if len(params) > 0 {
+			read(params)
+		}
 	}
 	return in, errors.Join(errs...)
+}
+
+// prefixed is key name under the map named prefix ("" for the top).
+func prefixed(prefix, name string) string {
+	if prefix == "" {
+		return name
+	}
+	return prefix + "." + name
+}
+
+// givenAgain reports the robots key name (lower case) written more than once in maps (as read):
+// an error at the line of its last write, naming the first.
+func (d *Document) givenAgain(name string, maps []Key) error {
+	var first, last, firstMap, lastMap Key
+	n := 0
+	for _, mk := range maps {
+		for _, k := range mk.Value.Keys {
+			if !strings.EqualFold(k.Name, name) {
+				continue
+			}
+			if n == 0 || k.firstOff() < first.firstOff() {
+				first, firstMap = k, mk
+			}
+			if n == 0 || k.Off > last.Off {
+				last, lastMap = k, mk
+			}
+			n++
+			if k.first > 0 {
+				n++
+			}
+		}
+	}
+	if n < 2 {
+		return nil
+	}
+	return d.againError(prefixed(lastMap.Name, last.Name), last.Off, prefixed(firstMap.Name, first.Name), first.firstOff())
+}
+
+// againError is the error for key, written at off, which was written before at firstOff as
+// firstKey.
+func (d *Document) againError(key string, off int, firstKey string, firstOff int) error {
+	as := ""
+	if firstKey != key {
+		as = fmt.Sprintf(", as %q", excerpt(firstKey))
+	}
+	return &Error{File: d.File, Line: d.Line(off),
+		Err: fmt.Errorf("%s: %s given again (first at line %d%s)", d.what, excerpt(key), d.Line(firstOff), as)}
 }
 
 // robotsValue reads the value v of a robots key (name is the key lower case) and appends its
@@ -118,10 +191,29 @@ func (d *Document) robotsAgents(v *Node, src rules.Source, fail func(string, ...
 	keys := append([]Key(nil), v.Keys...)
 	sort.Slice(keys, func(i, j int) bool { return keys[i].Name < keys[j].Name })
 	var in []rules.Input
+	var seen map[string]Key // agent -> its first key, when there are several
+	if len(keys) > 1 {
+		seen = make(map[string]Key, len(keys))
+	}
 	for _, k := range keys {
 		agent := intern(strings.ToLower(strings.TrimSpace(k.Name)))
 		if agent == "" {
 			return nil, fail("empty agent name")
+		}
+		// An agent given twice, as one key or two that name it alike: an error, as for the keys
+		// above.
+		first, twice := seen[agent]
+		if twice && first.firstOff() > k.firstOff() {
+			first, k = k, first
+		}
+		if twice || k.first > 0 {
+			if !twice {
+				first = k
+			}
+			return nil, d.againError(src.Key+"."+k.Name, k.Off, src.Key+"."+first.Name, first.firstOff())
+		}
+		if seen != nil {
+			seen[agent] = k
 		}
 		s := src
 		s.Key = intern(src.Key + "." + k.Name)

@@ -113,17 +113,7 @@ func (d *Document) lookalike(k Key, prefix string) error {
 	if !ok || k.Value.IsNull() {
 		return nil
 	}
-	hides, restricts := false, false
-	switch near {
-	case "noindex", "nofollow":
-		b, ok := k.Value.Truth()
-		restricts = ok && b
-		hides = restricts && near == "noindex"
-	case "unavailable_after":
-		restricts = k.Value.Kind == KindString || k.Value.Kind == KindTime
-	case "robots":
-		hides, restricts = robotsLike(k.Value)
-	}
+	hides, restricts := misspeltEffect(near, k.Value)
 	if !restricts {
 		return nil
 	}
@@ -135,6 +125,22 @@ func (d *Document) lookalike(k Key, prefix string) error {
 	d.Warnings = append(d.Warnings, &Error{File: d.File, Line: line,
 		Err: fmt.Errorf("%s: robotsmith does not read it, so the restriction it holds is not applied; rename it if it is meant for robotsmith", what)})
 	return nil
+}
+
+// misspeltEffect is what v would have done as the value of the robots key near: hidden the page
+// from some crawler, or restricted it otherwise.
+func misspeltEffect(near string, v *Node) (hides, restricts bool) {
+	switch near {
+	case "noindex", "nofollow":
+		b, ok := v.Truth()
+		restricts = ok && b
+		hides = restricts && near == "noindex"
+	case "unavailable_after":
+		restricts = v.Kind == KindString || v.Kind == KindTime
+	case "robots":
+		hides, restricts = robotsLike(v)
+	}
+	return hides, restricts
 }
 
 // robotsLike reads v as the value of `robots` would be read (a string, a list of strings, or a map

@@ -17,7 +17,9 @@ import (
 func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(block, &root); err != nil {
-		return nil, d.yamlError(err, block, base)
+		e := YAMLError(d.File, block, d.Line(base), err)
+		e.Err = fmt.Errorf("%s: %w", d.what, e.Err)
+		return nil, e
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
 		return newMap(base), nil // empty
@@ -230,47 +232,4 @@ func yamlKind(n *yaml.Node) string {
 		return "an alias"
 	}
 	return "something else"
-}
-
-// yamlScannerProblem reports whether msg is one of the yaml.v3 scanner's problems. yaml.v3 gives
-// no structured position, and the line in its message counts from 1 for scanner errors but from
-// 0 for parser errors (its parser.fail adds 1 for scanner errors only), so the kind of error must
-// be told from its text.
-func yamlScannerProblem(msg string) bool {
-	for _, p := range [...]string{
-		"block sequence entries are not allowed",
-		"could not find expected",
-		"did not find expected alphabetic",
-		"did not find expected comment or line break",
-		"did not find expected digit",
-		"did not find expected hexdecimal",
-		"did not find expected version",
-		"did not find expected whitespace",
-		"did not find the expected '>'",
-		"exceeded max depth",
-		"found a tab character",
-		"found an indentation indicator",
-		"found character that cannot start",
-		"found extremely long version",
-		"found invalid Unicode",
-		"found unexpected document indicator",
-		"found unexpected end of stream",
-		"found unexpected non-alphabetical",
-		"found unknown directive",
-		"found unknown escape",
-		"mapping keys are not allowed",
-		"mapping values are not allowed",
-	} {
-		if strings.HasPrefix(msg, p) {
-			return true
-		}
-	}
-	return false
-}
-
-// yamlError turns a yaml.v3 error, whose lines count within the block, into an *Error at the
-// file's line of the fault (yamlFault), its message cut to a short excerpt.
-func (d *Document) yamlError(err error, block []byte, base int) error {
-	line, msg := yamlFault(block, err)
-	return d.errAt(d.offAt(base, line, 1), false, fmt.Errorf("yaml: %s", shortMessage(msg)))
 }

@@ -6,99 +6,243 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
-// yamlFault reads a yaml.v3 error on block: the 1-based line of the block where the fault is, and
-// what is wrong there, without yaml.v3's "yaml: line N: ".
+// YAMLError turns an error that yaml.v3 returned for src into an *Error at the line of the fault,
+// src's first line being line first of file (1 for a whole file; for a front matter block, the
+// line after its `---`). Its Err is "yaml: " and the problem, said once (without yaml.v3's "line
+// N") and cut to a short excerpt; Col is set where the fault is one character (a byte that is not
+// UTF-8, a control character), else 0.
 //
-// yaml.v3 names the line where the construct it was reading began, not the line where reading it
-// failed: a key indented one space too few, forty lines into a list of rules, is reported at the
-// list's first line. The line of the fault is the first line whose addition makes the block's
-// beginning fail as the whole block fails (the same message, naming the same line): a beginning
-// cut at the end of a line is YAML that reads to its end, or fails for that cut alone. The search
-// halves the lines left each time, so a block that fails is read again a few dozen times at most.
-func yamlFault(block []byte, err error) (int, string) {
-	line, msg := yamlMessage(err)
-	if line > 1 {
-		ends := lineEnds(block)
-		fails := func(k int) bool {
-			var n yaml.Node
-			err := yaml.Unmarshal(block[:ends[k-1]], &n)
-			if err == nil {
-				return false
-			}
-			l, m := yamlMessage(err)
-			return l == line && m == msg
-		}
-		lo, hi := line, len(ends) // the fault is on a line in [lo, hi]; the whole block fails
-		for lo < hi {
-			if mid := (lo + hi) / 2; fails(mid) {
-				hi = mid
-			} else {
-				lo = mid + 1
-			}
-		}
-		line = lo
-	}
-	line = max(line, 1)
-	if yamlTabProblem(msg) && bytes.ContainsRune(indentOf(block, line), '\t') {
-		msg = "this line is indented with a tab; YAML indents with spaces only"
-	}
-	return line, msg
-}
-
-// yamlLine is the position yaml.v3 puts in its messages.
-var yamlLine = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-
-// yamlMessage splits a yaml.v3 error into the 1-based line it names (0 when it names none, as
-// yaml.v3 does for a problem on the first line) and its message.
-func yamlMessage(err error) (int, string) {
-	msg := strings.TrimSpace(err.Error())
+// yaml.v3 names one line, and not always the same one: where the construct it was reading starts
+// (its context: a quoted value, a list, a key) when that is past src's first line, else where the
+// problem itself is; and a scanner's problem counts lines from 1, a parser's from 0. So, on this
+// error path only, src is read twice more at most: after an added blank line, which puts every
+// context past the first line, so that the message names the context's line; and from the
+// context's line on, which puts the context on the first line, so that the message names the
+// problem's. The fault is the problem's line, unless the problem is that something was left open
+// (a quote, a list or a map, a key without its colon): then it is the line where that starts. A
+// fault at the end of src is on the last line that holds anything.
+func YAMLError(file string, src []byte, first int, err error) *Error {
+	problem, n, hasLine := yamlProblem(err)
+	line, col := 1, 0
 	var te *yaml.TypeError
-	if errors.As(err, &te) && len(te.Errors) > 0 {
-		msg = te.Errors[0] // only from Node decoding, which does not happen here
+	switch {
+	case errors.As(err, &te) && len(te.Errors) > 0:
+		// Only from decoding into Go values, whose messages count lines from 1.
+		problem, n, hasLine = yamlProblem(errors.New(te.Errors[0]))
+		line = max(n, 1)
+	case !hasLine && yamlReaderProblems[problem]:
+		line, col = yamlBadChar(src)
+	default:
+		line = yamlFaultLine(src, problem, n, hasLine)
 	}
-	m := yamlLine.FindStringSubmatch(msg)
-	if m == nil {
-		return 0, strings.TrimPrefix(msg, "yaml: ")
+	msg := yamlExplain(problem, src, line)
+	if last := lastContentLine(src); line > last {
+		line, col, msg = last, 0, problem+" where the YAML ends"
 	}
-	n, _ := strconv.Atoi(m[1])
-	if !yamlScannerProblem(m[2]) {
-		n++ // a parser error's line counts from 0
-	}
-	return n, m[2]
+	return &Error{File: file, Line: first + line - 1, Col: col, Err: errors.New("yaml: " + shortMessage(msg))}
 }
 
-// lineEnds are the offsets after each line of b (after its newline, or len(b) for the last).
-func lineEnds(b []byte) []int {
-	ends := make([]int, 0, 1+bytes.Count(b, []byte{'\n'}))
-	for off := 0; off < len(b); {
-		off = lineEnd(b, off)
-		ends = append(ends, off)
+// yamlLineRE is the position yaml.v3 puts in front of its problem.
+var yamlLineRE = regexp.MustCompile(`^line (\d+): `)
+
+// yamlProblem splits yaml.v3's message into its problem and the line it names, if any.
+func yamlProblem(err error) (problem string, n int, hasLine bool) {
+	msg := strings.TrimPrefix(strings.TrimSpace(err.Error()), "yaml: ")
+	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
+		n, _ = strconv.Atoi(m[1])
+		return msg[len(m[0]):], n, true
 	}
-	if len(ends) == 0 || b[len(b)-1] == '\n' {
-		ends = append(ends, len(b)) // the empty line after the last newline
-	}
-	return ends
+	return msg, 0, false
 }
 
-// indentOf is the blanks that start the 1-based line of b.
-func indentOf(b []byte, line int) []byte {
-	off := 0
-	for i := 1; i < line && off < len(b); i++ {
-		off = lineEnd(b, off)
+// yamlFaultLine is the 1-based line of src where the problem yaml.v3 found in it is (see
+// YAMLError); n and hasLine are the line its message named.
+func yamlFaultLine(src []byte, problem string, n int, hasLine bool) int {
+	// lineOf is the 1-based line that a message of the same problem names in the text it was
+	// about: with no line, the first (yaml.v3 leaves it out when the line is the first).
+	lineOf := func(n int, hasLine bool) int {
+		switch {
+		case !hasLine:
+			return 1
+		case yamlScannerProblem(problem):
+			return n
+		}
+		return n + 1
 	}
-	end := off
-	for end < len(b) && (b[end] == ' ' || b[end] == '\t') {
-		end++
+	reread := func(text []byte) (line int, ok bool) {
+		var root yaml.Node
+		err := yaml.Unmarshal(text, &root)
+		if err == nil {
+			return 0, false
+		}
+		p, n, hasLine := yamlProblem(err)
+		return lineOf(n, hasLine), p == problem
 	}
-	return b[off:end]
+	named := lineOf(n, hasLine)
+	// The context's line: src after a blank line (after its byte order mark, which yaml.v3 reads
+	// only at the start), where every context is past the first line.
+	var shifted []byte
+	if rest, ok := bytes.CutPrefix(src, []byte(bom)); ok {
+		shifted = append(append([]byte(bom), '\n'), rest...)
+	} else {
+		shifted = append([]byte{'\n'}, src...)
+	}
+	context := named
+	if l, ok := reread(shifted); ok {
+		context = max(l-1, 1)
+	}
+	switch {
+	case yamlLeftOpen(problem):
+		return context
+	case context == 1:
+		return named // the context is on the first line, so yaml.v3 named the problem's
+	}
+	start := 0
+	for i := 1; i < context; i++ {
+		start += bytes.IndexByte(src[start:], '\n') + 1
+	}
+	if l, ok := reread(src[start:]); ok {
+		return context - 1 + l
+	}
+	return context
 }
 
-// yamlTabProblem reports a yaml.v3 message that a tab in a line's indentation gives.
-func yamlTabProblem(msg string) bool {
-	return strings.HasPrefix(msg, "found character that cannot start any token") ||
-		strings.HasPrefix(msg, "found a tab character")
+// yamlLeftOpen reports a problem whose fault is where its context starts: something left open.
+func yamlLeftOpen(problem string) bool {
+	switch problem {
+	case "found unexpected end of stream", "found unexpected document indicator", "could not find expected ':'",
+		"did not find expected ',' or ']'", "did not find expected ',' or '}'":
+		return true
+	}
+	return false
+}
+
+// yamlTab is what a tab where YAML wants spaces is called: yaml.v3 names the character it could
+// not read, or the indentation, not the tab that broke it.
+const yamlTab = "a tab indents this line: YAML allows only spaces there"
+
+// yamlExplain says problem in words that fit the line it is reported at (see yamlLeftOpen).
+func yamlExplain(problem string, src []byte, line int) string {
+	switch problem {
+	case "found unexpected end of stream":
+		return "the quoted value that starts on this line is not closed"
+	case "found unexpected document indicator":
+		return problem + " in the quoted value that starts on this line"
+	case "could not find expected ':'":
+		return problem + " after the key that starts on this line"
+	case "did not find expected ',' or ']'":
+		return problem + " in the list that starts on this line"
+	case "did not find expected ',' or '}'":
+		return problem + " in the map that starts on this line"
+	case "found a tab character that violates indentation", "found a tab character where an indentation space is expected":
+		return yamlTab
+	case "found character that cannot start any token":
+		text := src
+		for i := 1; i < line; i++ {
+			text = text[bytes.IndexByte(text, '\n')+1:]
+		}
+		indent := text[:len(text)-len(bytes.TrimLeft(text, " \t"))]
+		if bytes.IndexByte(indent, '\t') >= 0 {
+			return yamlTab
+		}
+	}
+	return problem
+}
+
+// yamlScannerProblem reports whether msg is one of the yaml.v3 scanner's problems, whose line
+// counts from 1 where a parser's counts from 0 (its parser.fail adds 1 for scanner errors only):
+// yaml.v3 gives no structured position, so the kind of error must be told from its text.
+func yamlScannerProblem(msg string) bool {
+	for _, p := range [...]string{
+		"block sequence entries are not allowed",
+		"could not find expected",
+		"did not find expected alphabetic",
+		"did not find expected comment or line break",
+		"did not find expected digit",
+		"did not find expected hexdecimal",
+		"did not find expected version",
+		"did not find expected whitespace",
+		"did not find the expected '>'",
+		"exceeded max depth",
+		"found a tab character",
+		"found an indentation indicator",
+		"found character that cannot start",
+		"found extremely long version",
+		"found invalid Unicode",
+		"found unexpected document indicator",
+		"found unexpected end of stream",
+		"found unexpected non-alphabetical",
+		"found unknown directive",
+		"found unknown escape",
+		"mapping keys are not allowed",
+		"mapping values are not allowed",
+	} {
+		if strings.HasPrefix(msg, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// yamlReaderProblems are the problems of yaml.v3's reader, which name no line: the fault is the
+// first character YAML does not allow.
+var yamlReaderProblems = map[string]bool{
+	"invalid leading UTF-8 octet":        true,
+	"incomplete UTF-8 octet sequence":    true,
+	"invalid trailing UTF-8 octet":       true,
+	"invalid length of a UTF-8 sequence": true,
+	"invalid Unicode character":          true,
+	"control characters are not allowed": true,
+}
+
+// yamlBadChar is the 1-based line and column (in characters, a byte that is not UTF-8 counting as
+// one) of the first character of src that YAML does not allow (yaml.v3's reader's rule); 1, 0 when
+// there is none.
+func yamlBadChar(src []byte) (line, col int) {
+	line, col = 1, 1
+	i := 0
+	if bytes.HasPrefix(src, []byte(bom)) {
+		i = len(bom)
+	}
+	for i < len(src) {
+		r, size := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && size <= 1 || !yamlPrintable(r) {
+			return line, col
+		}
+		if r == '\n' {
+			line, col = line+1, 0
+		}
+		col++
+		i += size
+	}
+	return 1, 0
+}
+
+// yamlPrintable is YAML's set of characters that may appear in a stream.
+func yamlPrintable(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || r >= 0x20 && r <= 0x7E || r == 0x85 ||
+		r >= 0xA0 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
+
+// lastContentLine is the 1-based number of src's last line that is neither blank nor a comment
+// (1 when there is none).
+func lastContentLine(src []byte) int {
+	last, line := 1, 1
+	for rest := src; len(rest) > 0; line++ {
+		text := rest
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			text, rest = rest[:i], rest[i+1:]
+		} else {
+			rest = nil
+		}
+		if t := bytes.TrimSpace(bytes.TrimPrefix(text, []byte(bom))); len(t) > 0 && t[0] != '#' {
+			last = line
+		}
+	}
+	return last
 }

@@ -185,7 +185,7 @@ func TestLiveApply(t *testing.T) {
 				}
 			},
 			// The page the generator wrote is still processed with the last good reading.
-			processed: 1, wrote: []string{"blog/b/index.html"}, errs: []string{"content/blog/b.md:3"},
+			processed: 1, wrote: []string{"blog/b/index.html"}, errs: []string{"content/blog/b.md:2"},
 		},
 		{
 			name: "the fix recovers",

@@ -138,7 +138,7 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd 
 		return Page{}, false
 	}
 	p := Page{Source: d.src, Inputs: in}
-	d.cats = d.categories(data)
+	d.cats = d.categories(data, rd.noData)
 	if err := w.docDate(d, data, rd, pr); err != nil {
 		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
 		return Page{}, false
@@ -183,8 +183,9 @@ func (d *jekyllDoc) kind() string {
 }
 
 // categories is Document#categories_from_path, then merge_categories! with the data's categories
-// and populate_categories.
-func (d *jekyllDoc) categories(data jekyllData) []string {
+// and populate_categories, which reads `category` too; Jekyll does not get that far in a document
+// whose front matter it cannot read (noData).
+func (d *jekyllDoc) categories(data jekyllData, noData bool) []string {
 	relDir := "_" + d.col.label
 	if d.draft {
 		relDir = "_drafts"
@@ -203,7 +204,7 @@ func (d *jekyllDoc) categories(data jekyllData) []string {
 		}
 	}
 	cats = appendUnique(cats, data.list("categories", true)...)
-	if _, ok := data["category"]; ok {
+	if _, ok := data["category"]; ok && !noData {
 		cats = appendUnique(cats, data.list("category", false)...)
 	}
 	return cats
@@ -211,6 +212,8 @@ func (d *jekyllDoc) categories(data jekyllData) []string {
 
 // docDate sets the document's date and slug: the date from its data, else its file name, else the
 // build time (a draft's: its file's mtime, as read); the slug from the data, else the file name.
+// A document whose front matter Jekyll cannot read takes neither from its file name
+// (Document#read stops before populate_title): the URL's title is its whole base name.
 func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd *jekyllRead, pr *jekyllProblems) error {
 	dateSet := false
 	if n, ok := data["date"]; ok {
@@ -224,7 +227,10 @@ func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd *jekyllRead, pr *
 			d.date, dateSet = t, true
 		}
 	}
-	if m := postNameRE.FindStringSubmatch(d.docRel); m != nil {
+	if rd.noData {
+		base := path.Base(d.docRel)
+		d.slug = strings.TrimSuffix(base, rubyExtname(base))
+	} else if m := postNameRE.FindStringSubmatch(d.docRel); m != nil {
 		d.slug = m[2]
 		if !dateSet || d.date.Unix() == w.c.time.Unix() {
 			t, err := jekyllParseTime(m[1], w.c.loc)
@@ -239,7 +245,9 @@ func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd *jekyllRead, pr *
 	if base := path.Base(d.docRel); d.slug == "" && !strings.Contains(base, ".") {
 		d.slug = base
 	}
-	d.slug = strings.TrimRight(d.slug, ".")
+	if !rd.noData {
+		d.slug = strings.TrimRight(d.slug, ".")
+	}
 	if !dateSet {
 		d.date = w.c.time
 		if d.draft && !rd.mtime.IsZero() {

@@ -398,6 +398,7 @@ func jekyllInputs(matched []jekyllDefault, own []rules.Input) []rules.Input {
 type jekyllRead struct {
 	jekyllPlace
 	ok       bool          // the front matter could be parsed: the file is one of the site's
+	noData   bool          // Jekyll's YAML reader refuses it: the file is built without its data
 	fields   []jekyllField // the keys of jekyllDataKeys it sets, not null
 	own      []rules.Input // its own robots inputs
 	dateLine int           // the line of its date key, 0 when none
@@ -427,7 +428,7 @@ func readJekyll(srcRel string, head []byte, err error) *jekyllRead {
 	if err != nil {
 		return &jekyllRead{errs: []error{err}}
 	}
-	rd := &jekyllRead{ok: true}
+	rd := &jekyllRead{ok: true, noData: doc.Unreadable}
 	own, err := doc.Robots()
 	if err != nil {
 		rd.errs = append(rd.errs, err)

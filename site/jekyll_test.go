@@ -166,7 +166,8 @@ func TestJekyllConfigErrors(t *testing.T) {
 	}{
 		{"exclude not a list", "title: x\nexclude: nope\n", 2},
 		{"unknown time zone", "timezone: Mars/Base\n", 1},
-		{"bad yaml", "a: [\n", 2},
+		{"bad yaml", "a: [\n", 1},
+		{"robots given twice in defaults values", "defaults:\n  - scope: {path: ''}\n    values:\n      robots: noindex\n      Robots: index\n", 5},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
@@ -192,12 +193,12 @@ func TestJekyllFrontMatterErrors(t *testing.T) {
 	if err == nil {
 		t.Fatal("Map: no error, want errors for b.md and c.md")
 	}
-	for _, f := range []string{"b.md:3", "c.md:3"} {
+	for _, f := range []string{"b.md:2", "c.md:3"} {
 		if !strings.Contains(err.Error(), f) {
 			t.Errorf("error %q does not name %s", err, f)
 		}
 	}
-	if strings.Contains(err.Error(), "a.md") || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "a.md:3") {
+	if strings.Contains(err.Error(), "a.md") || len(m.Warnings) != 1 || !strings.Contains(m.Warnings[0].Error(), "a.md:2") {
 		t.Errorf("error %q, warnings %v; want a.md as the one warning", err, m.Warnings)
 	}
 	if p := m.PageOf("a.md"); p == nil || p.Output != "a.html" {
@@ -497,5 +498,51 @@ func TestJekyllUnreadableDate(t *testing.T) {
 	}
 	if p := m.PageOf("_posts/2020-05-06-x.md"); p == nil || p.Output != "2020/05/06/x.html" {
 		t.Errorf("page = %+v, want 2020/05/06/x.html", p)
+	}
+}
+
+// TestJekyllUnreadableFrontMatter maps pages and posts whose front matter Jekyll's YAML reader
+// refuses as Jekyll 4.3 builds them (TestJekyllUnreadableIntegration checks it against the real
+// Jekyll): a page without its data, with the defaults that apply to it; a post without its data
+// and without what Jekyll reads after the front matter (Document#read_post_data): no date or slug
+// from its file name (the site's time, the whole base name), no `category` of its defaults. The
+// warning names the line of the fault.
+func TestJekyllUnreadableFrontMatter(t *testing.T) {
+	s := jekyllOpen(t, map[string]string{
+		"_config.yml": "timezone: UTC\ndefaults:\n" +
+			"  - scope: {path: docs}\n    values: {permalink: '/manual/:basename/', robots: noindex}\n" +
+			"  - scope: {path: '', type: posts}\n    values: {category: news}\n",
+		"docs/broken.md":                "---\ntitle: \"unclosed\nlayout: default\n---\nDoc\n",
+		"_posts/2020-01-05-bad-post.md": "---\ntitle: \"unclosed\n---\nPost\n",
+		"sub/_posts/2019-03-04-bad.md":  "---\ntitle: x\ntags: [x\n---\nPost\n",
+		"_posts/2020-01-06-good.md":     "---\ntitle: fine\n---\nPost\n",
+	})
+	m, err := s.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		source, output string
+		inputs         int
+		warning        string
+	}{
+		{"docs/broken.md", "manual/broken/index.html", 1, "docs/broken.md:2: front matter: yaml: the quoted value that starts on this line is not closed (Jekyll builds the page without its front matter)"},
+		{"_posts/2020-01-05-bad-post.md", "2025/06/01/2020-01-05-bad-post.html", 0, "_posts/2020-01-05-bad-post.md:2: front matter: yaml: the quoted value"},
+		{"sub/_posts/2019-03-04-bad.md", "sub/2025/06/01/2019-03-04-bad.html", 0, "sub/_posts/2019-03-04-bad.md:3: front matter: yaml: did not find expected ',' or ']' in the list"},
+		{"_posts/2020-01-06-good.md", "news/2020/01/06/good.html", 0, ""},
+	} {
+		t.Run(tc.source, func(t *testing.T) {
+			p := m.PageOf(tc.source)
+			if p == nil || p.Output != tc.output || len(p.Inputs) != tc.inputs {
+				t.Errorf("page = %+v, want %s with %d inputs", p, tc.output, tc.inputs)
+			}
+			found := tc.warning == ""
+			for _, w := range m.Warnings {
+				found = found || strings.HasPrefix(w.Error(), tc.warning)
+			}
+			if !found {
+				t.Errorf("warnings = %v, want one starting %q", m.Warnings, tc.warning)
+			}
+		})
 	}
 }

@@ -267,7 +267,8 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 // headersPath is a file's path as a _headers rule names it.
 func headersPath(rel string) string { return hdr.EncodePath("/" + rel) }
 
-// markNoindex adds noindex to a source's front matter (a block where there is none).
+// markNoindex adds noindex to a source's front matter (a block where there is none), unless the
+// block says so already: a second noindex key would be one given twice, an error.
 func markNoindex(t *testing.T, path string) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -277,6 +278,9 @@ func markNoindex(t *testing.T, path string) {
 	first, rest, _ := bytes.Cut(b, []byte("\n"))
 	switch strings.TrimSpace(string(first)) {
 	case "---":
+		if block, _, _ := bytes.Cut(rest, []byte("\n---")); bytes.Contains([]byte("\n"+string(block)+"\n"), []byte("\nnoindex: true\n")) {
+			return
+		}
 		b = append([]byte("---\nnoindex: true\n"), rest...)
 	case "+++":
 		b = append([]byte("+++\nnoindex = true\n"), rest...)
