@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/binary"
+	"errors"
 	"slices"
 	"sync"
 )
@@ -22,6 +23,9 @@ type Compiled struct {
 	// a line an input (24 bytes) instead of the inputs themselves (88 bytes and what they point
 	// at): the rest of each input's Source is the same for every source sharing the shape.
 	where []place
+	// replaced are its inherited inputs that the generator does not give the page
+	// (Input.ReplacedBy), read: few sources have any, so it is a word for the others.
+	replaced *[]Replaced
 }
 
 // place is the file and line an input came from (Source.File, Source.Line).
@@ -46,7 +50,9 @@ func (c *Compiled) parsedAt(i int) parsed {
 
 // Compile parses a source's inputs. Unknown or obsolete values are warnings; malformed values are
 // errors (each an *Error naming its source, errors.Join-ed). A malformed value spoils only itself:
-// the Compiled returned with an error holds every other input. The Compiled does not keep in.
+// the Compiled returned with an error holds every other input. An input that is replaced
+// (Input.ReplacedBy) is parsed too, and its problems reported, but it is kept apart and never
+// merged. The Compiled does not keep in.
 func Compile(in []Input) (*Compiled, []Warning, error) {
 	return (*Compiler)(nil).Compile(in)
 }
@@ -94,7 +100,7 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		return nil, nil, nil
 	}
 	sh := &shape{}
-	inputs, warns, err := parseInputs(nil, in)
+	inputs, replaced, warns, err := parseSource(in)
 	var key, share []byte
 	for i := range inputs {
 		p := &inputs[i]
@@ -123,6 +129,9 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		c = cc.cut(len(inputs))
 	}
 	c.shape = sh
+	if len(replaced) > 0 {
+		c.replaced = &replaced
+	}
 	// Each input's file and line are the source's own; the shape keeps the rest.
 	for i := range inputs {
 		p := &inputs[i]
@@ -130,6 +139,30 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		p.src.File, p.src.Line = "", 0
 	}
 	return c, warns, err
+}
+
+// parseSource parses a source's inputs: those it merges, and apart those that are replaced
+// (Input.ReplacedBy), in order. A malformed input spoils only itself.
+func parseSource(in []Input) (inputs []parsed, replaced []Replaced, warns []Warning, err error) {
+	var errs []error
+	inputs = make([]parsed, 0, len(in))
+	for _, x := range in {
+		p, ws, err := parseInput(x)
+		warns = append(warns, ws...)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case x.ReplacedBy != nil:
+			r := Replaced{Agent: p.agent, Source: p.src, By: *x.ReplacedBy}
+			for _, t := range p.toks {
+				r.Tokens = append(r.Tokens, t.String())
+			}
+			replaced = append(replaced, r)
+		default:
+			inputs = append(inputs, p)
+		}
+	}
+	return inputs, replaced, warns, errors.Join(errs...)
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),
