@@ -171,6 +171,8 @@ type hugoSrc struct {
 	meta     map[string]any // its front matter, lower-case keys, filled from the cascades that reach it
 	inputs   []rules.Input  // robots inputs of the cascades that reach it, nearest first
 	ownIn    []rules.Input  // robots inputs of its own front matter
+	own      []hugoSetter   // the robots parameters its own front matter sets
+	set      []*hugoSetter  // those the cascades that reach it set, nearest first (cascader.apply)
 	cascades []hugoCascade  // declared by this branch page
 	date     time.Time
 	title    string
@@ -518,7 +520,7 @@ func (hm *hugoMapping) readEach(idx []int32, fn func(n int, rd *hugoRead)) {
 // mapped.
 func (hm *hugoMapping) src(p *hugoSrc, i int, rd *hugoRead) {
 	f := hm.files[i]
-	*p = hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
+	*p = hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, own: rd.sets, cascades: rd.cascades()}
 	if hm.r == nil {
 		rd.fields = nil
 	}

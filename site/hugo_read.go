@@ -24,7 +24,9 @@ type hugoRead struct {
 	ok     bool        // the front matter could be parsed: the file is one of the site's pages
 	fields []metaField // the keys of hugoMetaKeys and the taxonomies' that it sets
 	ownIn  []rules.Input
-	rare   *hugoRare // what few pages have
+	// sets are the robots parameters its front matter sets: they replace a cascade's.
+	sets []hugoSetter
+	rare *hugoRare // what few pages have
 	hugoPlace
 }
 
@@ -79,7 +81,8 @@ func (rd *hugoRead) sameAs(o *hugoRead) bool {
 	if rd == o {
 		return true
 	}
-	if rd.ok != o.ok || !reflect.DeepEqual(rd.fields, o.fields) || !reflect.DeepEqual(rd.ownIn, o.ownIn) {
+	if rd.ok != o.ok || !reflect.DeepEqual(rd.fields, o.fields) || !reflect.DeepEqual(rd.ownIn, o.ownIn) ||
+		!reflect.DeepEqual(rd.sets, o.sets) {
 		return false
 	}
 	var a, b hugoRare
@@ -170,10 +173,16 @@ func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]string
 			errs = append(errs, err)
 		}
 		for _, c := range cs {
-			rare.cascades = append(rare.cascades, newHugoCascade(c))
+			hc, err := newHugoCascade(doc, c)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			rare.cascades = append(rare.cascades, hc)
 		}
 	}
 	rd.ownIn = own
+	rd.sets = hugoSetters(doc.RobotsKeys(doc.Root, rules.FromFrontMatter))
 	rare.warnings, rare.err = doc.Warnings, errors.Join(errs...)
 	if rare.cascades != nil || rare.warnings != nil || rare.err != nil {
 		rd.rare = &rare
