@@ -22,15 +22,16 @@ type RobotsKey struct {
 	Empty bool
 }
 
-// RobotsKeys lists the robots keys of the map m of this document that RobotsIn reads, in the same
-// places: each robots key, each agent's key of a robots map (an empty map is one empty key), and,
-// in Hugo's dialect, those under params. kind is the Source.Kind of every key. A key of the wrong
-// type is listed as any other: RobotsIn reports it.
-func (d *Document) RobotsKeys(m *Node, kind rules.Kind) []RobotsKey {
+// RobotsKeys appends to dst the robots keys of the map m of this document that RobotsIn reads, in
+// the same places: each robots key, each agent's key of a robots map (an empty map is one empty
+// key), and, in Hugo's dialect, those under params. kind is the Source.Kind of every key. A key of
+// the wrong type is listed as any other: RobotsIn reports it. (A caller that keeps only some of
+// them passes a buffer of its own: most pages have a key or two.)
+func (d *Document) RobotsKeys(dst []RobotsKey, m *Node, kind rules.Kind) []RobotsKey {
 	if m == nil || m.Kind != KindMap {
-		return nil
+		return dst
 	}
-	var out []RobotsKey
+	out := dst
 	keys := robotsKeys(d.dialect)
 	read := func(m *Node, prefix string) {
 		for _, name := range keys {

@@ -38,7 +38,7 @@ func TestRobotsKeys(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, k := range d.RobotsKeys(d.Root, rules.FromFrontMatter) {
+			for _, k := range d.RobotsKeys(nil, d.Root, rules.FromFrontMatter) {
 				if k.Source.Kind != rules.FromFrontMatter || k.Source.File != "p.md" {
 					t.Errorf("%s: source %+v", k.Source.Key, k.Source)
 				}

@@ -38,38 +38,44 @@ type hugoCascade struct {
 // own front matter, then the cascades that reach it, nearest first): a robots input of the same
 // parameter from a farther place is replaced by this key (SPEC §3.3).
 type hugoSetter struct {
-	param string       // lower case: "robots", "noindex"
+	param hugoParams   // one of them
 	src   rules.Source // the key: a robots map as a whole, not one of its agents
 }
 
+// hugoParams is a set of the page parameters that robots keys set, one bit each; a page keeps the
+// set its front matter sets in a byte.
+type hugoParams uint8
+
+// hugoParamNames are the page parameters robots keys set (frontmatter's keys of Hugo's dialect),
+// by bit.
+var hugoParamNames = [...]string{"robots", "noindex", "nofollow", "unavailable_after", "expirydate", "unpublishdate"}
+
 // hugoParam is the page parameter a robots key sets (frontmatter.RobotsKey's Key, or an input's):
 // Hugo lower-cases keys and flattens a page's (and a cascade's) params into its other
-// parameters, and a robots map is one parameter: "params.Robots.googlebot" sets "robots".
-func hugoParam(key string) string {
-	k := strings.ToLower(key)
-	k = strings.TrimPrefix(k, "params.")
-	name, _, _ := strings.Cut(k, ".")
-	switch name { // the strings robotsKeys knows, not one of its own for every page
-	case "robots":
-		return "robots"
-	case "noindex":
-		return "noindex"
-	case "nofollow":
-		return "nofollow"
+// parameters, and a robots map is one parameter: "params.Robots.googlebot" sets robots. 0 for a
+// key that is not a robots key.
+func hugoParam(key string) hugoParams {
+	if underParams(key) {
+		key = key[len("params."):]
 	}
-	return name
+	name, _, _ := strings.Cut(key, ".")
+	for i, n := range hugoParamNames {
+		if strings.EqualFold(name, n) {
+			return 1 << i
+		}
+	}
+	return 0
 }
 
 // underParams reports whether a robots key is one of params.
 func underParams(key string) bool { return len(key) > 7 && strings.EqualFold(key[:7], "params.") }
 
-// hugoSetters are the robots parameters that the keys of one map (a page's front matter, a
-// cascade entry) set, each once: from its params first, as Hugo fills a page from a cascade's
+// hugoSetters appends to out the robots parameters that the keys of one map (a page's front
+// matter, a cascade entry) set, each once: from its params first, as Hugo fills a page from a cascade's
 // params before its other keys (for a page's own front matter it does not matter: both are its
 // own). A key that says nothing sets nothing: robotsmith reads `robots:` with no value as the
 // author saying nothing, and the inherited value stays (where Hugo gives the page an empty one).
-func hugoSetters(keys []frontmatter.RobotsKey) []hugoSetter {
-	var out []hugoSetter
+func hugoSetters(out []hugoSetter, keys []frontmatter.RobotsKey) []hugoSetter {
 	for _, params := range []bool{true, false} {
 		for _, k := range keys {
 			if k.Empty || underParams(k.Source.Key) != params {
@@ -105,7 +111,7 @@ func hugoGlob(pattern string) (glob.Glob, error) {
 // Hugo stops the build on it.
 func newHugoCascade(doc *frontmatter.Document, c frontmatter.Cascade) (hugoCascade, error) {
 	vals, _ := c.Values.Any(true).(map[string]any)
-	hc := hugoCascade{values: vals, sets: hugoSetters(doc.RobotsKeys(c.Values, rules.FromCascade))}
+	hc := hugoCascade{values: vals, sets: hugoSetters(nil, doc.RobotsKeys(nil, c.Values, rules.FromCascade))}
 	var err error
 	for _, g := range []struct {
 		name, pattern string
@@ -286,21 +292,35 @@ func (p *hugoSrc) inherit(cc *hugoCascade) {
 		p.inputs = append(p.inputs, in...)
 	}
 	for i := range cc.sets {
-		if p.setter(cc.sets[i].param) == nil {
-			p.set = append(p.set, &cc.sets[i])
+		if p.setter(cc.sets[i].param) != nil {
+			continue
+		}
+		if j := slices.Index(p.set[:], nil); j >= 0 {
+			p.set[j] = &cc.sets[i]
 		}
 	}
 }
 
-// setter is the key that gives the page the robots parameter param: its own front matter's, else
-// the nearest cascade's that reached it so far; nil for none.
-func (p *hugoSrc) setter(param string) *rules.Source {
-	for i := range p.own {
-		if p.own[i].param == param {
-			return &p.own[i].src
+// setter is the key that gives the page the robots parameter param: its own front matter's (its
+// first input of it, or the key that gives none), else the nearest cascade's that reached it so
+// far; nil for none.
+func (p *hugoSrc) setter(param hugoParams) *rules.Source {
+	if p.params&param != 0 {
+		for i := range p.ownIn {
+			if hugoParam(p.ownIn[i].Source.Key) == param {
+				return &p.ownIn[i].Source
+			}
+		}
+		for i := range p.silent {
+			if p.silent[i].param == param {
+				return &p.silent[i].src
+			}
 		}
 	}
 	for _, s := range p.set {
+		if s == nil {
+			break
+		}
 		if s.param == param {
 			return &s.src
 		}

@@ -239,7 +239,7 @@ disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 			"robots: noindex  cascade from content/blog/_index.md:4; replaced by front matter params.robots at content/blog/params.md:4",
 		}},
 		{desc: "a robots map replaces the whole robots", url: "/blog/map/", want: []string{config,
-			"robots: noindex  cascade from content/blog/_index.md:4; replaced by front matter robots at content/blog/map.md:3",
+			"robots: noindex  cascade from content/blog/_index.md:4; replaced by front matter robots.googlebot at content/blog/map.md:4",
 		}},
 		{desc: "keys in any case", url: "/blog/upper/", want: []string{config,
 			"robots: noindex  cascade from content/blog/_index.md:4; replaced by front matter Robots at content/blog/upper.md:3",

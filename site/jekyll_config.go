@@ -325,7 +325,7 @@ func (r *jekyllConfigReader) defaults(k frontmatter.Key) []error {
 			errs = append(errs, err)
 		}
 		d.inputs = in
-		d.keys = jekyllKeys(r.doc.RobotsKeys(values, rules.FromFrontMatterDefaults))
+		d.keys = jekyllKeys(r.doc.RobotsKeys(nil, values, rules.FromFrontMatterDefaults))
 		r.c.defaults = append(r.c.defaults, d)
 	}
 	return errs

@@ -516,7 +516,8 @@ func readJekyll(srcRel string, head []byte, err error) *jekyllRead {
 		rd.errs = append(rd.errs, err)
 	}
 	rd.own = own
-	rd.ownKeys = jekyllKeys(doc.RobotsKeys(doc.Root, rules.FromFrontMatter))
+	var buf [8]frontmatter.RobotsKey
+	rd.ownKeys = jekyllKeys(doc.RobotsKeys(buf[:0], doc.Root, rules.FromFrontMatter))
 	rd.warnings = doc.Warnings // Robots' too
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
