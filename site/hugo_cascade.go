@@ -38,8 +38,8 @@ type hugoCascade struct {
 // own front matter, then the cascades that reach it, nearest first): a robots input of the same
 // parameter from a farther place is replaced by this key (SPEC §3.3).
 type hugoSetter struct {
-	param hugoParams   // one of them
-	src   rules.Source // the key: a robots map as a whole, not one of its agents
+	param hugoParams   // one parameter's bit
+	src   rules.Source // the key: a cascade's robots map as a whole, not one of its agents
 }
 
 // hugoParams is a set of the page parameters that robots keys set, one bit each; a page keeps the
@@ -71,10 +71,11 @@ func hugoParam(key string) hugoParams {
 func underParams(key string) bool { return len(key) > 7 && strings.EqualFold(key[:7], "params.") }
 
 // hugoSetters appends to out the robots parameters that the keys of one map (a page's front
-// matter, a cascade entry) set, each once: from its params first, as Hugo fills a page from a cascade's
-// params before its other keys (for a page's own front matter it does not matter: both are its
-// own). A key that says nothing sets nothing: robotsmith reads `robots:` with no value as the
-// author saying nothing, and the inherited value stays (where Hugo gives the page an empty one).
+// matter, a cascade entry) set, each once: from its params first, as Hugo fills a page from a
+// cascade's params before its other keys (for a page's own front matter it does not matter: both
+// are its own). A key that says nothing sets nothing: robotsmith reads `robots:` with no value as
+// the author saying nothing, and the inherited value stays (where Hugo gives the page an empty
+// one).
 func hugoSetters(out []hugoSetter, keys []frontmatter.RobotsKey) []hugoSetter {
 	for _, params := range []bool{true, false} {
 		for _, k := range keys {
