@@ -20,6 +20,7 @@
 //	}
 //	inputs, err := doc.Robots()     // robots, noindex, nofollow, unavailable_after (and Hugo's params.*, expiryDate)
 //	cascades, err := doc.Cascades() // Hugo cascade entries, with targets and their own robots inputs
+//	keys := doc.RobotsKeys(nil, doc.Root, rules.FromFrontMatter) // the robots keys it writes, whatever their value
 //	cfg, err := frontmatter.Decode("hugo.toml", src, frontmatter.TOML)
 //	cs, err := cfg.CascadesAt(k)    // the same decoder for a site configuration's cascade
 //

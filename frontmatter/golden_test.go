@@ -89,7 +89,11 @@ func account(name string, src []byte) string {
 	}
 	cs, err := d.Cascades()
 	for _, c := range cs {
-		fmt.Fprintf(&b, "cascade at line %d: target %+v values %v inputs %v\n", c.Line, c.Target, c.Values.Any(false), c.Inputs)
+		var ins []string
+		for _, in := range c.Inputs {
+			ins = append(ins, fmt.Sprintf("{%s %s %v}", in.Agent, in.Value, in.Source))
+		}
+		fmt.Fprintf(&b, "cascade at line %d: target %+v values %v inputs [%s]\n", c.Line, c.Target, c.Values.Any(false), strings.Join(ins, " "))
 	}
 	if err != nil {
 		fmt.Fprintf(&b, "cascade error: %v\n", err)

@@ -44,6 +44,9 @@ type Explanation struct {
 	// Crawlers are the crawlers Options.Agents names (explain --agent): what robots.txt lets each
 	// do at this path, and the AI preferences that apply.
 	Crawlers []Crawler `json:"crawlers"`
+	// Replaced are the inherited values (a cascade's, front matter defaults') that the generator
+	// does not give the page, as a key of the same name replaces them (SPEC §3.3).
+	Replaced []Replaced `json:"replaced"`
 }
 
 // Crawl is one crawler's permission to fetch a URL, by robots.txt.
@@ -90,6 +93,14 @@ type Agent struct {
 type Value struct {
 	Token  string `json:"token"`
 	Source string `json:"source"`
+}
+
+// Replaced is an inherited value that a key of the same name replaces, and both places.
+type Replaced struct {
+	Agent  string `json:"agent"`  // robots (every crawler) or a crawler's name
+	Tokens string `json:"tokens"` // what it said: "noindex, nofollow"
+	Source string `json:"source"` // where: "cascade from content/blog/_index.md:4"
+	By     string `json:"by"`     // the key that replaces it: "front matter robots at content/blog/a.md:3"
 }
 
 // Tag is one meta tag a page gets.
@@ -241,6 +252,10 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 		}
 		e.Agents = append(e.Agents, ea)
 	}
+	for _, r := range d.Replaced {
+		e.Replaced = append(e.Replaced, Replaced{Agent: r.Agent, Tokens: strings.Join(r.Tokens, ", "),
+			Source: r.Source.String(), By: r.By.String()})
+	}
 	if f.html() && !f.skipped() {
 		for _, t := range f.verdict.Directives.Tags {
 			e.Tags = append(e.Tags, Tag{Name: t.Name, Content: t.Content})
@@ -359,6 +374,12 @@ func (e Explanation) Text() string {
 		fmt.Fprintf(&b, "  %s: %s\n", a.Name, strings.Join(toks, ", "))
 		for _, v := range a.Values {
 			fmt.Fprintf(&b, "    %-28s %s\n", v.Token, v.Source)
+		}
+	}
+	if len(e.Replaced) > 0 {
+		b.WriteString("  replaced (the generator gives the page the value of a nearer key of the same name):\n")
+		for _, r := range e.Replaced {
+			fmt.Fprintf(&b, "    %-28s %s; replaced by %s\n", r.Agent+": "+r.Tokens, r.Source, r.By)
 		}
 	}
 	if len(e.Tags) > 0 {

@@ -167,10 +167,15 @@ func TestLiveApply(t *testing.T) {
 				write("content/blog/_index.md", "---\ntitle: Blog\ncascade:\n  robots: nofollow\n---\n")
 				return []watch.Change{change(t, l, contentRoot, "blog/_index.md", watch.Write)}
 			},
-			processed: 3, wrote: []string{"blog/a/index.html", "blog/b/index.html", "blog/index.html"},
+			// blog/a's own `robots: noindex` replaces the cascade's robots (SPEC §3.3): its page
+			// is processed and stays as it was.
+			processed: 3, wrote: []string{"blog/b/index.html", "blog/index.html"},
 			check: func(t *testing.T) {
 				if !holds(t, public("blog/b/index.html"), "nofollow") || holds(t, public("index.html"), "nofollow") {
 					t.Error("the cascade did not reach blog/b, or reached the home page")
+				}
+				if holds(t, public("blog/a/index.html"), "nofollow") {
+					t.Error("blog/a: the cascade's robots, which its own replaces")
 				}
 			},
 		},

@@ -399,8 +399,9 @@ func (j *job) compile(ctx context.Context) error {
 	return ctx.Err()
 }
 
-// setInfo fills j.info from j.pages, each source page's compiled directives from src (called in
-// site order; never for a page made without a source).
+// setInfo fills j.info from j.pages, each page's compiled directives from src (called in site
+// order, the pages made without a source after the others: the cascades that reach those are
+// theirs).
 func (j *job) setInfo(src func(p *site.Page) *source) {
 	m := j.pages
 	j.info = make([]pageInfo, 0, len(m.Pages)+len(m.Sourceless))
@@ -421,7 +422,8 @@ func (j *job) setInfo(src func(p *site.Page) *source) {
 		j.info = append(j.info, pageInfo{source: p.Source, src: src(p), kl: kl(p)})
 	}
 	for i := range m.Sourceless {
-		j.info = append(j.info, pageInfo{kl: kl(&m.Sourceless[i])})
+		p := &m.Sourceless[i]
+		j.info = append(j.info, pageInfo{src: src(p), kl: kl(p)})
 	}
 }
 

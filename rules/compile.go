@@ -24,6 +24,9 @@ type Compiled struct {
 	// a line an input (24 bytes) instead of the inputs themselves (88 bytes and what they point
 	// at): the rest of each input's Source is the same for every source sharing the shape.
 	where []place
+	// replaced are its inherited inputs that the generator does not give the page
+	// (Input.ReplacedBy), read: few sources have any, so it is a word for the others.
+	replaced *[]Replaced
 }
 
 // place is the file and line an input came from (Source.File, Source.Line).
@@ -48,7 +51,9 @@ func (c *Compiled) parsedAt(i int) parsed {
 
 // Compile parses a source's inputs. Unknown or obsolete values are warnings; malformed values are
 // errors (each an *Error naming its source, errors.Join-ed). A malformed value spoils only itself:
-// the Compiled returned with an error holds every other input. The Compiled does not keep in.
+// the Compiled returned with an error holds every other input. An input that is replaced
+// (Input.ReplacedBy) is parsed too, and its problems reported, but it is kept apart and never
+// merged. The Compiled does not keep in.
 func Compile(in []Input) (*Compiled, []Warning, error) {
 	return (*Compiler)(nil).Compile(in)
 }
@@ -106,7 +111,7 @@ func (cc *Compiler) CompileContext(ctx context.Context, in []Input) (*Compiled, 
 		return nil, nil, nil
 	}
 	sh := &shape{}
-	inputs, warns, err := parseInputsContext(ctx, in)
+	inputs, replaced, warns, err := parseSource(ctx, in)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, nil, cerr
 	}
@@ -138,6 +143,9 @@ func (cc *Compiler) CompileContext(ctx context.Context, in []Input) (*Compiled, 
 		c = cc.cut(len(inputs))
 	}
 	c.shape = sh
+	if len(replaced) > 0 {
+		c.replaced = &replaced
+	}
 	// Each input's file and line are the source's own; the shape keeps the rest.
 	for i := range inputs {
 		p := &inputs[i]
@@ -151,33 +159,33 @@ func (cc *Compiler) CompileContext(ctx context.Context, in []Input) (*Compiled, 
 // few milliseconds of work.
 const compileChunk = 256
 
-// parseInputsContext is parseInputs, compileChunk inputs at a time while ctx has not ended; its
-// error is one errors.Join of every input's, as parseInputs's is.
-func parseInputsContext(ctx context.Context, in []Input) ([]parsed, []Warning, error) {
-	if len(in) <= compileChunk {
-		return parseInputs(nil, in)
-	}
-	var (
-		dst   = make([]parsed, 0, len(in))
-		warns []Warning
-		errs  []error
-	)
-	for len(in) > 0 && ctx.Err() == nil {
-		n := min(compileChunk, len(in))
-		var (
-			ws  []Warning
-			err error
-		)
-		dst, ws, err = parseInputs(dst, in[:n])
-		warns = append(warns, ws...)
-		if j, ok := err.(interface{ Unwrap() []error }); ok {
-			errs = append(errs, j.Unwrap()...)
-		} else if err != nil {
-			errs = append(errs, err)
+// parseSource parses a source's inputs: those it merges, and apart those that are replaced
+// (Input.ReplacedBy), in order. A malformed input spoils only itself. It looks at ctx every
+// compileChunk inputs and stops once ctx has ended, so that no source, however many agents it
+// names, holds up a stop; the caller then drops what it returns.
+func parseSource(ctx context.Context, in []Input) (inputs []parsed, replaced []Replaced, warns []Warning, err error) {
+	var errs []error
+	inputs = make([]parsed, 0, len(in))
+	for i, x := range in {
+		if i > 0 && i%compileChunk == 0 && ctx.Err() != nil {
+			break
 		}
-		in = in[n:]
+		p, ws, err := parseInput(x)
+		warns = append(warns, ws...)
+		switch {
+		case err != nil:
+			errs = append(errs, err)
+		case x.ReplacedBy != nil:
+			r := Replaced{Agent: p.agent, Source: p.src, By: *x.ReplacedBy}
+			for _, t := range p.toks {
+				r.Tokens = append(r.Tokens, t.String())
+			}
+			replaced = append(replaced, r)
+		default:
+			inputs = append(inputs, p)
+		}
 	}
-	return dst, warns, errors.Join(errs...)
+	return inputs, replaced, warns, errors.Join(errs...)
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),

@@ -144,7 +144,10 @@ func randItem(t *testing.T, rng *rand.Rand) (compiled, plain Item) {
 	asset := strings.HasSuffix(path, ".pdf")
 	src := randInputs(rng)
 	for i := range src {
-		src[i].Source.Kind = FromCascade + Kind(rng.IntN(2)) // cascade or front matter
+		src[i].Source.Kind = [...]Kind{FromCascade, FromFrontMatterDefaults, FromFrontMatter}[rng.IntN(3)]
+		if src[i].Source.Kind != FromFrontMatter && rng.IntN(3) == 0 {
+			src[i].ReplacedBy = &fmSrc // an inherited value the page's own replaces
+		}
 	}
 	env := []Input{{Agent: "robots", Value: "noindex", Source: envSrc}}
 	if rng.IntN(4) > 0 {
@@ -190,6 +193,9 @@ func TestCompiledDecidesAsInputs(t *testing.T) {
 			}
 			if got, want := sourcesOf(dc), sourcesOf(dp); !reflect.DeepEqual(got, want) {
 				t.Fatalf("item %+v\ncompiled: got %q\nwant %q", pi, got, want)
+			}
+			if !reflect.DeepEqual(dc.Replaced, dp.Replaced) {
+				t.Fatalf("item %+v\nreplaced: got %+v\nwant %+v", pi, dc.Replaced, dp.Replaced)
 			}
 			if got, want := dc.Verdict(), dp.Verdict(); !reflect.DeepEqual(got, want) {
 				t.Fatalf("item %+v\nverdict: got %+v\nwant %+v", pi, got, want)

@@ -32,6 +32,9 @@ type Decision struct {
 	Path   string
 	Class  Class
 	Agents []Agent // "robots" first, then googlebot, bingbot, then other agents alphabetically
+	// Replaced are the inherited values the generator does not give the page (Input.ReplacedBy),
+	// in the order of its sources: not merged, listed for explain.
+	Replaced []Replaced
 
 	style Style
 	sets  map[string]agentSets // per agent name, including "robots"
@@ -49,6 +52,21 @@ type Agent struct {
 type Value struct {
 	Token  string // "noindex", "max-snippet:50", "unavailable_after:2027-01-31T00:00:00Z"
 	Source Source
+}
+
+// Replaced is an inherited value that a key of the same name replaces (SPEC §3.3): what it said
+// and where, and the key that replaces it.
+type Replaced struct {
+	Agent  string   // "robots" for every crawler, else the crawler's name
+	Tokens []string // its directives, as a resolved value is written: "noindex", "max-snippet:5"
+	Source Source   // where it was: "cascade from content/blog/_index.md:4"
+	By     Source   // the key that replaces it: "front matter robots at content/blog/a.md:3"
+}
+
+// String is what explain prints: "robots: noindex  cascade from content/blog/_index.md:4; replaced
+// by front matter robots at content/blog/a.md:3".
+func (r Replaced) String() string {
+	return r.Agent + ": " + strings.Join(r.Tokens, ", ") + "  " + r.Source.String() + "; replaced by " + r.By.String()
 }
 
 // Content gives the tokens joined with ", ".

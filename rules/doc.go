@@ -62,20 +62,28 @@
 //
 // Decide reads the defaults (built-in, SPEC §3.1, or the config's), then every
 // rule that matches the item, in order, then the item's own inputs
-// (cascade, front matter, tags already in the page, environment). Merging is
-// additive per agent: an agent's set is the "robots" set plus its own values.
-// In each slot the most restrictive value wins regardless of its source:
-// noindex over index, nofollow over follow, the smallest max-snippet and
-// max-video-preview (-1 loses to any limit), the smallest max-image-preview
-// (none < standard < large), the earliest unavailable_after. So a rule's
-// noindex beats the front matter's index.
+// (cascade or front matter defaults, front matter, tags already in the page,
+// environment). Merging is additive per agent: an agent's set is the "robots"
+// set plus its own values. In each slot the most restrictive value wins
+// regardless of its source: noindex over index, nofollow over follow, the
+// smallest max-snippet and max-video-preview (-1 loses to any limit), the
+// smallest max-image-preview (none < standard < large), the earliest
+// unavailable_after. So a rule's noindex beats the front matter's index.
+//
+// Inheritance is the generator's, not a merge (SPEC §3.3): a page's own robots
+// key replaces the value of the same key that a Hugo cascade or a Jekyll
+// defaults scope passes down, as the generator gives the page its own value.
+// Which inherited input the generator replaces is the caller's to say, in its
+// generator's terms (Input.ReplacedBy names the key that replaces it): such an
+// input is read for its problems but not merged, and Decision.Replaced lists it
+// with both places, for explain.
 //
 // Provenance is data: every candidate carries its Source and a priority
 // (Kind, reading order). When several sources give the same value, the one
 // comparison priority.beats picks the reported source: the higher Kind wins
-// (default < rule < cascade < front matter < page tag < environment), and on
-// equal Kind the input read first wins. The merge is thus commutative,
-// associative and idempotent.
+// (default < rule < cascade, front matter defaults < front matter < page tag <
+// environment), and on equal Kind the input read first wins. The merge is thus
+// commutative, associative and idempotent.
 //
 // Output is de-duplicated, lower case, joined with ", ", in the fixed order
 // index|noindex, follow|nofollow, noarchive, nocache, nosnippet,

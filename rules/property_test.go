@@ -32,7 +32,7 @@ func randInputs(rng *rand.Rand) []Input {
 		ins[i] = Input{
 			Agent: agentPool[rng.IntN(len(agentPool))],
 			Value: strings.Join(vals, ", "),
-			Source: Source{Kind: Kind(2 + rng.IntN(4)), File: "content/x.md", Line: 1 + rng.IntN(20),
+			Source: Source{Kind: Kind(2 + rng.IntN(5)), File: "content/x.md", Line: 1 + rng.IntN(20),
 				Key: "robots"},
 		}
 	}

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
@@ -31,6 +32,12 @@ type Input struct {
 	Agent  string // lower-case agent name; "robots" means all agents
 	Value  string // as written: "noindex, NoFollow", "max-snippet:50", "unavailable_after: 2027-01-31"
 	Source Source
+	// ReplacedBy is set on an inherited value (a cascade's, front matter defaults') that the
+	// generator does not give the page: a key of the same name that the page's own front matter,
+	// or a nearer cascade or a defaults scope of precedence, sets replaces it (SPEC §3.3). It names
+	// that key. Such an input is read (its problems are reported as any other's) but not merged:
+	// Decision.Replaced lists it, for explain.
+	ReplacedBy *Source
 }
 
 // Rule is one section rule from the config. It selects with Paths, Kinds and Langs: it needs at
@@ -377,8 +384,8 @@ type Item struct {
 	Asset    bool // a non-HTML file (error-page globs do not apply)
 }
 
-// Decide resolves it: defaults, every matching rule in order, then it.Compiled, then it.Inputs.
-// Unknown/obsolete values in it.Inputs -> warnings (dropped); malformed values -> error (an *Error or
+// Decide resolves it: defaults, every matching rule in order, then it.Compiled, then it.Inputs
+// (those replaced, Input.ReplacedBy, go to Decision.Replaced). Unknown/obsolete values in it.Inputs -> warnings (dropped); malformed values -> error (an *Error or
 // errors.Join of them) naming the source. A malformed value spoils only itself: the Decision
 // returned with the error holds everything else. (it.Compiled reported its own when compiled.)
 func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
@@ -387,11 +394,14 @@ func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
 			d, err = Decision{}, fmt.Errorf("rules: internal error deciding %s: %v", it.Path, p)
 		}
 	}()
-	tags, warns, err := parseInputs(nil, it.Inputs)
-	return r.merge(it, r.fixed(it), tags), warns, err
+	tags, replaced, warns, err := parseSource(context.Background(), it.Inputs)
+	d = r.merge(it, r.fixed(it), tags)
+	d.Replaced = append(d.Replaced, replaced...)
+	return d, warns, err
 }
 
-// parseInputs parses in, appending to dst; a malformed input spoils only itself.
+// parseInputs parses in, appending to dst; a malformed input spoils only itself. A replaced input
+// (Input.ReplacedBy) is parsed for its problems and left out.
 func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
 	var (
 		warns []Warning
@@ -404,7 +414,9 @@ func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
 			errs = append(errs, err)
 			continue
 		}
-		dst = append(dst, p)
+		if x.ReplacedBy == nil {
+			dst = append(dst, p)
+		}
 	}
 	return dst, warns, errors.Join(errs...)
 }
@@ -443,6 +455,7 @@ func (r *Resolver) merge(it Item, fixed fixedClass, tags []parsed) Decision {
 		}
 	}
 	extra := append([]string(nil), r.agents...)
+	var replaced []Replaced
 	for _, c := range it.Compiled {
 		if c == nil {
 			continue
@@ -451,6 +464,9 @@ func (r *Resolver) merge(it Item, fixed fixedClass, tags []parsed) Decision {
 			b.add(c.parsedAt(i))
 		}
 		extra = append(extra, c.shape.agents...)
+		if c.replaced != nil {
+			replaced = append(replaced, *c.replaced...)
+		}
 	}
 	for _, p := range tags {
 		if !knownAgent(p.agent) {
@@ -460,6 +476,7 @@ func (r *Resolver) merge(it Item, fixed fixedClass, tags []parsed) Decision {
 	}
 	d := b.decision(it.Path, r.style)
 	d.extra = uniqSorted(extra)
+	d.Replaced = replaced
 	switch {
 	case fixed == fixedRedirect:
 		d.Class = Redirect

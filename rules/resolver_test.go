@@ -119,6 +119,7 @@ func TestSourceString(t *testing.T) {
 		{Source{Kind: FromRule, File: "robotsmith.yaml", Line: 14, Rule: 2}, "rule 2 at robotsmith.yaml:14"},
 		{Source{Kind: FromRule, File: "robotsmith.yaml", Line: 70, Key: "ai.meta"}, "ai.meta at robotsmith.yaml:70"},
 		{cascSrc, "cascade from content/blog/_index.md:5"},
+		{jekyllDefSrc, "front matter defaults at _config.yml:8"},
 		{fmSrc, "front matter robots at content/blog/a.md:3"},
 		{Source{Kind: FromPage, File: "public/a/index.html", Line: 7, Key: "googlebot"}, `tag <meta name="googlebot"> at public/a/index.html:7`},
 		{envSrc, "environment CONTEXT=deploy-preview"},

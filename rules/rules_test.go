@@ -26,8 +26,10 @@ var (
 	fmSrc2  = Source{Kind: FromFrontMatter, File: "content/blog/a.md", Line: 5, Key: "noindex"}
 	pageSrc = Source{Kind: FromPage, File: "public/a/index.html", Line: 7, Key: "robots"}
 	cascSrc = Source{Kind: FromCascade, File: "content/blog/_index.md", Line: 5}
-	envSrc  = Source{Kind: FromEnvironment, Key: "CONTEXT=deploy-preview"}
-	noDefs  = Config{Defaults: []Input{}}
+	// jekyllDefSrc is a robots key in the values of a Jekyll `defaults` scope.
+	jekyllDefSrc = Source{Kind: FromFrontMatterDefaults, File: "_config.yml", Line: 8, Key: "robots.googlebot"}
+	envSrc       = Source{Kind: FromEnvironment, Key: "CONTEXT=deploy-preview"}
+	noDefs       = Config{Defaults: []Input{}}
 )
 
 func fm(agent, value string) Input { return Input{Agent: agent, Value: value, Source: fmSrc} }
@@ -70,6 +72,8 @@ type decideCase struct {
 	headers   []string // if set, HeaderLines as String gives them
 	isDefault *bool
 	srcs      map[string]string // "agent token" -> Source.String() of that value
+	replaced  []string          // if set (or noReplaced), Decision.Replaced as String gives them
+	noneRepl  bool              // Decision.Replaced must be empty
 	warn      string            // substring of a warning; "" means no warning
 	err       string            // substring of the error; "" means no error
 	newErr    bool              // err is New's (a problem in the config), not Decide's
@@ -241,6 +245,24 @@ func decideCases() []decideCase {
 		{desc: "cascade source", source: "SPEC §3.3: cascade from which _index.md", cfg: noDefs,
 			item: Item{Inputs: []Input{{Agent: "robots", Value: "noarchive", Source: cascSrc}}},
 			srcs: map[string]string{"robots noarchive": "cascade from content/blog/_index.md:5"}},
+		{desc: "the page's own key replaces the cascade's", source: "SPEC §3.3: a robots key the page's own front matter sets replaces the inherited value of the same key",
+			item: Item{Inputs: []Input{{Agent: "robots", Value: "noindex", Source: cascSrc, ReplacedBy: &fmSrc}, fm("robots", "index, follow")}},
+			want: map[string]string{"robots": "index, follow"}, class: "public",
+			srcs:     map[string]string{"robots index": "front matter robots at content/blog/a.md:3"},
+			replaced: []string{"robots: noindex  cascade from content/blog/_index.md:5; replaced by front matter robots at content/blog/a.md:3"}},
+		{desc: "a replaced value that says several things", source: "SPEC §3.3; SPEC §4: none means noindex, nofollow", cfg: noDefs,
+			item: Item{Inputs: []Input{{Agent: "googlebot", Value: "None, max-snippet:5", Source: jekyllDefSrc, ReplacedBy: &fmSrc2}}},
+			want: map[string]string{"robots": ""}, class: "public",
+			replaced: []string{"googlebot: noindex, nofollow, max-snippet:5  front matter defaults at _config.yml:8; replaced by front matter noindex at content/blog/a.md:5"}},
+		{desc: "a replaced value is not merged, every other source is", source: "SPEC §3.3: every other source (rules, theme tags, previews) is merged as §4 says",
+			cfg: withRules(Config{}, rule(1, []string{"/**"}, "robots", "nofollow")),
+			item: Item{Inputs: []Input{{Agent: "robots", Value: "noindex, noarchive", Source: cascSrc, ReplacedBy: &fmSrc}, fm("robots", "index"),
+				tag("robots", "nosnippet"), {Agent: "robots", Value: "noindex", Source: envSrc}}},
+			want: map[string]string{"robots": "noindex, nofollow, nosnippet"},
+			srcs: map[string]string{"robots noindex": "environment CONTEXT=deploy-preview", "robots nofollow": "rule 1 at robotsmith.yaml:13"}},
+		{desc: "a replaced value's problems are still reported", source: "SPEC §4: a misspelt restriction fails closed, wherever it is written",
+			item: Item{Inputs: []Input{{Agent: "robots", Value: "noindx", Source: cascSrc, ReplacedBy: &fmSrc}}}, err: `cascade: "noindx"`},
+		{desc: "nothing replaced", source: "SPEC §3.3", item: Item{Inputs: robots("noindex")}, noneRepl: true},
 		{desc: "sum of the negative rules", source: googleSum, cfg: noDefs,
 			item: Item{Inputs: []Input{tag("robots", "nofollow"), tag("googlebot", "noindex")}},
 			want: map[string]string{"robots": "nofollow", "googlebot": "noindex, nofollow"}, class: "public"},
@@ -404,6 +426,15 @@ func TestDecideTable(t *testing.T) {
 			}
 			if tc.isDefault != nil && d.IsDefault() != *tc.isDefault {
 				t.Errorf("IsDefault: got %v, want %v", d.IsDefault(), *tc.isDefault)
+			}
+			if tc.replaced != nil || tc.noneRepl {
+				var got []string
+				for _, r := range d.Replaced {
+					got = append(got, r.String())
+				}
+				if !reflect.DeepEqual(got, tc.replaced) {
+					t.Errorf("replaced: got %q, want %q", got, tc.replaced)
+				}
 			}
 			for key, want := range tc.srcs {
 				agent, token, _ := strings.Cut(key, " ")

@@ -10,15 +10,19 @@ import (
 type Kind int
 
 const (
-	FromDefault     Kind = iota // built-in defaults or the config's `defaults`
-	FromRule                    // a section rule in the config
-	FromCascade                 // Hugo cascade / Jekyll defaults
-	FromFrontMatter             // the page's own front matter
-	FromPage                    // a robots-family tag already in the generated page
-	FromEnvironment             // preview deploy (`previews: noindex`)
+	FromDefault Kind = iota // built-in defaults or the config's `defaults`
+	FromRule                // a section rule in the config
+	FromCascade             // a Hugo cascade (a branch page's front matter or the site configuration)
+	// FromFrontMatterDefaults is Jekyll's front matter defaults: the values of a `defaults` scope
+	// in _config.yml. It is generator-native inheritance as a cascade is, of the same standing.
+	FromFrontMatterDefaults
+	FromFrontMatter // the page's own front matter
+	FromPage        // a robots-family tag already in the generated page
+	FromEnvironment // preview deploy (`previews: noindex`)
 )
 
-// String names the kind: "default", "rule", "cascade", "front matter", "page", "environment".
+// String names the kind: "default", "rule", "cascade", "front matter defaults", "front matter",
+// "page", "environment".
 func (k Kind) String() string {
 	switch k {
 	case FromDefault:
@@ -27,6 +31,8 @@ func (k Kind) String() string {
 		return "rule"
 	case FromCascade:
 		return "cascade"
+	case FromFrontMatterDefaults:
+		return "front matter defaults"
 	case FromFrontMatter:
 		return "front matter"
 	case FromPage:
@@ -39,6 +45,7 @@ func (k Kind) String() string {
 
 // Source is one place a value came from. String() gives what `explain` prints, e.g.
 // "default", "rule 2 at robotsmith.yaml:14", "cascade from content/blog/_index.md:5",
+// "front matter defaults at _config.yml:12",
 // "front matter robots at content/blog/a.md:3", "tag <meta name=\"googlebot\"> at public/a/index.html:7",
 // "environment CONTEXT=deploy-preview".
 type Source struct {
@@ -108,7 +115,8 @@ func (s Source) prefix() string {
 }
 
 // priority orders the sources that gave the same value. It is compared by
-// beats, the one place precedence is decided.
+// beats, the one place precedence is decided. A cascade and front matter defaults are never both
+// a site's (one is Hugo's, the other Jekyll's): their order between them decides nothing.
 type priority struct {
 	kind Kind
 	seq  int // position of the input in the order Decide reads them

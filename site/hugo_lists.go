@@ -68,7 +68,8 @@ func (h *hugoConfig) sectionTitle(dir string) string {
 // sourceless is what Hugo writes for a page it made without a content file.
 func (g hugoGen) sourceless(p *hugoSrc, sections map[sectionKey]*hugoSrc) (Page, bool, error) {
 	h := g.s.hugo
-	var pg Page
+	// Hugo fills a page it makes from the cascades that reach it, as any other (cascader.apply).
+	pg := Page{Inputs: p.inputs}
 	pg.SetClass(p.kind, p.lang, "")
 	d, err := h.descriptor(p, sections)
 	if err != nil {

@@ -165,14 +165,20 @@ func compareJoined(a, b [3]string) int {
 // cascades, and their titles and slugs can place them.
 type hugoSrc struct {
 	hugoFile
-	lang     string // its language code (hugoFile.lang), looked up once
-	kind     string
-	path     string         // Hugo's logical path, lower case: "/blog/a", "/blog" for blog/_index.md, "/" home
-	section  string         // the page's current section path ("/blog/sub"), "/" for home
-	meta     map[string]any // its front matter, lower-case keys, filled from the cascades that reach it
-	inputs   []rules.Input  // robots inputs of the cascades that reach it, nearest first
-	ownIn    []rules.Input  // robots inputs of its own front matter
-	cascades []hugoCascade  // declared by this branch page
+	lang    string // its language code (hugoFile.lang), looked up once
+	kind    string
+	path    string         // Hugo's logical path, lower case: "/blog/a", "/blog" for blog/_index.md, "/" home
+	section string         // the page's current section path ("/blog/sub"), "/" for home
+	meta    map[string]any // its front matter, lower-case keys, filled from the cascades that reach it
+	inputs  []rules.Input  // robots inputs of the cascades that reach it, nearest first
+	ownIn   []rules.Input  // robots inputs of its own front matter
+	params  hugoParams     // the robots parameters its own front matter sets (hugoRead.params)
+	silent  []hugoSetter   // those it sets with keys that give no input (hugoRare.silent)
+	// set are the robots parameters that the cascades reaching it set, nearest first
+	// (cascader.apply): six at most (the keys of frontmatter's Hugo dialect), kept in place, not
+	// allocated for every page.
+	set      [6]*hugoSetter
+	cascades []hugoCascade // declared by this branch page
 	date     time.Time
 	title    string
 	slug     string
@@ -530,7 +536,10 @@ func (hm *hugoMapping) readEach(idx []int32, fn func(n int, rd *hugoRead)) {
 // mapped.
 func (hm *hugoMapping) src(p *hugoSrc, i int, rd *hugoRead) {
 	f := hm.files[i]
-	*p = hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, cascades: rd.cascades()}
+	*p = hugoSrc{hugoFile: f, lang: f.lang(hm.h), bundle: f.base() == "index", meta: rd.meta(), ownIn: rd.ownIn, params: rd.params, cascades: rd.cascades()}
+	if rd.rare != nil {
+		p.silent = rd.rare.silent
+	}
 	if hm.r == nil {
 		rd.fields = nil
 	}

@@ -21,7 +21,10 @@ import (
 // its problems; then where its page was placed (hugoPlace). A site mapped again keeps it until the
 // file is named changed.
 type hugoRead struct {
-	ok     bool        // the front matter could be parsed: the file is one of the site's pages
+	ok bool // the front matter could be parsed: the file is one of the site's pages
+	// params are the robots parameters its front matter sets, which replace a cascade's: the keys
+	// are those of its inputs (ownIn), and of hugoRare.silent for those that give none.
+	params hugoParams
 	fields []metaField // the keys of hugoMetaKeys and the taxonomies' that it sets
 	ownIn  []rules.Input
 	rare   *hugoRare // what few pages have
@@ -31,6 +34,7 @@ type hugoRead struct {
 // hugoRare is what few pages' readings have: cascades (branch pages), problems, a bundle's folder.
 type hugoRare struct {
 	cascades []hugoCascade
+	silent   []hugoSetter // the robots parameters its front matter sets with keys that give no input (noindex: false)
 	warnings []error
 	err      error  // why the front matter could not be read, or its robots keys not
 	pageErr  error  // why the page could not be placed
@@ -79,15 +83,15 @@ func (rd *hugoRead) sameAs(o *hugoRead) bool {
 	if rd == o {
 		return true
 	}
-	if rd.ok != o.ok || !reflect.DeepEqual(rd.fields, o.fields) || !reflect.DeepEqual(rd.ownIn, o.ownIn) {
+	if rd.ok != o.ok || rd.params != o.params || !reflect.DeepEqual(rd.fields, o.fields) || !reflect.DeepEqual(rd.ownIn, o.ownIn) {
 		return false
 	}
 	var a, b hugoRare
 	if rd.rare != nil {
-		a = hugoRare{cascades: rd.rare.cascades, warnings: rd.rare.warnings, err: rd.rare.err}
+		a = hugoRare{cascades: rd.rare.cascades, silent: rd.rare.silent, warnings: rd.rare.warnings, err: rd.rare.err}
 	}
 	if o.rare != nil {
-		b = hugoRare{cascades: o.rare.cascades, warnings: o.rare.warnings, err: o.rare.err}
+		b = hugoRare{cascades: o.rare.cascades, silent: o.rare.silent, warnings: o.rare.warnings, err: o.rare.err}
 	}
 	return reflect.DeepEqual(a, b)
 }
@@ -170,12 +174,27 @@ func (g hugoGen) readFrontMatter(f hugoFile, head []byte, keys map[string]string
 			errs = append(errs, err)
 		}
 		for _, c := range cs {
-			rare.cascades = append(rare.cascades, newHugoCascade(c))
+			hc, err := newHugoCascade(doc, c)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			rare.cascades = append(rare.cascades, hc)
 		}
 	}
 	rd.ownIn = own
+	var (
+		robotsKeys [8]frontmatter.RobotsKey
+		sets       [len(hugoParamNames)]hugoSetter
+	)
+	for _, set := range hugoSetters(sets[:0], doc.RobotsKeys(robotsKeys[:0], doc.Root, rules.FromFrontMatter)) {
+		rd.params |= set.param
+		if !slices.ContainsFunc(own, func(in rules.Input) bool { return hugoParam(in.Source.Key) == set.param }) {
+			rare.silent = append(rare.silent, set)
+		}
+	}
 	rare.warnings, rare.err = doc.Warnings, errors.Join(errs...)
-	if rare.cascades != nil || rare.warnings != nil || rare.err != nil {
+	if rare.cascades != nil || rare.silent != nil || rare.warnings != nil || rare.err != nil {
 		rd.rare = &rare
 	}
 	return rd

@@ -172,22 +172,25 @@ func TestHugoConfig(t *testing.T) {
 func TestHugoInputs(t *testing.T) {
 	tests := []struct {
 		site, source string
-		want         []string // "agent=value from kind file:line"
+		want         []string // "agent=value from kind file:line", and " replaced by kind file:line"
 	}{
 		{site: "basic", source: "content/blog/first.md", want: []string{"robots=noimageindex from cascade content/blog/_index.md:4"}},
+		// Both entries of the blog's cascade set robots: Hugo gives the page the first one's
+		// (Hugo v0.165 wrote .Params.robots "noimageindex" into blog/sub/deep/).
 		{site: "basic", source: "content/blog/sub/deep.md", want: []string{
 			"robots=noimageindex from cascade content/blog/_index.md:4",
-			"robots=nosnippet from cascade content/blog/_index.md:8",
+			"robots=nosnippet from cascade content/blog/_index.md:8 replaced by cascade content/blog/_index.md:4",
 		}},
+		// The page's own robots replaces the cascade's (Hugo wrote "noindex").
 		{site: "basic", source: "content/blog/My Second Post.md", want: []string{
-			"robots=noimageindex from cascade content/blog/_index.md:4",
+			"robots=noimageindex from cascade content/blog/_index.md:4 replaced by front matter content/blog/My Second Post.md:4",
 			"robots=noindex from front matter content/blog/My Second Post.md:4",
 		}},
 		{site: "basic", source: "content/docs/guide/install.md", want: []string{"robots=noarchive from cascade hugo.toml:6"}},
 		{site: "basic", source: "content/tags/go/_index.md", want: []string{"robots=noindex from front matter content/tags/go/_index.md:3"}},
 		{site: "multilingual", source: "content/news/hello.fr.md", want: []string{
 			"robots=nosnippet from cascade content/news/_index.fr.md:6",
-			"robots=noarchive from cascade hugo.toml:16",
+			"robots=noarchive from cascade hugo.toml:16 replaced by cascade content/news/_index.fr.md:6",
 		}},
 		{site: "multilingual", source: "content/news/_index.fr.md", want: []string{"robots=noarchive from cascade hugo.toml:16"}},
 		{site: "multilingual", source: "content/news/hello.md"},
@@ -202,7 +205,11 @@ func TestHugoInputs(t *testing.T) {
 			p := pagesBySource(t, openFixture(t, tc.site, nil))[tc.source]
 			var got []string
 			for _, in := range p.Inputs {
-				got = append(got, fmt.Sprintf("%s=%s from %s %s:%d", in.Agent, in.Value, in.Source.Kind, in.Source.File, in.Source.Line))
+				s := fmt.Sprintf("%s=%s from %s %s:%d", in.Agent, in.Value, in.Source.Kind, in.Source.File, in.Source.Line)
+				if by := in.ReplacedBy; by != nil {
+					s += fmt.Sprintf(" replaced by %s %s:%d", by.Kind, by.File, by.Line)
+				}
+				got = append(got, s)
 			}
 			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
 				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))

@@ -70,6 +70,7 @@ type jekyllDefault struct {
 	hasType bool
 	values  *frontmatter.Node
 	inputs  []rules.Input
+	keys    []rules.Source // the robots keys its values set (jekyllKeys)
 }
 
 // jekyllDefaultExcludes is DEFAULT_EXCLUDES in configuration.rb.
@@ -319,11 +320,12 @@ func (r *jekyllConfigReader) defaults(k frontmatter.Key) []error {
 				}
 			}
 		}
-		in, err := r.doc.RobotsIn(values, rules.FromCascade)
+		in, err := r.doc.RobotsIn(values, rules.FromFrontMatterDefaults)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		d.inputs = in
+		d.keys = jekyllKeys(r.doc.RobotsKeys(nil, values, rules.FromFrontMatterDefaults))
 		r.c.defaults = append(r.c.defaults, d)
 	}
 	return errs

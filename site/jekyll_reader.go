@@ -391,18 +391,112 @@ func jekyllInputs(matched []jekyllDefault, own []rules.Input) []rules.Input {
 	return append(in, own...)
 }
 
+// jekyllKeys are the robots keys of a map (a page's front matter, the values of a defaults scope)
+// that replace an inherited key, one for each agent of a robots map. A key that says nothing
+// replaces nothing: Jekyll keeps a default's value under a key with no value, as robotsmith does
+// (and robotsmith keeps it too under an empty string or list, which Jekyll would put in its place).
+func jekyllKeys(keys []frontmatter.RobotsKey) []rules.Source {
+	var out []rules.Source
+	for _, k := range keys {
+		if !k.Empty {
+			out = append(out, k.Source)
+		}
+	}
+	return out
+}
+
+// jekyllClash reports whether the robots keys a and b (frontmatter.RobotsKey's Key, an input's) are
+// the same value in Jekyll's merge of hashes (Utils.deep_merge_hashes): the same key, or one a
+// robots map and the other a value of it or the value it would replace ("robots" and
+// "robots.googlebot"). Two agents of a robots map are two values, merged key by key. Keys differ
+// in case, as Ruby's hashes tell them apart.
+func jekyllClash(a, b string) bool {
+	ka, aa, _ := strings.Cut(a, ".")
+	kb, ab, _ := strings.Cut(b, ".")
+	return ka == kb && (aa == "" || ab == "" || aa == ab)
+}
+
+// jekyllInherit is a page's robots inputs: the matching defaults' first, then its own, with the
+// inherited ones that Jekyll does not give the page replaced (SPEC §3.3). Jekyll merges the values
+// of the defaults that apply (FrontmatterDefaults#all, in the order written: a scope with
+// precedence over the one that had it so far is merged over the values so far, any other under
+// them), then the page's front matter over those, hash by hash (jekyllClash); so an inherited value
+// is replaced by the key merged over it. A page none of whose values are replaced has
+// jekyllInputs's slice, shared with the other pages alike.
+func jekyllInherit(matched []jekyllDefault, own []rules.Input, ownKeys []rules.Source) []rules.Input {
+	keyed := 0
+	for _, d := range matched {
+		if len(d.keys) > 0 {
+			keyed++
+		}
+	}
+	if keyed == 0 || keyed == 1 && len(ownKeys) == 0 {
+		return jekyllInputs(matched, own)
+	}
+	var (
+		in       []rules.Input   // the inherited inputs so far
+		held     []*rules.Source // the keys of the values merged so far that no other replaced
+		old      *jekyllDefault  // the scope with precedence so far
+		replaced bool
+	)
+	// over replaces the inputs of in that a key of by clashes with.
+	over := func(in []rules.Input, by []*rules.Source) {
+		for i := range in {
+			for _, k := range by {
+				if in[i].ReplacedBy == nil && jekyllClash(in[i].Source.Key, k.Key) {
+					in[i].ReplacedBy, replaced = k, true
+				}
+			}
+		}
+	}
+	ptrs := func(keys []rules.Source) []*rules.Source {
+		out := make([]*rules.Source, len(keys))
+		for i := range keys {
+			out[i] = &keys[i]
+		}
+		return out
+	}
+	for i := range matched {
+		d := &matched[i]
+		keys := ptrs(d.keys)
+		at := len(in)
+		in = append(in, d.inputs...)
+		if precedes(old, *d) {
+			over(in[:at], keys)
+			held = slices.DeleteFunc(held, func(h *rules.Source) bool {
+				return slices.ContainsFunc(keys, func(k *rules.Source) bool { return jekyllClash(h.Key, k.Key) })
+			})
+			held = append(held, keys...)
+			old = d
+			continue
+		}
+		over(in[at:], held)
+		for _, k := range keys {
+			if !slices.ContainsFunc(held, func(h *rules.Source) bool { return jekyllClash(h.Key, k.Key) }) {
+				held = append(held, k)
+			}
+		}
+	}
+	over(in, ptrs(ownKeys))
+	if !replaced {
+		return jekyllInputs(matched, own)
+	}
+	return append(in, own...)
+}
+
 // jekyllRead is what reading one page's or document's front matter produced (readJekyll), which
 // a site mapped again keeps while the file does not change (Remap): the values of the keys
 // mapping reads, its robots inputs, and its problems. The defaults are merged over it each time
 // the site is mapped (jekyllWalk.merge): which apply can change with the files of the site.
 type jekyllRead struct {
 	jekyllPlace
-	ok       bool          // the front matter could be parsed: the file is one of the site's
-	noData   bool          // Jekyll's YAML reader refuses it: the file is built without its data
-	fields   []jekyllField // the keys of jekyllDataKeys it sets, not null
-	own      []rules.Input // its own robots inputs
-	dateLine int           // the line of its date key, 0 when none
-	mtime    time.Time     // a draft's modification time
+	ok       bool           // the front matter could be parsed: the file is one of the site's
+	noData   bool           // Jekyll's YAML reader refuses it: the file is built without its data
+	fields   []jekyllField  // the keys of jekyllDataKeys it sets, not null
+	own      []rules.Input  // its own robots inputs
+	ownKeys  []rules.Source // the robots keys it sets (jekyllKeys)
+	dateLine int            // the line of its date key, 0 when none
+	mtime    time.Time      // a draft's modification time
 	warnings []error
 	errs     []error
 }
@@ -434,6 +528,8 @@ func readJekyll(srcRel string, head []byte, err error) *jekyllRead {
 		rd.errs = append(rd.errs, err)
 	}
 	rd.own = own
+	var buf [8]frontmatter.RobotsKey
+	rd.ownKeys = jekyllKeys(doc.RobotsKeys(buf[:0], doc.Root, rules.FromFrontMatter))
 	rd.warnings = doc.Warnings // Robots' too
 	if doc.Root != nil {
 		for _, k := range doc.Root.Keys {
@@ -458,7 +554,7 @@ func (w *jekyllWalk) merge(rd *jekyllRead, defaultsRel, typ string, pr *jekyllPr
 	}
 	pr.warnings = append(pr.warnings, rd.warnings...)
 	matched, data := w.c.jekyllMatched(w.globs, defaultsRel, typ)
-	in = jekyllInputs(matched, rd.own)
+	in = jekyllInherit(matched, rd.own, rd.ownKeys)
 	var fmc *frontmatter.Node
 	for _, f := range rd.fields {
 		data[f.key] = f.v

@@ -229,16 +229,16 @@ func TestJekyllInputs(t *testing.T) {
 	for _, p := range pages {
 		got[p.Source] = p.Inputs
 	}
-	cascade := func(line int) rules.Source {
-		return rules.Source{Kind: rules.FromCascade, File: "_config.yml", Line: line}
+	defaults := func(line int) rules.Source {
+		return rules.Source{Kind: rules.FromFrontMatterDefaults, File: "_config.yml", Line: line}
 	}
 	tests := []struct {
 		source string
 		want   []string // agent=value@kind:line
 	}{
-		{"_posts/2019-05-05-first.md", []string{"robots=noindex@cascade:19"}},
-		{"_posts/2019-05-06-second.md", []string{"robots=noindex@cascade:19", "robots=nofollow@front matter:2"}},
-		{"legal/terms.md", []string{"googlebot=nosnippet@cascade:30"}},
+		{"_posts/2019-05-05-first.md", []string{"robots=noindex@front matter defaults:19"}},
+		{"_posts/2019-05-06-second.md", []string{"robots=noindex@front matter defaults:19", "robots=nofollow@front matter:2"}},
+		{"legal/terms.md", []string{"googlebot=nosnippet@front matter defaults:30"}},
 		{"about.md", nil},
 	}
 	for _, tc := range tests {
@@ -246,8 +246,8 @@ func TestJekyllInputs(t *testing.T) {
 			var have []string
 			for _, in := range got[tc.source] {
 				have = append(have, fmt.Sprintf("%s=%s@%s:%d", in.Agent, in.Value, in.Source.Kind, in.Source.Line))
-				if in.Source.Kind == rules.FromCascade && in.Source.File != cascade(0).File {
-					t.Errorf("cascade source file = %q, want _config.yml", in.Source.File)
+				if in.Source.Kind == rules.FromFrontMatterDefaults && in.Source.File != defaults(0).File {
+					t.Errorf("front matter defaults source file = %q, want _config.yml", in.Source.File)
 				}
 			}
 			if !reflect.DeepEqual(have, tc.want) {

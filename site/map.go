@@ -46,7 +46,8 @@ type Map struct {
 	// Pages are the source pages.
 	Pages []Page
 	// Sourceless are the pages the generator makes without a source (Hugo's home, section,
-	// taxonomy and term lists and 404 pages, in every language), with their kind and language.
+	// taxonomy and term lists and 404 pages, in every language), with their kind and language,
+	// and the inputs of the cascades that reach them.
 	Sourceless []Page
 	// Warnings are problems the generator lets pass (an unreadable date it reads, Jekyll front
 	// matter it builds without), each once per source file.

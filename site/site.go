@@ -111,9 +111,12 @@ type Page struct {
 	Source string // slash path relative to Site.Root: "content/blog/a.md"; "" for a page with no source
 	URL    string // URL path as served, "/blog/a/"; "" when the page has no output
 	Output string // output file, slash path relative to Site.Output: "blog/a/index.html"; "" when none
-	// Inputs are the page's robots directives: cascade or defaults (rules.FromCascade) first, then
-	// its own front matter (rules.FromFrontMatter). The pages that one cascade or default alone
-	// gives inputs to share its slice (same first element, same length): read it, never change it.
+	// Inputs are the page's robots directives: its cascades' or front matter defaults'
+	// (rules.FromCascade, rules.FromFrontMatterDefaults) first, then its own front matter's
+	// (rules.FromFrontMatter); those the generator does not give the page, as a key of the same
+	// name replaces them, are marked (rules.Input.ReplacedBy). A page made without a source has
+	// its cascades'. The pages that one cascade or default alone gives inputs to share its slice
+	// (same first element, same length): read it, never change it.
 	Inputs []rules.Input
 	// Extra are the files the page owns beside its own output; nil for a page that has none, the
 	// usual case (a Hugo page with only its HTML): a site keeps a small Page for each of its
