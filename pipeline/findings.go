@@ -119,12 +119,14 @@ func (j *job) crawlFindings(m *model, fs *findings) {
 		if v == nil || v.Class == rules.ErrorPage || v.Class == rules.Redirect {
 			continue
 		}
+		all := v.Noindex("robots")
 		agents := searchAgents[:]
-		if !v.Noindex("robots") {
+		if !all {
 			agents = nil
 		}
 		for _, t := range v.Directives.Tags {
-			if t.Name != "robots" && v.Noindex(t.Name) && !slices.Contains(agents, t.Name) {
+			// One tag a name: t's own and the robots tag decide (a page may name thousands of agents).
+			if t.Name != "robots" && (all || t.Noindex()) && !(all && slices.Contains(searchAgents[:], t.Name)) {
 				agents = append(agents, t.Name)
 			}
 		}

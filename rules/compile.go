@@ -200,14 +200,18 @@ func (d Decision) Verdict() *Verdict {
 // noindex by this reading.
 func (v *Verdict) Noindex(agent string) bool {
 	for _, t := range v.Directives.Tags {
-		if t.Name == "robots" || t.Name == agent {
-			if hasToken(t.Content, "noindex") {
-				return true
-			}
+		if (t.Name == "robots" || t.Name == agent) && t.Noindex() {
+			return true
 		}
 	}
 	return false
 }
+
+// Noindex reports whether the tag itself says noindex. A Verdict has one tag a name, so for an agent
+// whose tag is t, Verdict.Noindex(t.Name) is the robots tag's Noindex or t's: a caller going over
+// every tag of a page naming thousands of agents asks t, not the Verdict, which would go over every
+// tag again for each.
+func (t Tag) Noindex() bool { return hasToken(t.Content, "noindex") }
 
 // hasToken reports whether a resolved content ("noindex, follow") holds tok.
 func hasToken(content, tok string) bool {

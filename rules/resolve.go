@@ -496,10 +496,12 @@ func uniqSorted(s []string) []string {
 	return out
 }
 
-// agentSets is what the inputs gave one agent.
+// agentSets is what the inputs gave one agent. A set is a kilobyte and more, and a page may name
+// tens of thousands of agents: defaults, which only the few agents the defaults name have, is made
+// when one is given, and a Decision shares the builder's agentSets rather than copying them.
 type agentSets struct {
 	own        set  // every value the agent's own inputs gave
-	defaults   set  // only those from the defaults
+	defaults   *set // only those from the defaults; nil when they gave none
 	nonDefault bool // a non-default source gave the agent a value
 }
 
@@ -520,6 +522,9 @@ func (b *builder) add(p parsed) {
 		e := entry{has: true, tok: t, src: p.src, pri: priority{kind: p.src.Kind, seq: b.seq}}
 		a.own.add(e)
 		if p.src.Kind == FromDefault {
+			if a.defaults == nil {
+				a.defaults = &set{}
+			}
 			a.defaults.add(e)
 		} else {
 			a.nonDefault = true
@@ -528,12 +533,9 @@ func (b *builder) add(p parsed) {
 }
 
 func (b *builder) decision(path string, style Style) Decision {
-	d := Decision{Path: path, style: style, sets: map[string]agentSets{}}
-	for name, a := range b.own {
-		d.sets[name] = *a
-	}
+	d := Decision{Path: path, style: style, sets: b.own}
 	if _, ok := d.sets["robots"]; !ok {
-		d.sets["robots"] = agentSets{}
+		d.sets["robots"] = &agentSets{}
 	}
 	names := make([]string, 0, len(d.sets))
 	for name := range d.sets {
@@ -544,7 +546,7 @@ func (b *builder) decision(path string, style Style) Decision {
 	for _, name := range names {
 		s := robots
 		if name != "robots" {
-			s = robots.merged(d.sets[name].own)
+			s = robots.merged(d.of(name).own)
 		}
 		d.Agents = append(d.Agents, Agent{Name: name, Values: s.values()})
 	}
