@@ -16,6 +16,8 @@ import (
 	// also has file-system Glob functions; rules calls only Match and
 	// ValidatePattern, which are pure string functions.)
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 )
 
 // Style is how a public page's tags are written (SPEC §5).
@@ -182,7 +184,7 @@ func New(cfg Config) (r *Resolver, err error) {
 	}
 	for _, g := range r.errorPages {
 		if err := checkGlob(g); err != nil {
-			errs = append(errs, fmt.Errorf("error_pages: %q: %w", g, err))
+			errs = append(errs, fmt.Errorf("error_pages: %s: %w", excerpt.Quote(g), err))
 		}
 	}
 	for a := range named {
@@ -210,22 +212,27 @@ func parseInput(in Input) (parsed, []Warning, error) {
 		agent = "robots"
 	}
 	if strings.ContainsAny(agent, " \t\r\n,:;\"'<>=") {
-		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: fmt.Errorf("%w: %q is not an agent name", ErrMalformed, in.Agent)}
+		return parsed{}, nil, &Error{Source: in.Source, Err: fmt.Errorf("%w: %s is not an agent name", ErrMalformed, excerpt.Quote(in.Agent))}
 	}
 	lenient := in.Source.Kind == FromPage
 	if err := checkAgent(agent); err != nil {
 		if lenient {
 			return parsed{}, []Warning{{Source: in.Source, Msg: err.Error() + "; dropped"}}, nil
 		}
-		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: err}
+		return parsed{}, nil, &Error{Source: in.Source, Err: err}
 	}
-	toks, msgs, err := parseValue(in.Value, lenient)
+	toks, msgs, one, err := parseValue(in.Value, lenient, true)
 	var ws []Warning
 	for _, m := range msgs {
 		ws = append(ws, Warning{Source: in.Source, Msg: m})
 	}
 	if err != nil {
-		return parsed{}, ws, &Error{Source: in.Source, Value: in.Value, Err: err}
+		// The error quotes the value when it is one directive; of several, each error quotes its own.
+		e := &Error{Source: in.Source, Err: err}
+		if one {
+			e.Value = in.Value
+		}
+		return parsed{}, ws, e
 	}
 	return parsed{agent: agent, toks: toks, src: in.Source}, ws, nil
 }
@@ -243,14 +250,17 @@ func selectorValues(key string, vs []string) ([]string, error) {
 	return out, nil
 }
 
-var errGlobSlash = errors.New("a path glob must start with /")
+var (
+	errGlobSlash = errors.New("a path glob must start with /")
+	errBadGlob   = errors.New("bad glob")
+)
 
 func checkGlob(g string) error {
 	if !strings.HasPrefix(g, "/") {
 		return errGlobSlash
 	}
 	if !doublestar.ValidatePattern(g) {
-		return fmt.Errorf("bad glob %q", g)
+		return errBadGlob
 	}
 	return nil
 }
