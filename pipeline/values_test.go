@@ -2,12 +2,14 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
 
@@ -176,6 +178,50 @@ func TestLongValueQuotedOnce(t *testing.T) {
 			}
 			if !quoted {
 				t.Errorf("no message quotes the value: %q", msgs)
+			}
+		})
+	}
+}
+
+// TestTooManyAgents: a front matter or a config naming more agents than rules.MaxAgents fails the
+// check with an error at the first agent over the limit (SPEC §10: refused with a clear limit);
+// at the limit, the page gets a tag for each.
+func TestTooManyAgents(t *testing.T) {
+	agents := func(n int, indent string) string {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, "%sx%06d: noindex\n", indent, i)
+		}
+		return sb.String()
+	}
+	plain := "---\ntitle: P\n---\nP\n"
+	for _, tc := range []struct {
+		desc, page, config, err string
+	}{
+		{"a front matter at the limit", "---\ntitle: P\nrobots:\n" + agents(rules.MaxAgents, "  ") + "---\nP\n", "", ""},
+		{"a front matter over it", "---\ntitle: P\nrobots:\n" + agents(rules.MaxAgents+1, "  ") + "---\nP\n", "",
+			fmt.Sprintf("content/posts/p.md:%d: front matter robots.x%06d: more than %d agent names", 4+rules.MaxAgents, rules.MaxAgents, rules.MaxAgents)},
+		{"a config over it", plain, "rules:\n  - path: /posts/p/\n" + agents(rules.MaxAgents, "    "),
+			fmt.Sprintf("robotsmith.yaml:%d: rule 1: more than %d agent names", 3+rules.MaxAgents-3, rules.MaxAgents)},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := valueSite(t, map[string]string{"content/posts/p.md": plain, "robotsmith.yaml": tc.config}, func(dir string) {
+				writeTree(t, dir, map[string]string{"content/posts/p.md": tc.page})
+			})
+			_, err := Run(context.Background(), Options{Root: dir, Write: tc.err == ""})
+			switch {
+			case tc.err == "" && err != nil:
+				t.Fatal(err)
+			case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+				t.Fatalf("error: got %v, want it to hold %q", err, tc.err)
+			case tc.err == "":
+				b, err := os.ReadFile(filepath.Join(dir, "public", "posts", "p", "index.html"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if n := strings.Count(string(b), `content="index, follow, noindex`) + strings.Count(string(b), `content="noindex`); n < rules.MaxAgents {
+					t.Errorf("the page has %d noindex tags, want one for each of %d agents", n, rules.MaxAgents)
+				}
 			}
 		})
 	}

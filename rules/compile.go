@@ -2,7 +2,10 @@ package rules
 
 import (
 	"encoding/binary"
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -93,8 +96,15 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 	if len(in) == 0 {
 		return nil, nil, nil
 	}
+	var tooMany error
+	if i, ok := overAgents(in); ok {
+		// The run fails; the source keeps what came before the agent over the limit.
+		tooMany = &Error{Source: in[i].Source, Err: errTooManyAgents}
+		in = in[:i]
+	}
 	sh := &shape{}
 	inputs, warns, err := parseInputs(nil, in)
+	err = errors.Join(tooMany, err)
 	var key, share []byte
 	for i := range inputs {
 		p := &inputs[i]
@@ -130,6 +140,35 @@ func (cc *Compiler) Compile(in []Input) (*Compiled, []Warning, error) {
 		p.src.File, p.src.Line = "", 0
 	}
 	return c, warns, err
+}
+
+// MaxAgents is the most agent names one source (a page's front matter with its cascades) or the
+// config gives values to. A site names a few crawlers; a page naming 100,000 would cost hundreds of
+// MiB, a kilobyte and more each (SPEC §10: refused with a clear limit).
+const MaxAgents = 1000
+
+var errTooManyAgents = fmt.Errorf("more than %d agent names: robotsmith reads at most %d in one page's front matter with its cascades, and in the config (a site names a few crawlers)", MaxAgents, MaxAgents)
+
+// overAgents is the index of the input that names the (MaxAgents+1)th distinct agent of in, if one
+// does.
+func overAgents(in []Input) (int, bool) {
+	if len(in) <= MaxAgents {
+		return 0, false
+	}
+	seen := make(map[string]bool, MaxAgents+1)
+	for i, x := range in {
+		a := strings.ToLower(strings.TrimSpace(x.Agent))
+		if a == "" {
+			a = "robots"
+		}
+		if !seen[a] {
+			if len(seen) == MaxAgents {
+				return i, true
+			}
+			seen[a] = true
+		}
+	}
+	return 0, false
 }
 
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),

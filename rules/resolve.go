@@ -132,7 +132,9 @@ func New(cfg Config) (r *Resolver, err error) {
 			errs = append(errs, err)
 			continue
 		}
-		named[p.agent] = true
+		if named[p.agent] = true; len(named) > MaxAgents {
+			return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
+		}
 		r.defaults = append(r.defaults, p)
 	}
 	for i, rule := range cfg.Rules {
@@ -173,7 +175,9 @@ func New(cfg Config) (r *Resolver, err error) {
 				errs = append(errs, err)
 				continue
 			}
-			named[p.agent] = true
+			if named[p.agent] = true; len(named) > MaxAgents {
+				return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
+			}
 			cr.values = append(cr.values, p)
 		}
 		r.rules = append(r.rules, cr)
