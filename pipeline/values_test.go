@@ -201,8 +201,9 @@ func TestTooManyAgents(t *testing.T) {
 		{"a front matter at the limit", "---\ntitle: P\nrobots:\n" + agents(rules.MaxAgents, "  ") + "---\nP\n", "", ""},
 		{"a front matter over it", "---\ntitle: P\nrobots:\n" + agents(rules.MaxAgents+1, "  ") + "---\nP\n", "",
 			fmt.Sprintf("content/posts/p.md:%d: front matter robots.x%06d: more than %d agent names", 4+rules.MaxAgents, rules.MaxAgents, rules.MaxAgents)},
-		{"a config over it", plain, "rules:\n  - path: /posts/p/\n" + agents(rules.MaxAgents, "    "),
-			fmt.Sprintf("robotsmith.yaml:%d: rule 1: more than %d agent names", 3+rules.MaxAgents-3, rules.MaxAgents)},
+		{"a config at the limit, with the built-in defaults' agents", plain, "rules:\n  - path: /posts/p/\n" + agents(rules.MaxAgents, "    "), ""},
+		{"a config over it", plain, "rules:\n  - path: /posts/p/\n" + agents(rules.MaxAgents+1, "    "),
+			fmt.Sprintf("robotsmith.yaml:%d: rule 1: more than %d agent names", 3+rules.MaxAgents, rules.MaxAgents)},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			dir := valueSite(t, map[string]string{"content/posts/p.md": plain, "robotsmith.yaml": tc.config}, func(dir string) {

@@ -43,7 +43,7 @@ func TestAgentLimit(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			var err error
 			if tc.cfg {
-				_, err = New(Config{Defaults: []Input{}, Rules: []Rule{{Paths: []string{"/**"}, Values: tc.in, Source: Source{Kind: FromRule, File: "content/a.md", Line: 2, Rule: 1}}}})
+				_, err = New(Config{Rules: []Rule{{Paths: []string{"/**"}, Values: tc.in, Source: Source{Kind: FromRule, File: "content/a.md", Line: 2, Rule: 1}}}})
 			} else {
 				_, _, err = Compile(tc.in)
 			}

@@ -123,7 +123,15 @@ func New(cfg Config) (r *Resolver, err error) {
 	if defs == nil {
 		defs = builtinDefaults()
 	}
-	named := map[string]bool{}
+	// named are the agents the config names; over reports a new one past MaxAgents.
+	named, others := map[string]bool{}, 0
+	over := func(agent string) bool {
+		if !named[agent] && !knownAgent(agent) {
+			others++
+		}
+		named[agent] = true
+		return others > MaxAgents
+	}
 	for _, in := range defs {
 		in.Source.Kind = FromDefault
 		p, ws, err := parseInput(in)
@@ -132,7 +140,7 @@ func New(cfg Config) (r *Resolver, err error) {
 			errs = append(errs, err)
 			continue
 		}
-		if named[p.agent] = true; len(named) > MaxAgents {
+		if over(p.agent) {
 			return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
 		}
 		r.defaults = append(r.defaults, p)
@@ -175,7 +183,7 @@ func New(cfg Config) (r *Resolver, err error) {
 				errs = append(errs, err)
 				continue
 			}
-			if named[p.agent] = true; len(named) > MaxAgents {
+			if over(p.agent) {
 				return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
 			}
 			cr.values = append(cr.values, p)
