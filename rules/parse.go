@@ -162,11 +162,21 @@ func parseValue(s string, lenient, quoted bool) (toks []tok, warns []string, one
 			errs = append(errs, err)
 		}
 	}
+	// A value of thousands of bad words reports the first few and a count.
+	if n := len(errs) - maxValueProblems; n > 0 {
+		errs = append(errs[:maxValueProblems], fmt.Errorf("and %d more problems in the value", n))
+	}
+	if n := len(warns) - maxValueProblems; n > 0 {
+		warns = append(warns[:maxValueProblems], fmt.Sprintf("and %d more directives, dropped", n))
+	}
 	if loose != "" {
 		warns = append(warns, loose)
 	}
 	return toks, warns, len(items) == 1, errors.Join(errs...)
 }
+
+// maxValueProblems is how many errors, and how many warnings, one value reports before a count.
+const maxValueProblems = 10
 
 // parseDirective parses one trimmed directive such as "noindex",
 // "max-snippet: 50" or "unavailable_after:2027-01-31". With whole set, the

@@ -224,3 +224,31 @@ func TestMessagesQuoteOnce(t *testing.T) {
 		})
 	}
 }
+
+// TestProblemsPerValue: a value of thousands of unknown or misspelt words reports the first few
+// and a count, not a line each (SPEC §10: no input makes output out of proportion to its size).
+func TestProblemsPerValue(t *testing.T) {
+	for _, tc := range []struct {
+		desc, in    string
+		warns, errs int
+	}{
+		{"unknown words", "noindex " + strings.Repeat("zzzzzzzz ", 5000), maxValueProblems + 2, 0},
+		{"unknown directives", "noindex, " + strings.Repeat("zzzzzzzz, ", 5000), maxValueProblems + 1, 0},
+		{"misspellings", strings.Repeat("noindx ", 5000), 1, maxValueProblems + 1},
+		{"malformed directives", strings.Repeat("max-snippet:x, ", 5000), 0, maxValueProblems + 1},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, warns, err := ParseValue(tc.in)
+			if len(warns) != tc.warns {
+				t.Errorf("%d warnings, want %d: %.300q", len(warns), tc.warns, warns)
+			}
+			errs := 0
+			if err != nil {
+				errs = len(strings.Split(err.Error(), "\n"))
+			}
+			if errs != tc.errs {
+				t.Errorf("%d errors, want %d: %.300v", errs, tc.errs, err)
+			}
+		})
+	}
+}
