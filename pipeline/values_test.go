@@ -115,6 +115,14 @@ func TestLooseSeparators(t *testing.T) {
 	if !strings.Contains(string(sitemap), "https://example.org/posts/public/") {
 		t.Errorf("the sitemap lost the public page:\n%s", sitemap)
 	}
+	// The theme's tag, recorded in robotsmith's block, is read the same way the second time.
+	again, err := Run(context.Background(), Options{Root: dir, Write: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Changed != 0 {
+		t.Errorf("a second build changed %q", again.ChangedFiles)
+	}
 }
 
 func slicesContain(ss []string, sub string) bool {
