@@ -119,6 +119,11 @@ type Catalogue struct {
 	date     string
 	crawlers []Crawler
 	index    map[string]int // lower-case token → crawlers index
+	// tokens is every token, sorted without case (Tokens). targets are the lower-case tokens of
+	// the crawlers that are not Generic, in the same order, and names the same tokens as written:
+	// what Resembles compares a name with. Both are worked out once, by Parse: a front matter or
+	// a config may name tens of thousands of agents, each checked by Resembles.
+	tokens, targets, names []string
 }
 
 // Version is the catalogue's version, raised with every change.
@@ -147,13 +152,24 @@ func (c *Catalogue) Lookup(token string) (Crawler, bool) {
 
 // Tokens returns every token of the catalogue, sorted without case: the
 // list of well-known crawler tokens.
-func (c *Catalogue) Tokens() []string {
-	var out []string
+func (c *Catalogue) Tokens() []string { return slices.Clone(c.tokens) }
+
+// sortTokens sets c.tokens, c.targets and c.names from c.crawlers.
+func (c *Catalogue) sortTokens() {
+	type tok struct{ token, lower string }
+	var all []tok
 	for _, cr := range c.crawlers {
-		out = append(out, cr.Tokens...)
+		for _, t := range cr.Tokens {
+			all = append(all, tok{t, strings.ToLower(t)})
+		}
 	}
-	sort.Slice(out, func(i, j int) bool { return strings.ToLower(out[i]) < strings.ToLower(out[j]) })
-	return out
+	sort.SliceStable(all, func(i, j int) bool { return all[i].lower < all[j].lower })
+	for _, t := range all {
+		c.tokens = append(c.tokens, t.token)
+		if !c.crawlers[c.index[t.lower]].Generic {
+			c.targets, c.names = append(c.targets, t.lower), append(c.names, t.token)
+		}
+	}
 }
 
 // Block returns the crawlers that blocks of the AI categories ps disallow,
@@ -181,18 +197,11 @@ func (c *Catalogue) Resembles(name string) (string, bool) {
 	if _, ok := c.index[n]; ok || n == "" {
 		return "", false
 	}
-	var lower, tokens []string
-	for _, t := range c.Tokens() {
-		lt := strings.ToLower(t)
-		if !c.crawlers[c.index[lt]].Generic {
-			lower, tokens = append(lower, lt), append(tokens, t)
-		}
-	}
-	near, ok := suggest.Resembles(n, lower)
+	near, ok := suggest.Resembles(n, c.targets)
 	if !ok {
 		return "", false
 	}
-	return tokens[slices.Index(lower, near)], true
+	return c.names[slices.Index(c.targets, near)], true
 }
 
 //go:embed catalogue.yaml
@@ -341,5 +350,6 @@ func Parse(data []byte) (*Catalogue, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
+	c.sortTokens()
 	return c, nil
 }

@@ -233,6 +233,33 @@ func TestResembles(t *testing.T) {
 	}
 }
 
+// TestResemblesCost: a front matter or a config may name tens of thousands of agents, each checked
+// by Resembles (SPEC §10: work per input linear with a small constant). What it compares against is
+// worked out once, when the catalogue is parsed: a call neither copies nor sorts the catalogue's
+// tokens, and Tokens copies its sorted list without sorting it again.
+func TestResemblesCost(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		desc, name string
+		max        float64
+	}{
+		{"a typo", "googlebto", 8},
+		{"a fine name", "otherbot", 8},
+		{"a long name", strings.Repeat("agent", 200), 8},
+		{"upper case", "AgentSmith", 8},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := testing.AllocsPerRun(20, func() { c.Resembles(tc.name) }); got > tc.max {
+				t.Errorf("Resembles(%.20q) allocates %.0f times a call, want at most %.0f (the catalogue's %d tokens are not copied or sorted per call)",
+					tc.name, got, tc.max, len(c.Tokens()))
+			}
+		})
+	}
+	if got := testing.AllocsPerRun(20, func() { c.Tokens() }); got != 1 {
+		t.Errorf("Tokens allocates %.0f times a call, want 1 (a copy of the list sorted once)", got)
+	}
+}
+
 func TestTokens(t *testing.T) {
 	c := Default()
 	toks := c.Tokens()

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -187,7 +188,7 @@ func usageRule(opt Options) ([]rule, error) {
 		return nil, nil
 	}
 	if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return nil, &PathError{Path: "/*", Msg: fmt.Sprintf("the %s value %q holds a control character", usageHeader, v), Err: ErrLines}
+		return nil, &PathError{Path: "/*", Msg: fmt.Sprintf("the %s value %s holds a control character", usageHeader, excerpt.Quote(v)), Err: ErrLines}
 	}
 	r := rule{path: "/*", other: []string{usageHeader + ": " + v}}
 	if opt.Format != Cloudflare {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -286,6 +287,75 @@ func TestInterpret(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			if got := Interpret(tc.a).Equal(Interpret(tc.b)); got != tc.equal {
 				t.Errorf("Interpret(%q).Equal(Interpret(%q)) = %v, want %v", tc.a, tc.b, got, tc.equal)
+			}
+		})
+	}
+}
+
+// TestInterpretSeparators: an X-Robots-Tag value whose directives are separated by spaces,
+// semicolons or line breaks is read as rules reads a page's (SPEC §4, SPEC §6), with the warning
+// saying to use commas; agent prefixes and dates with spaces and a comma stay whole.
+func TestInterpretSeparators(t *testing.T) {
+	tests := []struct {
+		desc, value string
+		generic     []string
+		agents      map[string][]string
+		warn        string // substring; "" for none
+	}{
+		{"spaces", "noindex nofollow", []string{"noindex", "nofollow"}, nil, `directives separated by spaces are read as "noindex, nofollow"`},
+		{"semicolons", "noindex; nofollow", []string{"noindex", "nofollow"}, nil, "separated by semicolons"},
+		{"an agent prefix, then spaces", "googlebot: noindex nofollow", nil, map[string][]string{"googlebot": {"noindex", "nofollow"}}, "separated by spaces"},
+		{"an agent prefix alone is no separator", "googlebot: noindex", nil, map[string][]string{"googlebot": {"noindex"}}, ""},
+		{"generic, then an agent after a semicolon", "noarchive; googlebot: noindex", []string{"noarchive"}, map[string][]string{"googlebot": {"noindex"}}, "separated by semicolons"},
+		{"a space after the colon of a valued directive", "max-snippet: 50", []string{"max-snippet:50"}, nil, ""},
+		{"an RFC 850 date", "unavailable_after: Friday, 25-Jun-10 15:00:00 PST", []string{"unavailable_after:friday, 25-jun-10 15:00:00 pst"}, nil, ""},
+		{"an RFC 850 date after a space", "noindex unavailable_after: Friday, 25-Jun-10 15:00:00 PST",
+			[]string{"noindex", "unavailable_after:friday, 25-jun-10 15:00:00 pst"}, nil, "separated by spaces"},
+		{"an unknown word keeps the known ones", "noindex foo", []string{"noindex", "foo"}, nil, "separated by spaces"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := Interpret(tc.value)
+			want := Directives{Generic: map[string]bool{}, Agents: map[string]map[string]bool{}}
+			for _, d := range tc.generic {
+				want.Generic[d] = true
+			}
+			for a, ds := range tc.agents {
+				want.Agents[a] = map[string]bool{}
+				for _, d := range ds {
+					want.Agents[a][d] = true
+				}
+			}
+			if !got.Equal(want) {
+				t.Errorf("Interpret(%q) = %v, want %v", tc.value, got, want)
+			}
+			if tc.warn == "" && got.Warning != "" || !strings.Contains(got.Warning, tc.warn) {
+				t.Errorf("Interpret(%q) warns %q, want %q", tc.value, got.Warning, tc.warn)
+			}
+		})
+	}
+}
+
+// TestLongValueMessages: an error about a value from the config quotes at most about 80
+// characters of it, once (SPEC §10), however long it is.
+func TestLongValueMessages(t *testing.T) {
+	long := strings.Repeat("9", 10000)
+	_, blockErr := Block(userFiles(), Options{Format: Netlify, ContentUsage: "train-ai=n\x00" + long})
+	_, formatErr := ParseFormat(long)
+	for _, tc := range []struct {
+		desc string
+		err  error
+	}{{"a control character in Content-Usage", blockErr}, {"an unknown format", formatErr}} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if tc.err == nil {
+				t.Fatal("got no error")
+			}
+			msg := tc.err.Error()
+			if len(msg) > 300 {
+				t.Errorf("a message of %d bytes, want at most 300: %.400s", len(msg), msg)
+			}
+			if n := len(regexp.MustCompile(`9{20,}`).FindAllString(msg, -1)); n != 1 {
+				t.Errorf("the message quotes the value %d times, want once: %.400s", n, msg)
 			}
 		})
 	}

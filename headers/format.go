@@ -3,6 +3,8 @@ package headers
 import (
 	"fmt"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 )
 
 // Format is the `_headers` dialect of a static host.
@@ -37,5 +39,5 @@ func ParseFormat(s string) (Format, error) {
 	case "cloudflare":
 		return Cloudflare, nil
 	}
-	return 0, fmt.Errorf("headers: unknown format %q (want netlify or cloudflare)", s)
+	return 0, fmt.Errorf("headers: unknown format %s (want netlify or cloudflare)", excerpt.Quote(s))
 }

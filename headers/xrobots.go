@@ -49,17 +49,25 @@ func isToken(s string) bool {
 type Directives struct {
 	Generic map[string]bool
 	Agents  map[string]map[string]bool
+	// Warning says how a value whose directives are separated by spaces, semicolons or line
+	// breaks was read, and to use commas (rules.SplitDirectives); "" when commas alone separate
+	// them. Equal ignores it.
+	Warning string
 }
 
 // Interpret reads one X-Robots-Tag header value the way Google and MDN
 // describe it: a directive belongs to the agent named before it, or to all
 // crawlers when no agent was named yet. Both hosts fold repeated lines into
 // one value joined with ", ", so Interpret(strings.Join(lines, ", ")) is what
-// a crawler reads from a file's Lines.
+// a crawler reads from a file's Lines. Directives are split as rules splits a
+// page's (rules.SplitDirectives): spaces, semicolons and line breaks between
+// known directives separate them too, with a Warning.
 func Interpret(value string) Directives {
 	d := Directives{Generic: map[string]bool{}, Agents: map[string]map[string]bool{}}
 	cur := d.Generic
-	for _, item := range strings.Split(value, ",") {
+	items, warning := rules.SplitDirectives(value)
+	d.Warning = warning
+	for _, item := range items {
 		agent, rest := agentPrefix(item)
 		if agent != "" {
 			if d.Agents[agent] == nil {

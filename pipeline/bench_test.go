@@ -2,10 +2,13 @@ package pipeline
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
 
@@ -39,4 +42,59 @@ func BenchmarkCheck(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2000/1e3, "µs/page")
+}
+
+// BenchmarkManyAgents measures a check of a site whose one page's front matter, or whose config's
+// one rule, names n distinct agents (SPEC §10: a front matter naming 100,000 agents is read in
+// seconds and tens of MiB, or refused with a clear limit): up to rules.MaxAgents each name is
+// checked against the crawler catalogue for a typo and the page gets a tag for each; beyond it the
+// check fails, naming the limit. Run: go test -run '^$' -bench ManyAgents -benchmem ./pipeline
+func BenchmarkManyAgents(b *testing.B) {
+	// Names far from every crawler token, short enough for a config of 45,000 under its 1 MiB cap.
+	agents := func(n int, indent string) string {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, "%sx%06d: noindex\n", indent, i)
+		}
+		return sb.String()
+	}
+	plain := "---\ntitle: A\n---\nA\n"
+	for _, tc := range []struct {
+		desc         string
+		page, config string
+		refused      bool
+	}{
+		{"front matter, 10,000 agents", "---\ntitle: A\nrobots:\n" + agents(rules.MaxAgents, "  ") + "---\nA\n", "", false},
+		{"front matter, 40,000 agents", "---\ntitle: A\nrobots:\n" + agents(40000, "  ") + "---\nA\n", "", true},
+		{"front matter, 100,000 agents", "---\ntitle: A\nrobots:\n" + agents(100000, "  ") + "---\nA\n", "", true},
+		{"config, 10,000 agents", plain, "rules:\n  - path: /posts/a/\n" + agents(rules.MaxAgents, "    "), false},
+		{"config, 45,000 agents", plain, "rules:\n  - path: /posts/a/\n" + agents(45000, "    "), true},
+	} {
+		b.Run(tc.desc, func(b *testing.B) {
+			dir := b.TempDir()
+			writeTree(b, dir, map[string]string{
+				"hugo.toml":          "baseURL = \"https://example.org/\"\ntitle = \"t\"\n",
+				"content/posts/a.md": plain,
+				"content/posts/b.md": "---\ntitle: B\n---\nB\n",
+				"robotsmith.yaml":    tc.config,
+			})
+			if err := standin.Generate(dir); err != nil {
+				b.Fatal(err)
+			}
+			// Written after the generator, whose front matter reader is not robotsmith's.
+			writeTree(b, dir, map[string]string{"content/posts/a.md": tc.page})
+			b.ReportAllocs()
+			for b.Loop() {
+				rep, err := Run(context.Background(), Options{Root: dir})
+				switch {
+				case tc.refused && (err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d agent names", rules.MaxAgents))):
+					b.Fatalf("got %v, want the limit", err)
+				case !tc.refused && err != nil:
+					b.Fatal(err)
+				case !tc.refused && rep.Pages < 2:
+					b.Fatalf("pages: got %d, want at least 2", rep.Pages)
+				}
+			}
+		})
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -147,12 +148,14 @@ func (j *job) crawlFindings(m *model, fs *findings) {
 		if v == nil || v.Class == rules.ErrorPage || v.Class == rules.Redirect {
 			continue
 		}
+		all := v.Noindex("robots")
 		agents := searchAgents[:]
-		if !v.Noindex("robots") {
+		if !all {
 			agents = nil
 		}
 		for _, t := range v.Directives.Tags {
-			if t.Name != "robots" && v.Noindex(t.Name) && !slices.Contains(agents, t.Name) {
+			// One tag a name: t's own and the robots tag decide (a page may name thousands of agents).
+			if t.Name != "robots" && (all || t.Noindex()) && !(all && slices.Contains(searchAgents[:], t.Name)) {
 				agents = append(agents, t.Name)
 			}
 		}
@@ -326,6 +329,9 @@ func (j *job) headerFindings(name string, existing []byte, files []record) []str
 	fs := newFindings()
 	for _, u := range headers.UserRobotsTags(existing, j.format) {
 		said := headers.Interpret(u.Value)
+		if said.Warning != "" {
+			fs.add(SeverityWarning, "sep\x00"+strconv.Itoa(u.Line), "%s:%d: rule %s: X-Robots-Tag: %s", name, u.Line, excerpt.Cut(u.Path), said.Warning)
+		}
 		for i := range files {
 			f := &files[i]
 			v := f.verdict
@@ -339,7 +345,7 @@ func (j *job) headerFindings(name string, existing []byte, files []record) []str
 			if d := disagreement(v, said); d != "" {
 				fs.add(SeverityWarning, strconv.Itoa(u.Line),
 					"%s:%d: rule %s sends X-Robots-Tag: %s for %s (%s), whose robots tags say %s: crawlers obey the more restrictive of the two",
-					name, u.Line, u.Path, u.Value, served, j.outName(f.rel()), d)
+					name, u.Line, excerpt.Cut(u.Path), excerpt.Cut(u.Value), served, j.outName(f.rel()), d)
 			}
 		}
 	}

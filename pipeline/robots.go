@@ -314,7 +314,7 @@ func (j *job) hiddenNoindex(files []record) error {
 		var names []string // the crawlers told noindex by a tag of their own
 		if !all {
 			for _, t := range v.Directives.Tags {
-				if v.Noindex(t.Name) {
+				if t.Noindex() { // robots is not noindex, and a page has one tag a name
 					names = append(names, t.Name)
 				}
 			}

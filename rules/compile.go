@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 )
 
@@ -110,11 +112,18 @@ func (cc *Compiler) CompileContext(ctx context.Context, in []Input) (*Compiled, 
 	if len(in) == 0 {
 		return nil, nil, nil
 	}
+	var tooMany error
+	if i, ok := overAgents(in); ok {
+		// The run fails; the source keeps what came before the agent over the limit.
+		tooMany = &Error{Source: in[i].Source, Err: errTooManyAgents}
+		in = in[:i]
+	}
 	sh := &shape{}
 	inputs, replaced, warns, err := parseSource(ctx, in)
 	if cerr := ctx.Err(); cerr != nil {
 		return nil, nil, cerr
 	}
+	err = errors.Join(tooMany, err)
 	var key, share []byte
 	for i := range inputs {
 		p := &inputs[i]
@@ -188,6 +197,33 @@ func parseSource(ctx context.Context, in []Input) (inputs []parsed, replaced []R
 	return inputs, replaced, warns, errors.Join(errs...)
 }
 
+// MaxAgents is the most agent names one source (a page's front matter with its cascades) or the
+// config gives values to, besides the well-known ones (robots, googlebot, bingbot, ...: IsAgent).
+// A site names a few crawlers, and a config naming 10,000 is read (the hostile-input corpus has
+// one); a page naming 100,000 would cost hundreds of MiB, a kilobyte and more each (SPEC §10:
+// refused with a clear limit).
+const MaxAgents = 10000
+
+var errTooManyAgents = fmt.Errorf("more than %d agent names: robotsmith reads at most %d in one page's front matter with its cascades, and in the config (a site names a few crawlers)", MaxAgents, MaxAgents)
+
+// overAgents is the index of the input that names the (MaxAgents+1)th distinct agent of in that
+// knownAgent does not know, if one does.
+func overAgents(in []Input) (int, bool) {
+	if len(in) <= MaxAgents {
+		return 0, false
+	}
+	seen := make(map[string]bool, MaxAgents+1)
+	for i, x := range in {
+		if a := strings.ToLower(strings.TrimSpace(x.Agent)); !seen[a] && !knownAgent(a) && a != "" {
+			if len(seen) == MaxAgents {
+				return i, true
+			}
+			seen[a] = true
+		}
+	}
+	return 0, false
+}
+
 // Agents are the agent names the source gives values to that IsAgent does not know ("otherbot"),
 // sorted.
 func (c *Compiled) Agents() []string {
@@ -256,14 +292,18 @@ func (d Decision) Verdict() *Verdict {
 // noindex by this reading.
 func (v *Verdict) Noindex(agent string) bool {
 	for _, t := range v.Directives.Tags {
-		if t.Name == "robots" || t.Name == agent {
-			if hasToken(t.Content, "noindex") {
-				return true
-			}
+		if (t.Name == "robots" || t.Name == agent) && t.Noindex() {
+			return true
 		}
 	}
 	return false
 }
+
+// Noindex reports whether the tag itself says noindex. A Verdict has one tag a name, so for an agent
+// whose tag is t, Verdict.Noindex(t.Name) is the robots tag's Noindex or t's: a caller going over
+// every tag of a page naming thousands of agents asks t, not the Verdict, which would go over every
+// tag again for each.
+func (t Tag) Noindex() bool { return hasToken(t.Content, "noindex") }
 
 // hasToken reports whether a resolved content ("noindex, follow") holds tok.
 func hasToken(content, tok string) bool {

@@ -37,8 +37,8 @@ type Decision struct {
 	Replaced []Replaced
 
 	style Style
-	sets  map[string]agentSets // per agent name, including "robots"
-	extra []string             // unknown agent names for Directives.Agents
+	sets  map[string]*agentSets // per agent name, including "robots"; read with of
+	extra []string              // unknown agent names for Directives.Agents
 }
 
 // Agent is one agent's resolved set: the agent's own values plus "robots" values (additive), in the
@@ -82,7 +82,23 @@ func (d Decision) Agent(name string) (Agent, bool) {
 	return Agent{}, false
 }
 
-func (d Decision) robots() set { return d.sets["robots"].own }
+func (d Decision) robots() set { return d.of("robots").own }
+
+// of is what the inputs gave the named agent; nothing when none named it.
+func (d Decision) of(name string) *agentSets {
+	if a := d.sets[name]; a != nil {
+		return a
+	}
+	return &agentSets{}
+}
+
+// defaults is the set the defaults gave the named agent, empty when they gave none.
+func (d Decision) defaults(name string) set {
+	if s := d.of(name).defaults; s != nil {
+		return *s
+	}
+	return set{}
+}
 
 // bingAgents are the meta names Bing reads besides "robots" (Bing help: tag
 // names robots, bingbot, msnbot).
@@ -101,7 +117,7 @@ func (d Decision) generic() set {
 		return g
 	}
 	for _, name := range bingAgents() {
-		if e := d.sets[name].own[slotNoarchive]; e.has {
+		if e := d.of(name).own[slotNoarchive]; e.has {
 			g.add(e)
 		}
 	}
@@ -127,10 +143,10 @@ func (d Decision) Directives() Directives {
 	case d.Class == NonPublic:
 		addTag("robots", robots)
 	case d.style == Single && len(d.Agents) > 0:
-		base := robots.merged(d.sets["googlebot"].defaults).merged(d.sets["bingbot"].defaults)
+		base := robots.merged(d.defaults("googlebot")).merged(d.defaults("bingbot"))
 		addTag("robots", base)
 		for _, a := range d.Agents[1:] {
-			as := d.sets[a.Name]
+			as := d.of(a.Name)
 			// googlebot and bingbot defaults are folded into the robots tag;
 			// any other agent's values, even from the defaults, need its tag.
 			if as.nonDefault || (agentRank(a.Name) == 3 && !as.own.empty()) {
@@ -140,11 +156,11 @@ func (d Decision) Directives() Directives {
 	default:
 		addTag("robots", robots)
 		for _, name := range []string{"googlebot", "bingbot"} {
-			addTag(name, robots.merged(d.sets[name].own))
+			addTag(name, robots.merged(d.of(name).own))
 		}
 		for _, a := range d.Agents {
 			if agentRank(a.Name) == 3 {
-				addTag(a.Name, robots.merged(d.sets[a.Name].own))
+				addTag(a.Name, robots.merged(d.of(a.Name).own))
 			}
 		}
 	}

@@ -43,6 +43,14 @@
 // numeric zone; a date without a zone is UTC. A weekday's comma inside the date
 // ("unavailable_after: Friday, 25-Jun-10 15:00:00 PST") does not split the list.
 // Dates are written as ISO 8601 UTC: unavailable_after:2010-06-25T23:00:00Z.
+// Spaces, semicolons and line breaks between known directives separate them
+// too ("noindex nofollow", a YAML block scalar), with a warning saying to use
+// commas (SplitDirectives, which headers reads X-Robots-Tag values with).
+//
+// An *Error quotes the value once, at most about 80 characters of it: the
+// value when it is one directive, else the directive at fault. A page's front
+// matter with its cascades, and the config, name at most MaxAgents agents
+// besides the well-known ones.
 //
 // Typos fail closed: an unknown value within two edits of a known one
 // (noindx, no-index, nofolow, max_snippet) or holding characters outside

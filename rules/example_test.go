@@ -138,3 +138,27 @@ func ExampleResolver_Matching() {
 	// /fr/posts/a/ public [rule 2 at robotsmith.yaml:14 (kind: page, lang: fr)]
 	// /posts/a/ public []
 }
+
+// A value is split into its directives as written: commas separate them, and spaces, semicolons and
+// line breaks between known directives do too, with a warning. A date keeps its spaces and comma.
+func ExampleSplitDirectives() {
+	for _, v := range []string{
+		"noindex, nofollow",
+		"noindex nofollow",
+		"noarchive; unavailable_after: Friday, 25-Jun-10 15:00:00 PST",
+		"googlebot: noindex",
+	} {
+		items, warning := rules.SplitDirectives(v)
+		fmt.Printf("%q\n", items)
+		if warning != "" {
+			fmt.Println("  " + warning)
+		}
+	}
+	// Output:
+	// ["noindex" "nofollow"]
+	// ["noindex" "nofollow"]
+	//   directives separated by spaces are read as "noindex, nofollow"; separate them with commas
+	// ["noarchive" "unavailable_after: Friday, 25-Jun-10 15:00:00 PST"]
+	//   directives separated by semicolons are read as "noarchive, unavailable_after: Friday, 25-Jun-10 15:00:00 PST"; separate them with commas
+	// ["googlebot: noindex"]
+}

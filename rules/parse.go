@@ -4,10 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 )
 
@@ -117,51 +120,40 @@ func (t tok) String() string {
 
 // ParseValue parses one comma list (also used for a single list element) into
 // canonical tokens, in the order written: "NoIndex , none" gives
-// ["noindex", "noindex", "nofollow"]; "all" gives nothing. Unknown and
-// obsolete directives are reported in warnings and dropped. Malformed values
-// (max-snippet:abc, max-image-preview:huge, a bad date) make err non-nil
-// (errors.Join of one error per bad token, each wrapping ErrMalformed); the
-// well-formed tokens are still returned.
+// ["noindex", "noindex", "nofollow"]; "all" gives nothing. Spaces, semicolons and
+// line breaks between known directives separate them too, with a warning
+// (SplitDirectives). Unknown and obsolete directives are reported in warnings
+// and dropped. Malformed values (max-snippet:abc, max-image-preview:huge, a bad
+// date) make err non-nil (errors.Join of one error per bad token, each wrapping
+// ErrMalformed); the well-formed tokens are still returned.
 func ParseValue(s string) (tokens []string, warnings []string, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			tokens, err = nil, fmt.Errorf("%w: internal error parsing %q: %v", ErrMalformed, s, p)
+			tokens, err = nil, fmt.Errorf("%w: internal error parsing %s: %v", ErrMalformed, excerpt.Quote(s), p)
 		}
 	}()
-	toks, warnings, err := parseValue(s, false)
+	toks, warnings, _, err := parseValue(s, false, false)
 	for _, t := range toks {
 		tokens = append(tokens, t.String())
 	}
 	return tokens, warnings, err
 }
 
-// parseValue splits s at commas, keeping together an unavailable_after date
-// whose weekday is followed by a comma ("Friday, 25-Jun-10 15:00:00 PST"),
-// and parses each directive. With lenient set, a directive that looks
-// misspelt is a warning rather than an error: a robots tag the theme wrote is
-// not the user's typo (SPEC §4 fails closed on what the user wrote).
-func parseValue(s string, lenient bool) ([]tok, []string, error) {
-	var (
-		toks  []tok
-		warns []string
-		errs  []error
-	)
-	parts := strings.Split(s, ",")
-	for i := 0; i < len(parts); i++ {
-		p := strings.TrimSpace(parts[i])
-		if p == "" {
-			continue
-		}
-		name, arg, hasArg := strings.Cut(p, ":")
-		if strings.EqualFold(strings.TrimSpace(name), "unavailable_after") && hasArg &&
-			isWeekday(strings.TrimSpace(arg)) && i+1 < len(parts) {
-			i++
-			p += "," + parts[i]
-		}
-		ts, warn, err := parseDirective(p)
+// parseValue splits s into its directives (SplitDirectives) and parses each.
+// With lenient set, a directive that looks misspelt is a warning rather than
+// an error: a robots tag the theme wrote is not the user's typo (SPEC §4 fails
+// closed on what the user wrote). With quoted set, the caller's message quotes
+// s when it is one directive (one is true: parseInput's *Error), so an error
+// about it does not quote it again (SPEC §10: a message quotes a value once).
+func parseValue(s string, lenient, quoted bool) (toks []tok, warns []string, one bool, err error) {
+	var errs []error
+	items, loose := SplitDirectives(s)
+	for _, p := range items {
+		ts, warn, err := parseDirective(p, quoted && len(items) == 1)
 		toks = append(toks, ts...)
-		if lenient && errors.Is(err, ErrMisspelt) {
-			warn, err = err.Error()+"; dropped", nil
+		if m := (*misspelling)(nil); lenient && errors.As(err, &m) {
+			m.bare = false // a warning quotes what it drops
+			warn, err = m.Error()+"; dropped", nil
 		}
 		if warn != "" {
 			warns = append(warns, warn)
@@ -170,18 +162,43 @@ func parseValue(s string, lenient bool) ([]tok, []string, error) {
 			errs = append(errs, err)
 		}
 	}
-	return toks, warns, errors.Join(errs...)
+	// A value of thousands of bad words reports the first few and a count.
+	if n := len(errs) - maxValueProblems; n > 0 {
+		errs = append(errs[:maxValueProblems], fmt.Errorf("and %d more problems in the value", n))
+	}
+	if n := len(warns) - maxValueProblems; n > 0 {
+		warns = append(warns[:maxValueProblems], fmt.Sprintf("and %d more directives, dropped", n))
+	}
+	if loose != "" {
+		warns = append(warns, loose)
+	}
+	return toks, warns, len(items) == 1, errors.Join(errs...)
 }
 
+// maxValueProblems is how many errors, and how many warnings, one value reports before a count.
+const maxValueProblems = 10
+
 // parseDirective parses one trimmed directive such as "noindex",
-// "max-snippet: 50" or "unavailable_after:2027-01-31".
-func parseDirective(p string) (toks []tok, warn string, err error) {
+// "max-snippet: 50" or "unavailable_after:2027-01-31". With whole set, the
+// directive is the whole value and the caller's message quotes it, so an error
+// names no part of it.
+func parseDirective(p string, whole bool) (toks []tok, warn string, err error) {
 	name, arg, hasArg := strings.Cut(p, ":")
 	name = strings.ToLower(strings.TrimSpace(name))
 	arg = strings.TrimSpace(arg)
+	// its is how an error names the argument: quoted, or "its value" where the caller quotes it.
+	its := func() string {
+		if whole {
+			return "its value"
+		}
+		return excerpt.Quote(arg)
+	}
 	flag := func(s slot, v int64) ([]tok, string, error) {
 		if hasArg {
-			return nil, "", fmt.Errorf("%w: %s takes no value (got %q)", ErrMalformed, name, p)
+			if whole {
+				return nil, "", fmt.Errorf("%w: %s takes no value", ErrMalformed, name)
+			}
+			return nil, "", fmt.Errorf("%w: %s takes no value (got %s)", ErrMalformed, name, excerpt.Quote(p))
 		}
 		return []tok{{s, v}}, "", nil
 	}
@@ -191,7 +208,7 @@ func parseDirective(p string) (toks []tok, warn string, err error) {
 		}
 		n, err := strconv.ParseInt(arg, 10, 64)
 		if err != nil || n < -1 || n > maxNumber {
-			return nil, "", fmt.Errorf("%w: %s: %q is not an integer from -1 to %d", ErrMalformed, name, arg, maxNumber)
+			return nil, "", fmt.Errorf("%w: %s: %s is not an integer from -1 to %d", ErrMalformed, name, its(), maxNumber)
 		}
 		return []tok{{s, n}}, "", nil
 	}
@@ -205,13 +222,13 @@ func parseDirective(p string) (toks []tok, warn string, err error) {
 	case "nofollow":
 		return flag(slotFollow, 1)
 	case "none":
-		if hasArg {
-			return nil, "", fmt.Errorf("%w: none takes no value (got %q)", ErrMalformed, p)
+		if _, _, err := flag(slotIndex, 1); err != nil {
+			return nil, "", err
 		}
 		return []tok{{slotIndex, 1}, {slotFollow, 1}}, "", nil
 	case "all":
-		if hasArg {
-			return nil, "", fmt.Errorf("%w: all takes no value (got %q)", ErrMalformed, p)
+		if _, _, err := flag(slotIndex, 0); err != nil {
+			return nil, "", err
 		}
 		return nil, "", nil
 	case "noarchive":
@@ -243,12 +260,12 @@ func parseDirective(p string) (toks []tok, warn string, err error) {
 		case "large":
 			return []tok{{slotMaxImagePreview, imageLarge}}, "", nil
 		}
-		return nil, "", fmt.Errorf("%w: max-image-preview: %q is not none, standard or large", ErrMalformed, arg)
+		return nil, "", fmt.Errorf("%w: max-image-preview: %s is not none, standard or large", ErrMalformed, its())
 	case "unavailable_after":
 		if !hasArg || arg == "" {
 			return nil, "", fmt.Errorf("%w: unavailable_after needs a date", ErrMalformed)
 		}
-		t, err := parseDate(arg)
+		t, err := parseDate(arg, whole)
 		if err != nil {
 			return nil, "", fmt.Errorf("%w: unavailable_after: %v", ErrMalformed, err)
 		}
@@ -256,7 +273,7 @@ func parseDirective(p string) (toks []tok, warn string, err error) {
 	case "noodp", "noydir", "nositelinkssearchbox":
 		return nil, fmt.Sprintf("obsolete directive %q is ignored by Google and Bing; dropped", name), nil
 	}
-	return unknown(name)
+	return unknown(name, whole)
 }
 
 // knownDirectives are the directive names parseDirective reads, in the order a "did you mean"
@@ -267,29 +284,63 @@ func knownDirectives() []string {
 		"noai", "noimageai", "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after"}
 }
 
+// obsoleteDirectives are the directive names parseDirective reads as obsolete: dropped, with a
+// warning.
+func obsoleteDirectives() []string { return []string{"noodp", "noydir", "nositelinkssearchbox"} }
+
+// isKnown reports whether a lower-case name is a directive parseDirective reads, known or obsolete.
+func isKnown(name string) bool {
+	return slices.Contains(knownDirectives(), name) || slices.Contains(obsoleteDirectives(), name)
+}
+
+// isFlag reports whether a lower-case name is a directive parseDirective reads that takes no value.
+func isFlag(name string) bool {
+	switch name {
+	case "max-snippet", "max-image-preview", "max-video-preview", "unavailable_after":
+		return false
+	}
+	return isKnown(name)
+}
+
 // maxTypoEdits is how near a known directive an unknown one must be to count as a misspelling
 // (SPEC §4: within two edits).
 const maxTypoEdits = 2
+
+// squashed is the known directive that name (lower case) is once hyphens, underscores, spaces,
+// semicolons and line breaks are taken out of both ("no-index", "no index", "max_snippet"), or "".
+func squashed(name string) string {
+	squash := func(s string) string {
+		return strings.Map(func(r rune) rune {
+			if r == '-' || r == '_' || isLoose(r) {
+				return -1
+			}
+			return unicode.ToLower(r)
+		}, s)
+	}
+	sq := squash(name)
+	for _, k := range knownDirectives() {
+		if squash(k) == sq {
+			return k
+		}
+	}
+	return ""
+}
 
 // unknown handles a directive name parseDirective does not know. One that looks like a misspelt
 // known directive (within two edits of one, or the same once hyphens and underscores are
 // ignored, or holding characters outside ASCII, such as a Cyrillic і in noіndex) is an error
 // wrapping ErrMisspelt, naming the directive it resembles: a typo in a restriction must never
 // publish a page its author meant to hide. Any other unknown name is a warning, and dropped.
-func unknown(name string) ([]tok, string, error) {
-	squash := strings.NewReplacer("-", "", "_", "", " ", "")
-	known := knownDirectives()
-	near, d := suggest.Nearest(name, known)
-	for _, k := range known {
-		if squash.Replace(k) == squash.Replace(name) {
-			near, d = k, 1
-			break
-		}
+// With whole set, the error does not quote the name, which the caller's message quotes.
+func unknown(name string, whole bool) ([]tok, string, error) {
+	near, d := suggest.Nearest(name, knownDirectives())
+	if k := squashed(name); k != "" {
+		near, d = k, 1
 	}
 	if !suggest.ASCII(name) || d <= maxTypoEdits {
-		return nil, "", &misspelling{what: "directive", name: name, near: near, nonASCII: !suggest.ASCII(name)}
+		return nil, "", &misspelling{what: "directive", name: name, near: near, nonASCII: !suggest.ASCII(name), bare: whole}
 	}
-	return nil, fmt.Sprintf("unknown directive %q; dropped", name), nil
+	return nil, fmt.Sprintf("unknown directive %s; dropped", excerpt.Quote(name)), nil
 }
 
 func isWeekday(s string) bool {
@@ -392,20 +443,34 @@ func zoneOffset(z string) (int, bool) {
 // "25 Jun 2010 15:00:00 PST"), RFC 850 ("Friday, 25-Jun-10 15:00:00 PST") and
 // asctime. A date without a zone is UTC. The result is whole seconds, UTC,
 // within years 1 to 9999 so that it can be written back as ISO 8601.
-func parseDate(s string) (time.Time, error) {
+//
+// With whole set, the caller's message quotes the date already, and an error
+// names no part of it; else an error quotes the part at fault.
+func parseDate(s string, whole bool) (time.Time, error) {
 	s = strings.Join(strings.Fields(s), " ")
-	t, err := parseDateAny(s)
+	t, err := parseDateAny(s, whole)
 	if err != nil {
 		return time.Time{}, err
 	}
 	t = t.UTC().Truncate(time.Second)
 	if y := t.Year(); y < 1 || y > 9999 {
-		return time.Time{}, fmt.Errorf("date %q is out of range", s)
+		if whole {
+			return time.Time{}, errors.New("the date is out of range")
+		}
+		return time.Time{}, fmt.Errorf("%s is out of range", excerpt.Quote(s))
 	}
 	return t, nil
 }
 
-func parseDateAny(s string) (time.Time, error) {
+// parseDateAny is parseDate's reading.
+func parseDateAny(s string, whole bool) (time.Time, error) {
+	// q names a part of s in an error: quoted, or not at all where the caller quotes s.
+	q := func(part, instead string) string {
+		if whole {
+			return instead
+		}
+		return excerpt.Quote(part)
+	}
 	if len(s) >= 4 && s[0] >= '0' && s[0] <= '9' && s[1] >= '0' && s[1] <= '9' && s[2] >= '0' && s[2] <= '9' && s[3] >= '0' && s[3] <= '9' {
 		// time.Time.String() names a zone without an abbreviation by its
 		// offset again ("2027-01-31 10:00:00 +0530 +0530"), which no layout
@@ -418,13 +483,13 @@ func parseDateAny(s string) (time.Time, error) {
 				return t, nil
 			}
 		}
-		return time.Time{}, fmt.Errorf("%q is not an ISO 8601 date (2027-01-31 or 2027-01-31T15:00:00Z)", s)
+		return time.Time{}, fmt.Errorf("%s is not an ISO 8601 date (2027-01-31 or 2027-01-31T15:00:00Z)", q(s, "the date"))
 	}
 	rest := s
 	// An optional weekday, with a comma (RFC 822/850) or without (asctime).
 	if wd, after, ok := strings.Cut(rest, ","); ok {
 		if !isWeekday(strings.TrimSpace(wd)) {
-			return time.Time{}, fmt.Errorf("%q: %q is not a weekday", s, wd)
+			return time.Time{}, fmt.Errorf("%s is not a weekday", q(wd, "the word before the date's comma"))
 		}
 		rest = strings.TrimSpace(after)
 	} else if wd, after, ok := strings.Cut(rest, " "); ok && isWeekday(wd) {
@@ -437,7 +502,7 @@ func parseDateAny(s string) (time.Time, error) {
 		if z := rest[i+1:]; z != "" && (z[0] == '+' || z[0] == '-' || isLetter(z[0])) {
 			o, ok := zoneOffset(z)
 			if !ok {
-				return time.Time{}, fmt.Errorf("%q: unknown time zone %q (use UTC, GMT, an RFC 822 zone such as PST, or +hhmm)", s, z)
+				return time.Time{}, fmt.Errorf("%s is not a time zone robotsmith knows (use UTC, GMT, an RFC 822 zone such as PST, or +hhmm)", q(z, "the date's last word"))
 			}
 			off = o
 			rest = rest[:i]
@@ -448,7 +513,7 @@ func parseDateAny(s string) (time.Time, error) {
 			return t.Add(-time.Duration(off) * time.Second), nil
 		}
 	}
-	return time.Time{}, fmt.Errorf("%q is not a date in ISO 8601, RFC 822 or RFC 850 form", s)
+	return time.Time{}, fmt.Errorf("%s is not a date in ISO 8601, RFC 822 or RFC 850 form", q(s, "the date"))
 }
 
 func isLetter(c byte) bool { return (c|0x20) >= 'a' && (c|0x20) <= 'z' }

@@ -102,7 +102,7 @@ func TestMergeOrderIndependent(t *testing.T) {
 func randEntries(rng *rand.Rand) []entry {
 	var es []entry
 	for seq, in := range randInputs(rng) {
-		toks, _, err := parseValue(in.Value, false)
+		toks, _, _, err := parseValue(in.Value, false, false)
 		if err != nil {
 			panic(err)
 		}
@@ -184,7 +184,7 @@ func TestFormatParseRoundTrip(t *testing.T) {
 		if err != nil || len(warns) > 0 {
 			t.Fatalf("ParseValue(%q): warnings %v, error %v", text, warns, err)
 		}
-		back, _, err := parseValue(strings.Join(toks, ","), false)
+		back, _, _, err := parseValue(strings.Join(toks, ","), false, false)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -238,6 +238,9 @@ func FuzzParseValue(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add(tc.in)
 	}
+	for _, tc := range sepCases {
+		f.Add(tc.in)
+	}
 	f.Fuzz(func(t *testing.T, s string) {
 		toks, _, _ := ParseValue(s)
 		// Whatever parsed is canonical: it parses back to itself, alone and
@@ -249,6 +252,17 @@ func FuzzParseValue(f *testing.F) {
 		}
 		if !reflect.DeepEqual(again, toks) && !(len(again) == 0 && len(toks) == 0) {
 			t.Fatalf("ParseValue(%q) = %q; reparsed %q", s, toks, again)
+		}
+		// Joined by spaces, semicolons or line breaks instead, they are read the same, with the
+		// warning saying to use commas (SPEC §4): none is lost to a separator.
+		for _, sep := range []string{" ", ";", "\n", "; ", " \r\n"} {
+			again, warns, err := ParseValue(strings.Join(toks, sep))
+			if err != nil || !reflect.DeepEqual(again, toks) && !(len(again) == 0 && len(toks) == 0) {
+				t.Fatalf("ParseValue(%q) = %q; joined by %q they read %q, error %v", s, toks, sep, again, err)
+			}
+			if len(toks) > 1 && (len(warns) != 1 || !strings.Contains(warns[0], "separate them with commas")) {
+				t.Fatalf("ParseValue(%q) = %q; joined by %q they warn %q, want the warning to use commas", s, toks, sep, warns)
+			}
 		}
 	})
 }

@@ -17,6 +17,8 @@ import (
 	// also has file-system Glob functions; rules calls only Match and
 	// ValidatePattern, which are pure string functions.)
 	"github.com/bmatcuk/doublestar/v4"
+
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 )
 
 // Style is how a public page's tags are written (SPEC §5).
@@ -128,7 +130,15 @@ func New(cfg Config) (r *Resolver, err error) {
 	if defs == nil {
 		defs = builtinDefaults()
 	}
-	named := map[string]bool{}
+	// named are the agents the config names; over reports a new one past MaxAgents.
+	named, others := map[string]bool{}, 0
+	over := func(agent string) bool {
+		if !named[agent] && !knownAgent(agent) {
+			others++
+		}
+		named[agent] = true
+		return others > MaxAgents
+	}
 	for _, in := range defs {
 		in.Source.Kind = FromDefault
 		p, ws, err := parseInput(in)
@@ -137,7 +147,9 @@ func New(cfg Config) (r *Resolver, err error) {
 			errs = append(errs, err)
 			continue
 		}
-		named[p.agent] = true
+		if over(p.agent) {
+			return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
+		}
 		r.defaults = append(r.defaults, p)
 	}
 	for i, rule := range cfg.Rules {
@@ -178,7 +190,9 @@ func New(cfg Config) (r *Resolver, err error) {
 				errs = append(errs, err)
 				continue
 			}
-			named[p.agent] = true
+			if over(p.agent) {
+				return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
+			}
 			cr.values = append(cr.values, p)
 		}
 		r.rules = append(r.rules, cr)
@@ -189,7 +203,7 @@ func New(cfg Config) (r *Resolver, err error) {
 	}
 	for _, g := range r.errorPages {
 		if err := checkGlob(g); err != nil {
-			errs = append(errs, fmt.Errorf("error_pages: %q: %w", g, err))
+			errs = append(errs, fmt.Errorf("error_pages: %s: %w", excerpt.Quote(g), err))
 		}
 	}
 	for a := range named {
@@ -217,22 +231,27 @@ func parseInput(in Input) (parsed, []Warning, error) {
 		agent = "robots"
 	}
 	if strings.ContainsAny(agent, " \t\r\n,:;\"'<>=") {
-		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: fmt.Errorf("%w: %q is not an agent name", ErrMalformed, in.Agent)}
+		return parsed{}, nil, &Error{Source: in.Source, Err: fmt.Errorf("%w: %s is not an agent name", ErrMalformed, excerpt.Quote(in.Agent))}
 	}
 	lenient := in.Source.Kind == FromPage
 	if err := checkAgent(agent); err != nil {
 		if lenient {
 			return parsed{}, []Warning{{Source: in.Source, Msg: err.Error() + "; dropped"}}, nil
 		}
-		return parsed{}, nil, &Error{Source: in.Source, Value: in.Agent, Err: err}
+		return parsed{}, nil, &Error{Source: in.Source, Err: err}
 	}
-	toks, msgs, err := parseValue(in.Value, lenient)
+	toks, msgs, one, err := parseValue(in.Value, lenient, true)
 	var ws []Warning
 	for _, m := range msgs {
 		ws = append(ws, Warning{Source: in.Source, Msg: m})
 	}
 	if err != nil {
-		return parsed{}, ws, &Error{Source: in.Source, Value: in.Value, Err: err}
+		// The error quotes the value when it is one directive; of several, each error quotes its own.
+		e := &Error{Source: in.Source, Err: err}
+		if one {
+			e.Value = in.Value
+		}
+		return parsed{}, ws, e
 	}
 	return parsed{agent: agent, toks: toks, src: in.Source}, ws, nil
 }
@@ -250,14 +269,17 @@ func selectorValues(key string, vs []string) ([]string, error) {
 	return out, nil
 }
 
-var errGlobSlash = errors.New("a path glob must start with /")
+var (
+	errGlobSlash = errors.New("a path glob must start with /")
+	errBadGlob   = errors.New("bad glob")
+)
 
 func checkGlob(g string) error {
 	if !strings.HasPrefix(g, "/") {
 		return errGlobSlash
 	}
 	if !doublestar.ValidatePattern(g) {
-		return fmt.Errorf("bad glob %q", g)
+		return errBadGlob
 	}
 	return nil
 }
@@ -518,10 +540,12 @@ func uniqSorted(s []string) []string {
 	return out
 }
 
-// agentSets is what the inputs gave one agent.
+// agentSets is what the inputs gave one agent. A set is a kilobyte and more, and a page may name
+// tens of thousands of agents: defaults, which only the few agents the defaults name have, is made
+// when one is given, and a Decision shares the builder's agentSets rather than copying them.
 type agentSets struct {
 	own        set  // every value the agent's own inputs gave
-	defaults   set  // only those from the defaults
+	defaults   *set // only those from the defaults; nil when they gave none
 	nonDefault bool // a non-default source gave the agent a value
 }
 
@@ -542,6 +566,9 @@ func (b *builder) add(p parsed) {
 		e := entry{has: true, tok: t, src: p.src, pri: priority{kind: p.src.Kind, seq: b.seq}}
 		a.own.add(e)
 		if p.src.Kind == FromDefault {
+			if a.defaults == nil {
+				a.defaults = &set{}
+			}
 			a.defaults.add(e)
 		} else {
 			a.nonDefault = true
@@ -550,12 +577,9 @@ func (b *builder) add(p parsed) {
 }
 
 func (b *builder) decision(path string, style Style) Decision {
-	d := Decision{Path: path, style: style, sets: map[string]agentSets{}}
-	for name, a := range b.own {
-		d.sets[name] = *a
-	}
+	d := Decision{Path: path, style: style, sets: b.own}
 	if _, ok := d.sets["robots"]; !ok {
-		d.sets["robots"] = agentSets{}
+		d.sets["robots"] = &agentSets{}
 	}
 	names := make([]string, 0, len(d.sets))
 	for name := range d.sets {
@@ -566,7 +590,7 @@ func (b *builder) decision(path string, style Style) Decision {
 	for _, name := range names {
 		s := robots
 		if name != "robots" {
-			s = robots.merged(d.sets[name].own)
+			s = robots.merged(d.of(name).own)
 		}
 		d.Agents = append(d.Agents, Agent{Name: name, Values: s.values()})
 	}

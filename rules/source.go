@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/robotsmith/robotsmith/internal/excerpt"
 )
 
 // Kind is where a directive came from, lowest priority first (SPEC §3 order).
@@ -79,7 +81,9 @@ func (s Source) String() string {
 }
 
 // what names the source without its place: "rule 2", "front matter robots", `tag <meta name="x">`.
+// A key is cut to about 80 characters: it may hold an agent's name as written.
 func (s Source) what() string {
+	s.Key = excerpt.Cut(s.Key)
 	switch s.Kind {
 	case FromRule:
 		if s.Rule > 0 {
@@ -161,13 +165,18 @@ type misspelling struct {
 	name     string // as written, lower case
 	near     string // the known name it resembles
 	nonASCII bool
+	bare     bool // the message does not quote name: the message it is part of quotes it already
 }
 
 func (e *misspelling) Error() string {
-	if e.nonASCII {
-		return fmt.Sprintf("%s %q holds characters outside ASCII (did you mean %q?)", e.what, e.name, e.near)
+	name := ""
+	if !e.bare {
+		name = " " + excerpt.Quote(e.name)
 	}
-	return fmt.Sprintf("unknown %s %q (did you mean %q?)", e.what, e.name, e.near)
+	if e.nonASCII {
+		return fmt.Sprintf("%s%s holds characters outside ASCII (did you mean %q?)", e.what, name, e.near)
+	}
+	return fmt.Sprintf("unknown %s%s (did you mean %q?)", e.what, name, e.near)
 }
 
 // Is makes errors.Is(err, ErrMisspelt) true.
@@ -176,15 +185,18 @@ func (e *misspelling) Is(target error) bool { return target == ErrMisspelt }
 // Error is a malformed value, naming its source.
 type Error struct {
 	Source Source
-	Value  string // the raw value as written
-	Err    error
+	// Value is the raw value as written, when Err is about it as a whole (one directive, a glob);
+	// "" when Err quotes the part at fault itself (a directive of several, an agent's name).
+	Value string
+	Err   error
 }
 
 // Error gives "file:line: <source>: <msg>" ("<source>: <msg>" for a source without a place), the
-// form of SPEC §1: `content/blog/a.md:3: front matter robots: "max-snippet:abc": ...`.
+// form of SPEC §1: `content/blog/a.md:3: front matter robots: "max-snippet:abc": ...`. The value
+// is quoted once, at most about 80 characters of it (SPEC §10).
 func (e *Error) Error() string {
 	if e.Value != "" {
-		return fmt.Sprintf("%s%q: %v", e.Source.prefix(), e.Value, e.Err)
+		return e.Source.prefix() + excerpt.Quote(e.Value) + ": " + e.Err.Error()
 	}
 	return e.Source.prefix() + e.Err.Error()
 }

@@ -18,6 +18,7 @@ package suggest
 
 import (
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/agnivade/levenshtein"
 )
@@ -64,12 +65,20 @@ func swapped(a, b []rune) bool {
 // the first listed. Case counts: callers compare lower-case words.
 func Resembles(w string, known []string) (string, bool) {
 	best, bestDist := "", 3
+	n := utf8.RuneCountInString(w)
 	for _, k := range known {
 		if k == w {
 			return "", false
 		}
+		// Words whose lengths differ by more than the edits allowed are never near, and a caller
+		// may check thousands of names against a list (agents against the crawler catalogue):
+		// the length is counted without the cost of computing the distance.
+		edits := Edits(k)
+		if m := utf8.RuneCountInString(k); n-m > edits || m-n > edits {
+			continue
+		}
 		d := Distance(w, k)
-		if d > Edits(k) {
+		if d > edits {
 			continue
 		}
 		if d < bestDist {
