@@ -7,42 +7,6 @@ import (
 	"github.com/robotsmith/robotsmith/rules"
 )
 
-// valued are the directives written as "name: value" (or "name:value"); any
-// other "token:" at the start of a comma-separated item names a user agent.
-var valued = map[string]bool{
-	"max-snippet":       true,
-	"max-image-preview": true,
-	"max-video-preview": true,
-	"unavailable_after": true,
-}
-
-// agentPrefix returns the user agent that item starts with ("googlebot" for
-// "googlebot: nosnippet") and the rest, or "" and item when it has none.
-func agentPrefix(item string) (agent, rest string) {
-	item = strings.TrimSpace(item)
-	name, after, ok := strings.Cut(item, ":")
-	if !ok {
-		return "", item
-	}
-	name = strings.ToLower(strings.TrimSpace(name))
-	if name == "" || valued[name] || !isToken(name) {
-		return "", item
-	}
-	return name, strings.TrimSpace(after)
-}
-
-// isToken reports whether s can be a user agent's name in X-Robots-Tag.
-func isToken(s string) bool {
-	for _, c := range s {
-		switch {
-		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
-		default:
-			return false
-		}
-	}
-	return true
-}
-
 // Directives is what an X-Robots-Tag header means: the directives for all
 // crawlers and, per agent, the ones after that agent's prefix. Values are
 // lower case; unavailable_after keeps its date.
@@ -68,7 +32,7 @@ func Interpret(value string) Directives {
 	items, warning := rules.SplitDirectives(value)
 	d.Warning = warning
 	for _, item := range items {
-		agent, rest := agentPrefix(item)
+		agent, rest := rules.AgentPrefix(item)
 		if agent != "" {
 			if d.Agents[agent] == nil {
 				d.Agents[agent] = map[string]bool{}
@@ -82,10 +46,11 @@ func Interpret(value string) Directives {
 	return d
 }
 
-// normalizeValued writes "max-snippet : 5" as "max-snippet:5".
+// normalizeValued writes "max-snippet : 5" as "max-snippet:5": what is left of an item once its
+// crawler's name is taken (rules.AgentPrefix) is a directive, and one with a colon has a value.
 func normalizeValued(s string) string {
 	name, v, ok := strings.Cut(s, ":")
-	if !ok || !valued[strings.TrimSpace(name)] {
+	if !ok {
 		return s
 	}
 	return strings.TrimSpace(name) + ":" + strings.TrimSpace(v)
@@ -132,7 +97,7 @@ func checkLines(lines []rules.HeaderLine) string {
 			return "X-Robots-Tag line " + n + " is empty"
 		}
 		switch a := l.Agent; {
-		case a != "" && (!isToken(a) || valued[a]):
+		case a != "" && !rules.IsAgentName(a):
 			return "X-Robots-Tag line " + n + ": " + strconv.Quote(a) + " cannot name an agent (a host would not read it as one)"
 		case a != "":
 			sawAgent = a

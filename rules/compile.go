@@ -179,19 +179,23 @@ func parseSource(ctx context.Context, in []Input) (inputs []parsed, replaced []R
 		if i > 0 && i%compileChunk == 0 && ctx.Err() != nil {
 			break
 		}
-		p, ws, err := parseInput(x)
-		warns = append(warns, ws...)
-		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case x.ReplacedBy != nil:
-			r := Replaced{Agent: p.agent, Source: p.src, By: *x.ReplacedBy}
-			for _, t := range p.toks {
-				r.Tokens = append(r.Tokens, t.String())
+		xs, sw := splitAgents(x)
+		warns = append(warns, sw...)
+		for _, x := range xs {
+			p, ws, err := parseInput(x)
+			warns = append(warns, ws...)
+			switch {
+			case err != nil:
+				errs = append(errs, err)
+			case x.ReplacedBy != nil:
+				r := Replaced{Agent: p.agent, Source: p.src, By: *x.ReplacedBy}
+				for _, t := range p.toks {
+					r.Tokens = append(r.Tokens, t.String())
+				}
+				replaced = append(replaced, r)
+			default:
+				inputs = append(inputs, p)
 			}
-			replaced = append(replaced, r)
-		default:
-			inputs = append(inputs, p)
 		}
 	}
 	return inputs, replaced, warns, errors.Join(errs...)

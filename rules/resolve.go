@@ -430,14 +430,18 @@ func parseInputs(dst []parsed, in []Input) ([]parsed, []Warning, error) {
 		errs  []error
 	)
 	for _, x := range in {
-		p, ws, err := parseInput(x)
-		warns = append(warns, ws...)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if x.ReplacedBy == nil {
-			dst = append(dst, p)
+		xs, sw := splitAgents(x)
+		warns = append(warns, sw...)
+		for _, x := range xs {
+			p, ws, err := parseInput(x)
+			warns = append(warns, ws...)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			if x.ReplacedBy == nil {
+				dst = append(dst, p)
+			}
 		}
 	}
 	return dst, warns, errors.Join(errs...)
