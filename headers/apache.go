@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/internal/markers"
@@ -167,5 +168,6 @@ func lintApache(existing []byte, usage bool) []Finding {
 			out = append(out, Finding{File: ApacheFile, Line: n, Msg: "a Header line of your own acts on Content-Usage, which robotsmith sends for every path from the ai policy in its config; Apache may send both values"})
 		}
 	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
 }

@@ -431,6 +431,7 @@ func lintJSONEntries(data []byte, arr *jsonValue, mine []bool, paths []served, u
 		}
 	}
 	var out []Finding
+	lines := newLineIndex(data)
 	for i, e := range arr.elems {
 		if mine[i] {
 			continue
@@ -451,12 +452,16 @@ func lintJSONEntries(data []byte, arr *jsonValue, mine []bool, paths []served, u
 		if i > at {
 			order = fmt.Sprintf("this entry comes after robotsmith's entries, so %s sends its value instead of robotsmith's", host)
 		}
-		line := lineOf(data, e.val.start)
+		line := lines.line(e.val.start)
 		if robots {
 			test, what, err := match(entry)
 			switch {
 			case err != nil:
-				out = append(out, Finding{File: file, Line: line, Msg: fmt.Sprintf("the entry with %s sets X-Robots-Tag, and %v; for the files robotsmith covers that it matches, %s", what, err, order)})
+				why := "robotsmith cannot tell which paths it matches"
+				if !errors.Is(err, errNotModelled) {
+					why = "the host would not read its pattern"
+				}
+				out = append(out, Finding{File: file, Line: line, Msg: fmt.Sprintf("the entry with %s sets X-Robots-Tag, and %s; for the files robotsmith covers that it matches, %s", what, why, order)})
 			default:
 				var hits []string
 				for _, p := range paths {

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -286,6 +287,22 @@ func (r *jsonReader) array() (*jsonValue, error) {
 // lineOf is the 1-based line of byte offset off.
 func lineOf(data []byte, off int) int { return bytes.Count(data[:off], []byte("\n")) + 1 }
 
+// lineIndex gives the lines of many offsets of one file without counting from the start each time.
+type lineIndex []int // the offsets of the file's line breaks
+
+func newLineIndex(data []byte) lineIndex {
+	var idx lineIndex
+	for i, c := range data {
+		if c == '\n' {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// line is the 1-based line of byte offset off.
+func (idx lineIndex) line(off int) int { return sort.SearchInts(idx, off) + 1 }
+
 // withoutComments is a JSON value's bytes with its comments blanked out, for decoding.
 func withoutComments(b []byte) []byte {
 	if !bytes.Contains(b, []byte("/")) {
@@ -412,6 +429,12 @@ func spliceArray(data []byte, arr *jsonValue, keep []bool, added []any, at int, 
 			items = append(items, lead+st.render(a, ind))
 		}
 	}
+	// The first element keeps the spacing after '[' that the first element had, where both are
+	// only spacing.
+	firstLead := ""
+	if len(arr.elems) > 0 {
+		firstLead = string(data[arr.elems[0].pre:arr.elems[0].val.start])
+	}
 	for i, e := range arr.elems {
 		if i == at {
 			emitNew()
@@ -419,7 +442,11 @@ func spliceArray(data []byte, arr *jsonValue, keep []bool, added []any, at int, 
 		if !keep[i] {
 			continue
 		}
-		text := string(data[e.pre:e.val.end])
+		pre := string(data[e.pre:e.val.start])
+		if len(items) == 0 && strings.TrimSpace(pre) == "" && strings.TrimSpace(firstLead) == "" {
+			pre = firstLead
+		}
+		text := pre + string(data[e.val.start:e.val.end])
 		if i < len(arr.elems)-1 {
 			text += string(data[e.val.end:e.post])
 		}
