@@ -120,14 +120,17 @@ func apacheExprString(p string) string {
 // apacheConfEscape writes s for a double-quoted argument of an Apache directive, where \" and \\
 // stand for the character.
 func apacheConfEscape(s string) string {
-	return strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s)
+	return backslashQuote.Replace(s)
 }
 
 // apacheValue writes a header value for mod_headers, which reads %% as '%' (and %x as a format)
 // and \\ as '\' (and \n, \t as control characters), quoted as a directive's argument.
 func apacheValue(v string) string {
-	return `"` + apacheConfEscape(strings.NewReplacer(`\`, `\\`, `%`, `%%`).Replace(v)) + `"`
+	return `"` + apacheConfEscape(apacheFormat.Replace(v)) + `"`
 }
+
+// apacheFormat escapes what mod_headers reads in a value: '\' and '%'.
+var apacheFormat = strings.NewReplacer(`\`, `\\`, `%`, `%%`)
 
 // apacheValueProblem: mod_headers reads a value that begins with expr= as an expression.
 func apacheValueProblem(v string) string {

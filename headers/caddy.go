@@ -87,8 +87,10 @@ const caddyMaxRegexp = 4 << 10
 // escapes '{' and '$', so the expression never holds "{$" (an environment variable that Caddy
 // substitutes anywhere in the file) nor a placeholder.
 func caddyRegexp(p string) string {
-	return strings.NewReplacer(`"`, `\x22`, "`", `\x60`).Replace(regexp.QuoteMeta(p))
+	return caddyQuotes.Replace(regexp.QuoteMeta(p))
 }
+
+var caddyQuotes = strings.NewReplacer(`"`, `\x22`, "`", `\x60`)
 
 // CaddyImport is the line the owner adds inside the site block to import the file at path
 // (absolute, as Caddy sees it). A path Caddy would read as a glob or a placeholder is refused.

@@ -89,8 +89,11 @@ func NginxInclude(path string) (string, error) {
 // nginxQuote writes s as one double-quoted nginx token: inside quotes nginx reads \" and \\ as
 // the character, and keeps every other character (';', '{', '#', spaces) as it is.
 func nginxQuote(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+	return `"` + backslashQuote.Replace(s) + `"`
 }
+
+// backslashQuote escapes '\' and '"' with a backslash (nginx's and Apache's quoted arguments).
+var backslashQuote = strings.NewReplacer(`\`, `\\`, `"`, `\"`)
 
 // nginxValueProblem: add_header reads '$' as the start of a variable, and nginx has no escape
 // for it.
