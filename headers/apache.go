@@ -31,8 +31,8 @@ import (
 // the user's that set X-Robots-Tag (or Content-Usage, when robotsmith sends it) are findings.
 func Apache(files Files, opt Options) (Result, error) {
 	paths, ds, errs := hostPaths(files, ApacheFile, false, func(p string) string {
-		if len(apacheExprString(p)) > apacheMaxString {
-			return "is too long for an Apache expression (8,190 bytes a string)"
+		if len(apacheItem(p)) > apacheMaxList {
+			return "is too long for a line of .htaccess (Apache reads at most 8,191 bytes a line there)"
 		}
 		return ""
 	})
@@ -57,17 +57,18 @@ func Apache(files Files, opt Options) (Result, error) {
 	for _, g := range groupsOf(paths) {
 		items := make([]string, len(g.paths))
 		for i, p := range g.paths {
-			items[i] = apacheExprString(p)
+			items[i] = apacheItem(p)
 		}
-		for _, run := range chunks(items, 2, apacheMaxList) {
-			// One expression over several lines: a line that ends in '\' goes on in the next.
+		// One expression over several lines (a line that ends in '\' goes on in the next),
+		// which Apache joins into one line of at most 8,191 bytes.
+		for _, run := range chunks(items, len("    ,  "), apacheMaxList) {
 			b.WriteString(`<If "%{REQUEST_URI} in { \` + "\n")
 			for i, it := range run {
 				sep := ","
 				if i == len(run)-1 {
 					sep = ""
 				}
-				b.WriteString("    " + apacheConfEscape(it) + sep + " \\\n")
+				b.WriteString("    " + it + sep + " \\\n")
 			}
 			b.WriteString("  }\">\n")
 			b.WriteString("  Header unset " + headerName + "\n")
@@ -90,12 +91,18 @@ func Apache(files Files, opt Options) (Result, error) {
 }
 
 const (
-	// apacheMaxString is the longest string an Apache expression holds (its scanner's buffer of
-	// MAX_STRING_LEN, 8,192 bytes, with its quotes).
-	apacheMaxString = 8190
-	// apacheMaxList bounds the paths of one <If>, so that a site of many files gets several.
-	apacheMaxList = 16 << 10
+	// apacheMaxLine is the longest line Apache reads in .htaccess: HUGE_STRING_LEN (8,192 bytes)
+	// with its end, the lines a trailing '\' continues joined into one (server/config.c, "lower
+	// limit for .htaccess"). A string of its expressions holds at most 8,190 bytes, less.
+	apacheMaxLine = 8191
+	// apacheMaxList bounds the paths of one <If>: the joined line, less its beginning
+	// (<If "%{REQUEST_URI} in { ) and end (}">).
+	apacheMaxList = apacheMaxLine - 64
 )
+
+// apacheItem is p as it stands in an <If>'s list: an expression string, escaped for the
+// directive's double-quoted argument.
+func apacheItem(p string) string { return apacheConfEscape(apacheExprString(p)) }
 
 // apacheExprString writes p as a single-quoted string of Apache's expression language, where '\'
 // escapes the next character, %{ starts a variable and $1 a back-reference; '{' and '}' are
@@ -132,10 +139,14 @@ func apacheValue(v string) string {
 // apacheFormat escapes what mod_headers reads in a value: '\' and '%'.
 var apacheFormat = strings.NewReplacer(`\`, `\\`, `%`, `%%`)
 
-// apacheValueProblem: mod_headers reads a value that begins with expr= as an expression.
+// apacheValueProblem: mod_headers reads a value that begins with expr= as an expression, and
+// Apache reads at most apacheMaxLine bytes a line of .htaccess.
 func apacheValueProblem(v string) string {
 	if strings.HasPrefix(strings.ToLower(v), "expr=") {
 		return "begins with expr=, which mod_headers reads as an expression"
+	}
+	if len("  Header always set "+usageHeader+" "+apacheValue(v)) >= apacheMaxLine {
+		return "is too long for a line of .htaccess (Apache reads at most 8,191 bytes a line there)"
 	}
 	return ""
 }

@@ -258,17 +258,47 @@ func writeResult(t *testing.T, w func(Files, Options) (Result, error), files []F
 	return r
 }
 
-func TestServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("starts nginx, Apache and Caddy; not with -short")
+// manySite is 1,200 files in folders of 100, two decisions taking turns, with names of spaces
+// and '+': more paths than one line of .htaccess or one of Caddy's matchers holds.
+func manySite() []siteFile {
+	a, b := ls(g("noindex")), ls(g("nofollow"), ag("googlebot", "noarchive"))
+	site := []siteFile{{disk: "index.html", url: "/"}}
+	for i := 0; i < 1200; i++ {
+		name := fmt.Sprintf("many/folder %02d/file + %04d.pdf", i/100, i)
+		l := a
+		if i%2 == 1 {
+			l = b
+		}
+		if i%7 == 0 {
+			l = nil
+		}
+		site = append(site, siteFile{disk: name, url: "/" + name, lines: l})
 	}
-	site := serverSite()
-	t.Run("nginx", func(t *testing.T) {
-		t.Parallel()
+	return site
+}
+
+// sample is every 29th file of a site, and its last.
+func sample(site []siteFile) []siteFile {
+	var out []siteFile
+	for i := 0; i < len(site); i += 29 {
+		out = append(out, site[i])
+	}
+	return append(out, site[len(site)-1])
+}
+
+// server starts one kind of server for the site in root (under work), with robotsmith's file for
+// files written in, and says what the site's own configuration adds.
+type server struct {
+	name string
+	// start returns the running server, the site's own X-Site header, the X-Robots-Tag the
+	// site's own configuration sends for the files robotsmith does not cover, and where
+	// robotsmith's file would be served with the status that must answer it.
+	start func(t *testing.T, work, root string, files []File) (s *liveServer, own, robotsDefault, hidden string, status int)
+}
+
+var servers = []server{
+	{"nginx", func(t *testing.T, work, root string, files []File) (*liveServer, string, string, string, int) {
 		nginx := lookTool(t, "nginx", "nginx")
-		work := t.TempDir()
-		root := filepath.Join(work, "site")
-		files := writeServerSite(t, root, site)
 		// The site's own header, which nginx would not send in robotsmith's locations: kept by
 		// the file of add_header lines that each location includes.
 		own := filepath.Join(work, "site-headers.conf")
@@ -304,19 +334,14 @@ http {
 		}
 		s := startServer(t, "nginx", []string{nginx, "-p", work, "-c", filepath.Join(work, "nginx.conf"), "-e", "stderr"}, nil,
 			fmt.Sprintf("http://127.0.0.1:%d", port))
-		checkServed(t, s, site, "kept", "")
-		checkHidden(t, s, "/"+NginxFile, 404)
-	})
-	t.Run("apache", func(t *testing.T) {
-		t.Parallel()
+		return s, "kept", "", "/" + NginxFile, 404
+	}},
+	{"apache", func(t *testing.T, work, root string, files []File) (*liveServer, string, string, string, int) {
 		apache := lookTool(t, "apache2", "apache2")
 		const modules = "/usr/lib/apache2/modules"
 		if !fileExists(filepath.Join(modules, "mod_headers.so")) {
 			testtool.Missing(t, "Apache's modules are not in %s: apt-get install apache2", modules)
 		}
-		work := t.TempDir()
-		root := filepath.Join(work, "site")
-		files := writeServerSite(t, root, site)
 		// The site's own .htaccess: a header of its own, and X-Robots-Tag in both of
 		// mod_headers' tables, which robotsmith's block must replace for the files it covers.
 		user := "Header set X-Site \"kept\"\nHeader set X-Robots-Tag \"noarchive\"\nHeader always set X-Robots-Tag \"noarchive\"\n"
@@ -359,19 +384,16 @@ DirectoryIndex index.html
 		}
 		s := startServer(t, "apache2", []string{apache, "-f", filepath.Join(work, "httpd.conf"), "-X"}, nil,
 			fmt.Sprintf("http://127.0.0.1:%d", port))
-		checkServed(t, s, site, "kept", "noarchive, noarchive")
-		checkHidden(t, s, "/"+ApacheFile, 403)
-		if t.Failed() {
-			log, _ := os.ReadFile(filepath.Join(work, "error.log"))
-			t.Logf("error.log:\n%s\n.htaccess:\n%s", log, r.Data)
-		}
-	})
-	t.Run("caddy", func(t *testing.T) {
-		t.Parallel()
+		t.Cleanup(func() {
+			if t.Failed() {
+				log, _ := os.ReadFile(filepath.Join(work, "error.log"))
+				t.Logf("error.log:\n%s", log)
+			}
+		})
+		return s, "kept", "noarchive, noarchive", "/" + ApacheFile, 403
+	}},
+	{"caddy", func(t *testing.T, work, root string, files []File) (*liveServer, string, string, string, int) {
 		caddy := lookTool(t, "caddy", "caddy")
-		work := t.TempDir()
-		root := filepath.Join(work, "site")
-		files := writeServerSite(t, root, site)
 		file := filepath.Join(root, CaddyFile)
 		writeResult(t, Caddy, files, Options{ContentUsage: serverUsage, Self: "/" + CaddyFile}, file)
 		imp, err := CaddyImport(file)
@@ -397,7 +419,32 @@ http://127.0.0.1:%[2]d {
 		env := []string{"HOME=" + work, "XDG_CONFIG_HOME=" + work, "XDG_DATA_HOME=" + work}
 		s := startServer(t, "caddy", []string{caddy, "run", "--config", filepath.Join(work, "Caddyfile"), "--adapter", "caddyfile"}, env,
 			fmt.Sprintf("http://127.0.0.1:%d", port))
-		checkServed(t, s, site, "kept", "")
-		checkHidden(t, s, "/"+CaddyFile, 404)
-	})
+		return s, "kept", "", "/" + CaddyFile, 404
+	}},
+}
+
+func TestServers(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts nginx, Apache and Caddy; not with -short")
+	}
+	sites := []struct {
+		desc        string
+		site, check []siteFile
+	}{
+		{"awkward names", serverSite(), serverSite()},
+		{"many files", manySite(), sample(manySite())},
+	}
+	for _, srv := range servers {
+		for _, st := range sites {
+			t.Run(srv.name+"/"+st.desc, func(t *testing.T) {
+				t.Parallel()
+				work := t.TempDir()
+				root := filepath.Join(work, "site")
+				files := writeServerSite(t, root, st.site)
+				s, own, robotsDefault, hidden, status := srv.start(t, work, root, files)
+				checkServed(t, s, st.check, own, robotsDefault)
+				checkHidden(t, s, hidden, status)
+			})
+		}
+	}
 }
