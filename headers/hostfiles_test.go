@@ -207,6 +207,20 @@ func reflow(t *testing.T, data []byte) []byte {
 	return b.Bytes()
 }
 
+// TestJSONLineBreaks checks that entries written into a file with CRLF line breaks use them too.
+func TestJSONLineBreaks(t *testing.T) {
+	in := []byte("{\r\n  \"cleanUrls\": true,\r\n  \"headers\": [\r\n    {\"source\": \"/x\", \"headers\": []}\r\n  ]\r\n}\r\n")
+	for _, existing := range [][]byte{in, bytes.Replace(in, []byte(",\r\n  \"headers\": [\r\n    {\"source\": \"/x\", \"headers\": []}\r\n  ]"), nil, 1)} {
+		r, err := Vercel(List{{Path: "/a.pdf", Lines: ls(g("noindex"))}}, Options{Existing: existing})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(r.Data, []byte("\n")); n != bytes.Count(r.Data, []byte("\r\n")) || n < 8 {
+			t.Errorf("line breaks mixed, or entries on one line:\n%q", r.Data)
+		}
+	}
+}
+
 // TestJSONPlace checks where robotsmith's entries go: in place of the first of its old ones,
 // wherever the user moved them, else at the end.
 func TestJSONPlace(t *testing.T) {

@@ -355,10 +355,20 @@ func canonical(b []byte) (string, bool) {
 type jsonStyle struct {
 	unit    string // one level of indentation; "" for a file on one line
 	compact bool
+	nl      string // the line break: "\r\n" in a file that uses it, else "\n"
 }
 
-// styleOf finds the indentation of the first indented line of data.
+// styleOf finds the indentation of the first indented line of data, and its line break.
 func styleOf(data []byte) jsonStyle {
+	st := styleOfIndent(data)
+	st.nl = "\n"
+	if bytes.Contains(data, []byte("\r\n")) {
+		st.nl = "\r\n"
+	}
+	return st
+}
+
+func styleOfIndent(data []byte) jsonStyle {
 	for rest := data; ; {
 		i := bytes.IndexByte(rest, '\n')
 		if i < 0 {
@@ -400,7 +410,7 @@ func (st jsonStyle) render(v any, ind string) string {
 	if err := enc.Encode(v); err != nil {
 		panic("headers: encoding a host entry: " + err.Error()) // entries are strings only
 	}
-	return strings.TrimSuffix(b.String(), "\n")
+	return strings.ReplaceAll(strings.TrimSuffix(b.String(), "\n"), "\n", st.nl)
 }
 
 // spliceArray returns the text of arr (from '[' through ']') with the elements keep[i] false left
@@ -412,16 +422,16 @@ func spliceArray(data []byte, arr *jsonValue, keep []bool, added []any, at int, 
 	case st.compact:
 		lead = ""
 	case len(arr.elems) > 0:
-		lead = "\n" + indentAt(data, arr.elems[0].val.start)
+		lead = st.nl + indentAt(data, arr.elems[0].val.start)
 	default:
-		lead = "\n" + indentAt(data, arr.start) + st.unit
+		lead = st.nl + indentAt(data, arr.start) + st.unit
 	}
-	ind := strings.TrimPrefix(lead, "\n")
+	ind := strings.TrimPrefix(lead, st.nl)
 	if len(arr.elems) > 0 {
 		last := arr.elems[len(arr.elems)-1]
 		closing = string(data[last.val.end : arr.end-1])
 	} else if !st.compact {
-		closing = "\n" + indentAt(data, arr.start)
+		closing = st.nl + indentAt(data, arr.start)
 	}
 	var items []string
 	emitNew := func() {
@@ -551,7 +561,7 @@ func replaceEntries(data []byte, obj *jsonValue, name string, mine []bool, entri
 			last := obj.members[len(obj.members)-1]
 			memberInd = indentAt(data, last.keyStart)
 			text := `"` + name + `": ` + st.render(entries, memberInd)
-			sep := ",\n" + memberInd
+			sep := "," + st.nl + memberInd
 			if st.compact {
 				sep = ","
 			}
@@ -563,7 +573,7 @@ func replaceEntries(data []byte, obj *jsonValue, name string, mine []bool, entri
 		objInd := indentAt(data, obj.start)
 		memberInd = objInd + st.unit
 		text := `"` + name + `": ` + st.render(entries, memberInd)
-		inner := "\n" + memberInd + text + "\n" + objInd
+		inner := st.nl + memberInd + text + st.nl + objInd
 		if st.compact {
 			inner = text
 		}
