@@ -20,8 +20,9 @@ const firebaseMaxRegex = 4096
 //	{"regex": "^(?:/files/report\\.pdf|/files/a(?: |%20)b\\.pdf)$", "headers": [{"key": "X-Robots-Tag", "value": "noindex"}]}
 //
 // Each alternative is the path with every character a client may percent-encode matched either
-// way (eitherForm). A glob could not match every file name exactly: Firebase's CLI turns every
-// backslash of a glob into '/', so a glob cannot escape '*', '?', '[' or '{'. The lines are
+// way (eitherForm). A glob could not match every file name exactly: the Firebase emulator
+// (superstatic's slasher) turns every backslash of a glob into '/', so a glob cannot escape '*',
+// '?', '[' or '{'. The lines are
 // joined as for Vercel, and the entries replace the ones Options.Record lists the same way.
 func Firebase(files Files, opt Options) (Result, error) {
 	paths, ds, errs := hostPaths(files, FirebaseFile, true, func(p string) string {
