@@ -60,6 +60,25 @@ type Options struct {
 	// search=y"): one `/*` rule of its own, which counts toward Cloudflare's
 	// limit. "" sends none.
 	ContentUsage string
+
+	// The fields below are for the other hosts' writers (Vercel, Firebase, Apache, Nginx, Caddy);
+	// Block ignores them.
+
+	// Record is what the previous build's Result.Record held for this file (vercel.json,
+	// firebase.json), nil when there is none: the entries robotsmith wrote there, which this
+	// build replaces. The other formats mark their part of the file and need none.
+	Record []byte
+	// Site picks the entry of firebase.json's hosting list (by its "site" or "target") when it
+	// lists several sites.
+	Site string
+	// Self is the URL path at which the written nginx or Caddy file would itself be served,
+	// when it is written inside the output ("/robotsmith.nginx.conf"): the file then makes the
+	// server answer 404 there. "" when it is written elsewhere.
+	Self string
+	// NginxInclude names a file of the site's own add_header lines, which each of robotsmith's
+	// nginx locations includes: nginx drops the server's add_header lines in a location that has
+	// add_header lines of its own (before 1.29.3's add_header_inherit). "" includes none.
+	NginxInclude string
 }
 
 // entry is one File after checking: its path as written in the rule.
@@ -183,12 +202,9 @@ func render(rs []rule, f Format) ([]byte, error) {
 // what the user's rule sent and Content-Usage. Netlify applies every matching rule and needs no
 // copy.
 func usageRule(opt Options) ([]rule, error) {
-	v := strings.TrimSpace(opt.ContentUsage)
-	if v == "" {
-		return nil, nil
-	}
-	if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return nil, &PathError{Path: "/*", Msg: fmt.Sprintf("the %s value %s holds a control character", usageHeader, excerpt.Quote(v)), Err: ErrLines}
+	v, err := usageValue(opt, "", "/*")
+	if v == "" || err != nil {
+		return nil, err
 	}
 	r := rule{path: "/*", other: []string{usageHeader + ": " + v}}
 	if opt.Format != Cloudflare {
@@ -211,6 +227,16 @@ func usageRule(opt Options) ([]rule, error) {
 		}
 	}
 	return []rule{r}, nil
+}
+
+// usageValue is opt.ContentUsage as written: trimmed, "" for none, an error naming file and the
+// rule's path when it holds a control character.
+func usageValue(opt Options, file, path string) (string, error) {
+	v := strings.TrimSpace(opt.ContentUsage)
+	if strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
+		return "", &PathError{File: file, Path: path, Msg: fmt.Sprintf("the %s value %s holds a control character", usageHeader, excerpt.Quote(v)), Err: ErrLines}
+	}
+	return v, nil
 }
 
 // lastStarRule is the last of the user's rules (outside robotsmith's blocks) for the path /*, the
@@ -321,6 +347,17 @@ func netlifyKey(p string) string {
 // prepare checks files and returns them encoded, de-duplicated and sorted, with the table of their
 // decisions.
 func prepare(files Files, f Format) ([]entry, decisions, []error) {
+	entries, ds, errs := prepareWith(files, EncodePath, func(p string) string { return pathProblem(p, f) })
+	if f == Netlify {
+		errs = append(errs, caseConflicts(entries, files)...)
+	}
+	return entries, ds, errs
+}
+
+// prepareWith is prepare with the path as written (encode: EncodePath for `_headers`, the path as
+// served for a server's config) and the format's check of a written path (problem: why it cannot
+// be a rule, or "").
+func prepareWith(files Files, encode func(string) string, problem func(string) string) ([]entry, decisions, []error) {
 	var errs []error
 	ds := decisions{lines: [][]rules.HeaderLine{nil}, keys: []string{""}}
 	// Files share their lines (one slice per decision): each slice is checked once, and slices
@@ -335,8 +372,8 @@ func prepare(files Files, f Format) ([]entry, decisions, []error) {
 	entries := make([]entry, 0, files.Len())
 	for i := range files.Len() {
 		fl := files.At(i)
-		e := entry{path: EncodePath(fl.Path), file: int32(i)}
-		if msg := pathProblem(e.path, f); msg != "" {
+		e := entry{path: encode(fl.Path), file: int32(i)}
+		if msg := problem(e.path); msg != "" {
 			if len(fl.Lines) > 0 {
 				errs = append(errs, &PathError{Path: fl.Path, Msg: msg, Err: ErrPath})
 				continue
@@ -382,11 +419,7 @@ func prepare(files Files, f Format) ([]entry, decisions, []error) {
 		}
 		kept = append(kept, e)
 	}
-	entries = kept
-	if f == Netlify {
-		errs = append(errs, caseConflicts(entries, files)...)
-	}
-	return entries, ds, errs
+	return kept, ds, errs
 }
 
 // caseConflicts reports the files that Netlify would match with one rule (same path but for case,

@@ -49,4 +49,31 @@
 // Paths in File are URL paths as served and not percent-encoded (the file's
 // name: "/files/my report.pdf"); the block writes them percent-encoded the
 // way both hosts compare them with a request's path.
+//
+// # Other hosts
+//
+// The hosts that do not read `_headers` each have one function with the same
+// inputs, which returns the whole new file (Result): Nginx (a file of exact
+// locations the server block includes), Apache (robotsmith's block of the
+// output's .htaccess), Caddy (directives the site block imports), Vercel
+// (entries of vercel.json's headers) and Firebase (entries of firebase.json's
+// hosting.headers). Each matches a path as its host compares it (decoded or
+// as the request sent it, case-sensitively), so that every file is matched by
+// exactly one of robotsmith's rules; a folder's path also gets its index.html.
+// The JSON files have no room for a marker: Result.Record lists the entries
+// robotsmith wrote, and the next build passes it back to replace exactly those.
+//
+//	old, _ := os.ReadFile("vercel.json") // nil when there is none
+//	// rec is the previous build's Result.Record, kept by the caller; nil at first
+//	r, err := headers.Vercel(files, headers.Options{Existing: old, Record: rec, ContentUsage: usage})
+//	if err != nil {
+//		return err // paths or values the host cannot match or send, its limits
+//	}
+//	for _, f := range r.Findings {
+//		log.Print(f) // vercel.json:12: the user's entries that also set X-Robots-Tag
+//	}
+//	// write r.Data to vercel.json, and keep r.Record for the next build
+//
+// NginxInclude and CaddyImport give the one line the owner adds to the
+// server's configuration.
 package headers

@@ -37,12 +37,19 @@ type MarkerError = markers.Error
 
 // PathError is a problem with one file's path or lines.
 type PathError struct {
+	File string // the file being written ("vercel.json"); "" is _headers
 	Path string // the File's Path
 	Msg  string // what is wrong, for a person
 	Err  error  // ErrPath, ErrLines or ErrCaseConflict
 }
 
-func (e *PathError) Error() string { return "_headers: " + e.Path + ": " + e.Msg }
+func (e *PathError) Error() string {
+	f := e.File
+	if f == "" {
+		f = "_headers"
+	}
+	return f + ": " + e.Path + ": " + e.Msg
+}
 
 // Unwrap returns the sentinel error.
 func (e *PathError) Unwrap() error { return e.Err }

@@ -2,6 +2,7 @@ package headers_test
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/rules"
@@ -47,4 +48,30 @@ func ExampleLint() {
 	}
 	// Output:
 	// _headers:2: /files/report.pdf: rule /files/* also sets X-Robots-Tag for a file robotsmith covers; cloudflare joins both values into one X-Robots-Tag
+}
+
+func ExampleNginx() {
+	files := headers.List{
+		{Path: "/files/my report.pdf", Lines: []rules.HeaderLine{{Content: "noindex"}, {Agent: "googlebot", Content: "nosnippet"}}},
+		{Path: "/img/logo.png"}, // the default decision: no location
+	}
+	r, err := headers.Nginx(files, headers.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(string(r.Data), "\n") {
+		if !strings.HasPrefix(line, "#") {
+			fmt.Println(line)
+		}
+	}
+	include, _ := headers.NginxInclude("/srv/www/public/robotsmith.nginx.conf")
+	fmt.Println(include)
+	// Output:
+	// location = "/files/my report.pdf" {
+	//     add_header X-Robots-Tag "noindex" always;
+	//     add_header X-Robots-Tag "googlebot: nosnippet" always;
+	// }
+	//
+	// include "/srv/www/public/robotsmith.nginx.conf";
 }

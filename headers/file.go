@@ -106,18 +106,23 @@ func Merge(existing, block []byte) ([]byte, error) {
 	return out, err
 }
 
-// Finding is a lint finding about an existing `_headers`.
+// Finding is a lint finding about an existing `_headers` (or another host's file).
 type Finding struct {
+	File string // the file it is about ("vercel.json"); "" is _headers
 	Line int    // 1-based line in the existing file
 	Path string // the file robotsmith covers that the user's rule also sets, or ""
 	Msg  string
 }
 
 func (f Finding) String() string {
-	if f.Path == "" {
-		return fmt.Sprintf("_headers:%d: %s", f.Line, f.Msg)
+	file := f.File
+	if file == "" {
+		file = "_headers"
 	}
-	return fmt.Sprintf("_headers:%d: %s: %s", f.Line, f.Path, f.Msg)
+	if f.Path == "" {
+		return fmt.Sprintf("%s:%d: %s", file, f.Line, f.Msg)
+	}
+	return fmt.Sprintf("%s:%d: %s: %s", file, f.Line, f.Path, f.Msg)
 }
 
 // Lint reports user rules outside robotsmith's block that set (or, on
