@@ -21,7 +21,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 )
 

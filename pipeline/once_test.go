@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
 

@@ -14,8 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/hosttest"
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/sample-site/standin"

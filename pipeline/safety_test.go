@@ -15,7 +15,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/watch"
 )
 

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 )
 
 // hugoFixtures are the sites under testdata/hugo that the integration test builds with the real

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/rules"
 )

@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	hdr "github.com/robotsmith/robotsmith/headers"
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/site"
 )

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 )
 
 // tree writes files (slash name -> content) under a new folder.

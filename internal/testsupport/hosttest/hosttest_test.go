@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testtool"
+	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 )
 
 func TestEncodePath(t *testing.T) {
