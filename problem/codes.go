@@ -96,20 +96,19 @@ const (
 	AICategoryUnknown      Code = 709
 
 	// RS08xx: headers and hosts.
-	HeaderPathUnwritable  Code = 801
-	HeaderLinesInvalid    Code = 802
-	HeaderCaseConflict    Code = 803
-	HeaderTooManyRules    Code = 804
-	HeaderRuleOverlaps    Code = 805
-	HeaderRuleUnmodelled  Code = 806
-	ContentUsageOverlaps  Code = 807
-	HostFileInvalid       Code = 808
-	HostFileMissing       Code = 809
-	HostRoutesConflict    Code = 810
-	HostRecordUnreadable  Code = 811
-	IncludePathInvalid    Code = 812
-	HeaderFormatUnknown   Code = 813
-	HostPatternUnreadable Code = 814
+	HeaderPathUnwritable Code = 801
+	HeaderLinesInvalid   Code = 802
+	HeaderCaseConflict   Code = 803
+	HeaderTooManyRules   Code = 804
+	HeaderRuleOverlaps   Code = 805
+	HeaderRuleUnmodelled Code = 806
+	ContentUsageOverlaps Code = 807
+	HostFileInvalid      Code = 808
+	HostFileMissing      Code = 809
+	HostRoutesConflict   Code = 810
+	HostRecordUnreadable Code = 811
+	IncludePathInvalid   Code = 812
+	HeaderFormatUnknown  Code = 813
 
 	// RS09xx: safety, files and I/O.
 	FileTooLarge      Code = 901
@@ -391,7 +390,7 @@ var table = [...]Info{
 		"Outside robotsmith's block, the owner's rule and robotsmith's both act on the file's X-Robots-Tag; the message says which the host sends. Remove X-Robots-Tag from the owner's rule, and give the file its directives in the config or its front matter."},
 	{HeaderRuleUnmodelled, "header-rule-unmodelled", Finding,
 		"a host entry sets X-Robots-Tag for paths robotsmith cannot tell",
-		"robotsmith cannot model the entry's pattern, so it cannot tell whether it covers files robotsmith gives an X-Robots-Tag. Remove X-Robots-Tag from the entry, or use a pattern of the host's simpler forms."},
+		"robotsmith cannot model the entry's pattern (or the host would not read it), so it cannot tell whether it covers files robotsmith gives an X-Robots-Tag. Remove X-Robots-Tag from the entry, or use a pattern of the host's simpler forms."},
 	{ContentUsageOverlaps, "content-usage-overlaps", Finding,
 		"a header rule of the site's own sets Content-Usage, which robotsmith sends for every path",
 		"With an ai policy, robotsmith sends Content-Usage for every path; an owner's rule that also sets it (or, on Cloudflare, a rule for /* after robotsmith's block) makes the host send the other value, or both. Remove it from the owner's rule."},
@@ -413,9 +412,6 @@ var table = [...]Info{
 	{HeaderFormatUnknown, "header-format-unknown", Error,
 		"a headers format robotsmith does not write",
 		"headers.format takes netlify or cloudflare."},
-	{HostPatternUnreadable, "host-pattern-unreadable", Error,
-		"a host entry's pattern that the host would not read",
-		"The entry's source, glob or regex is not one the host accepts; the message names it and the fault."},
 
 	{FileTooLarge, "file-too-large", Error,
 		"a file larger than robotsmith reads of its kind",
