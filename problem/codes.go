@@ -62,6 +62,7 @@ const (
 	OutputFormatUnknown      Code = 316
 	PermalinkInvalid         Code = 317
 	CascadeTargetUnsupported Code = 318
+	FileNameDateInvalid      Code = 319
 
 	// RS04xx: directive values.
 	MalformedDirective Code = 401
@@ -296,6 +297,9 @@ var table = [...]Info{
 	{CascadeTargetUnsupported, "cascade-target-unsupported", Error,
 		"a cascade target that robotsmith cannot match as Hugo does",
 		"robotsmith does not read a negation or a range in sites.matrix.languages; name the languages."},
+	{FileNameDateInvalid, "file-name-date-invalid", Error,
+		"a post's file name holds a date that is not one",
+		"Jekyll takes a post's date from its file name (2026-01-31-title.md) and refuses a date that does not exist; so does robotsmith. Correct the file name."},
 
 	{MalformedDirective, "malformed-directive", Error,
 		"a robots directive with a malformed value",
