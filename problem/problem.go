@@ -116,6 +116,14 @@ func (p *Problem) Error() string {
 	return p.Msg
 }
 
+// Strict is p as `check --strict` reports it: a Warning raised to a Finding, anything else as it is.
+func (p Problem) Strict() Problem {
+	if p.Severity == Warning {
+		p.Severity = Finding
+	}
+	return p
+}
+
 // Problem returns p itself, so that a *Problem is a Carrier like any error type that gives one.
 func (p *Problem) Problem() Problem { return *p }
 

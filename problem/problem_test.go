@@ -199,3 +199,16 @@ func TestOf(t *testing.T) {
 		t.Errorf("related: got %v, want the wrapped problem's", p.Related)
 	}
 }
+
+// TestStrict checks that --strict raises a warning to a finding and nothing else.
+func TestStrict(t *testing.T) {
+	for _, tc := range []struct{ from, want problem.Severity }{
+		{problem.Warning, problem.Finding},
+		{problem.Finding, problem.Finding},
+		{problem.Error, problem.Error},
+	} {
+		if got := (problem.Problem{Severity: tc.from}).Strict().Severity; got != tc.want {
+			t.Errorf("Strict of a %v: %v, want %v", tc.from, got, tc.want)
+		}
+	}
+}
