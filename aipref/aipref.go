@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // The versions robotsmith follows. Vocab names draft-ietf-aipref-vocab
@@ -54,7 +55,8 @@ func (p Pref) String() string {
 	return ""
 }
 
-// ParsePref reads "yes" or "no" (any case, surrounding space ignored).
+// ParsePref reads "yes" or "no" (any case, surrounding space ignored). Its error is a
+// *problem.Problem of code problem.AIPreferenceInvalid, without a place: the config names it.
 func ParsePref(s string) (Pref, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "yes":
@@ -62,7 +64,7 @@ func ParsePref(s string) (Pref, error) {
 	case "no":
 		return No, nil
 	}
-	return Unset, fmt.Errorf("%q is not yes or no", s)
+	return Unset, problem.Newf(problem.AIPreferenceInvalid, problem.Position{}, "%q is not yes or no", s)
 }
 
 // Policy is the `ai:` key: what AI may do with the site's content.
@@ -152,7 +154,8 @@ const Categories = "training, ai-search, ai-input, all-ai"
 
 // ParseCategory reads one value of `block:` into the AI purposes it names.
 // A value that is an aipref label or a Content Signals name (train-genai,
-// ai-train) gets an error saying what it is.
+// ai-train) gets an error saying what it is. The error is a *problem.Problem
+// of code problem.AICategoryUnknown, without a place: the config names it.
 func ParseCategory(s string) ([]crawlers.Purpose, error) {
 	v := strings.ToLower(strings.TrimSpace(s))
 	if v == "all-ai" {
@@ -165,7 +168,7 @@ func ParseCategory(s string) ([]crawlers.Purpose, error) {
 	if what, ok := Label(v); ok {
 		msg += "; " + what
 	}
-	return nil, fmt.Errorf("%s", msg)
+	return nil, problem.New(problem.AICategoryUnknown, problem.Position{}, msg)
 }
 
 // AddBlock appends the purposes of a `block:` value that are not there yet.

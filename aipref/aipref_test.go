@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -272,4 +273,23 @@ func FuzzCombine(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestProblemCodes checks the codes of the values ParsePref and ParseCategory refuse.
+func TestProblemCodes(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		err  error
+		want problem.Code
+	}{
+		{"a preference", func() error { _, err := ParsePref("maybe"); return err }(), problem.AIPreferenceInvalid},
+		{"a category", func() error { _, err := ParseCategory("search-engine"); return err }(), problem.AICategoryUnknown},
+		{"a label as a category", func() error { _, err := ParseCategory("train-genai"); return err }(), problem.AICategoryUnknown},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := problem.CodeOf(tc.err); got != tc.want {
+				t.Errorf("got code %s, want %s (%v)", got, tc.want, tc.err)
+			}
+		})
+	}
 }

@@ -1,10 +1,11 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"unicode/utf8"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Bounds on what a configuration may make robotsmith do (SPEC §10: no input
@@ -22,10 +23,11 @@ const (
 
 // ErrTooDeep, ErrAliases: the configuration nests deeper than robotsmith
 // reads, or YAML aliases expand it to far more values than it writes.
+// Each is of its code: problem.ConfigTooDeep, problem.ConfigAliases, problem.ConfigTooLarge.
 var (
-	ErrTooDeep  = fmt.Errorf("nested more than %d levels deep", maxDepth)
-	ErrAliases  = errors.New("YAML aliases expand to many times the values the file writes out")
-	errTooLarge = fmt.Errorf("more than %d KiB; a configuration is a few", MaxSize>>10)
+	ErrTooDeep  error = problem.Newf(problem.ConfigTooDeep, problem.Position{}, "nested more than %d levels deep", maxDepth)
+	ErrAliases  error = problem.New(problem.ConfigAliases, problem.Position{}, "YAML aliases expand to many times the values the file writes out")
+	errTooLarge error = problem.Newf(problem.ConfigTooLarge, problem.Position{}, "more than %d KiB; a configuration is a few", MaxSize>>10)
 )
 
 // aliasBudget is how many values the tree of a YAML document of n bytes may
@@ -80,5 +82,5 @@ func limitErrors(file string, errs []error) []error {
 		return errs
 	}
 	out := append([]error(nil), errs[:maxErrors]...)
-	return append(out, &Error{File: file, Err: fmt.Errorf("and %d more problems", len(errs)-maxErrors)})
+	return append(out, &Error{File: file, Code: problem.MoreErrors, Err: fmt.Errorf("and %d more problems", len(errs)-maxErrors)})
 }

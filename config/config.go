@@ -13,7 +13,9 @@
 //
 // The file is read by robotsmith's one reader of sources (package frontmatter), which gives every
 // value its offset in the file in every format. An unknown key or a bad value is an *Error naming
-// the file and line. Directive values are checked
+// the file and line, carrying its problem.Code (config-unknown-key, config-wrong-type, ...). The
+// robots_txt and ai keys are checked here too (robots.go), and the caller hands them to robotsblock
+// to render, unchecked again. Directive values are checked
 // by rules.New, whose errors name the same file and line through rules.Source. A rule's `kind` and
 // `lang` values depend on the site's generator and its configuration, read after robotsmith's own:
 // CheckSite checks them, naming their lines too. A rule's key that looks like a misspelt selector
@@ -32,6 +34,7 @@ import (
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -93,6 +96,12 @@ type Error struct {
 	// exactly; 0 for the others, which name the line of the key or value.
 	Col int
 	Err error
+	// Code is what the problem is (problem.ConfigUnknownKey, problem.ConfigWrongType, ...); 0 takes
+	// the code of the first problem Err holds.
+	Code problem.Code
+	// Related is the other side, where the problem has two (a key's first write, the ai.block
+	// that also blocks a crawler); the message names it too.
+	Related []problem.Related
 }
 
 func (e *Error) Error() string {
@@ -107,13 +116,23 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
-// ErrNotFound is returned by Load when an explicitly named file does not exist.
-var ErrNotFound = errors.New("config file not found")
+// Problem is the error as a problem.Problem; its Error() is Error().
+func (e *Error) Problem() problem.Problem {
+	pos := problem.Position{File: e.File, Line: e.Line, Col: e.Col}
+	if e.Line == 0 {
+		pos.Col = 0
+	}
+	return problem.Wrapping(e.Code, pos, fmt.Sprint(e.Err), e.Related, e.Err)
+}
+
+// ErrNotFound is returned by Load when an explicitly named file does not exist. It is of code
+// problem.ConfigNotFound.
+var ErrNotFound error = problem.New(problem.ConfigNotFound, problem.Position{}, "config file not found")
 
 // ErrTwo is returned (in an *Error) by Load when the site has more than one
 // configuration file: robotsmith reads one, and using either silently could
-// ignore the rules the user meant.
-var ErrTwo = errors.New("more than one configuration file")
+// ignore the rules the user meant. It is of code problem.ConfigTwoFiles.
+var ErrTwo error = problem.New(problem.ConfigTwoFiles, problem.Position{}, "more than one configuration file")
 
 // Load reads the configuration of the site at root. With file empty it looks for the names above in
 // root and returns the zero Config (File "") when there is none; two of them are an error naming
@@ -184,13 +203,15 @@ type parser struct {
 // line is the line of the file n is written on.
 func (p *parser) line(n *node) int { return p.doc.Line(n.Off) }
 
-func (p *parser) errorf(n *node, format string, args ...any) {
-	p.errorAt(n.Off, format, args...)
+// errorf reports a problem of code at the line of value n.
+func (p *parser) errorf(code problem.Code, n *node, format string, args ...any) {
+	p.errorAt(code, n.Off, format, args...)
 }
 
-// errorAt reports a problem at the line of offset off (a key's, where the key is the problem).
-func (p *parser) errorAt(off int, format string, args ...any) {
-	p.errs = append(p.errs, &Error{File: p.file, Line: p.doc.Line(off), Err: fmt.Errorf(format, args...)})
+// errorAt reports a problem of code at the line of offset off (a key's, where the key is the
+// problem).
+func (p *parser) errorAt(code problem.Code, off int, format string, args ...any) {
+	p.errs = append(p.errs, &Error{File: p.file, Line: p.doc.Line(off), Code: code, Err: fmt.Errorf(format, args...)})
 }
 
 // duplicates reports every key of map n written twice, compared without case as every key here is
@@ -202,14 +223,14 @@ func (p *parser) duplicates(n *node) {
 	}
 	for _, k := range n.Keys {
 		if off, ok := k.Repeat(); ok {
-			p.errorAt(k.Off, "key %s is written twice (first at line %d)", quote(k.Name), p.doc.Line(off))
+			p.repeated(k, off)
 		}
 		if first == nil {
 			continue
 		}
 		lk := strings.ToLower(k.Name)
 		if off, ok := first[lk]; ok {
-			p.errorAt(k.Off, "key %s is written twice (first at line %d)", quote(k.Name), p.doc.Line(off))
+			p.repeated(k, off)
 			continue
 		}
 		first[lk] = k.Off
@@ -217,6 +238,13 @@ func (p *parser) duplicates(n *node) {
 			first[lk] = off
 		}
 	}
+}
+
+// repeated reports key k, written before at off.
+func (p *parser) repeated(k frontmatter.Key, off int) {
+	p.errorAt(problem.ConfigRepeatedKey, k.Off, "key %s is written twice (first at line %d)", quote(k.Name), p.doc.Line(off))
+	e := p.errs[len(p.errs)-1].(*Error)
+	e.Related = []problem.Related{{Position: problem.Position{File: p.file, Line: p.doc.Line(off)}, Msg: "first written here"}}
 }
 
 // what says what a value is, for a message that wants something else.
@@ -299,9 +327,9 @@ func (p *parser) str(n *node, key string) string {
 	case ok:
 		return s
 	case n.Kind == frontmatter.KindMap || n.Kind == frontmatter.KindList || n.Kind == frontmatter.KindNull:
-		p.errorf(n, "%s: want a string, not %s", key, what(n))
+		p.errorf(problem.ConfigWrongType, n, "%s: want a string, not %s", key, what(n))
 	default:
-		p.errorf(n, "%s: want a string, not %s", key, short(n.String()))
+		p.errorf(problem.ConfigWrongType, n, "%s: want a string, not %s", key, short(n.String()))
 	}
 	return ""
 }
@@ -315,7 +343,7 @@ func (p *parser) oneOf(n *node, key string, words set) string {
 	}
 	s := strings.ToLower(strings.TrimSpace(v))
 	if !slices.Contains(words.words(), s) {
-		p.errorf(n, "%s: %s is not one of %s%s", key, quote(s), words.list(), words.didYouMean(s))
+		p.errorf(problem.ConfigUnknownValue, n, "%s: %s is not one of %s%s", key, quote(s), words.list(), words.didYouMean(s))
 		return ""
 	}
 	return s
@@ -355,7 +383,7 @@ func (p *parser) globs(n *node, key string) []string {
 			continue
 		}
 		if !strings.HasPrefix(s, "/") {
-			p.errorf(it, "%s: %s must be a URL path starting with /", key, quote(s))
+			p.errorf(problem.BadPathGlob, it, "%s: %s must be a URL path starting with /", key, quote(s))
 		}
 		gs = append(gs, s)
 	}
@@ -370,7 +398,7 @@ const maxAgent = 64
 // agentValues reads a map of agent name to directives (a string or a list of strings).
 func (p *parser) agentValues(n *node, key string, src rules.Source) []rules.Input {
 	if n.Kind != frontmatter.KindMap {
-		p.errorf(n, "%s: want a map of agent names to directives, not %s", key, what(n))
+		p.errorf(problem.ConfigWrongType, n, "%s: want a map of agent names to directives, not %s", key, what(n))
 		return nil
 	}
 	var out []rules.Input
@@ -383,12 +411,12 @@ func (p *parser) agentValues(n *node, key string, src rules.Source) []rules.Inpu
 func (p *parser) agentValue(v *node, agent string, src rules.Source) []rules.Input {
 	name := strings.ToLower(strings.TrimSpace(agent))
 	if len(name) > maxAgent || !agentRe.MatchString(name) {
-		p.errorf(v, "%s is not an agent name (robots, googlebot, bingbot, googlebot-news, ...)", quote(agent))
+		p.errorf(problem.InvalidAgentName, v, "%s is not an agent name (robots, googlebot, bingbot, googlebot-news, ...)", quote(agent))
 		return nil
 	}
 	vals := p.strings(v, name)
 	if len(vals) == 0 {
-		p.errorf(v, "%s: no directives given", name)
+		p.errorf(problem.RuleNoDirectives, v, "%s: no directives given", name)
 		return nil
 	}
 	src.Line = p.line(v)
@@ -398,7 +426,7 @@ func (p *parser) agentValue(v *node, agent string, src rules.Source) []rules.Inp
 
 func (p *parser) rules(n *node) []rules.Rule {
 	if n.Kind != frontmatter.KindList {
-		p.errorf(n, "rules: want a list of rules, not %s", what(n))
+		p.errorf(problem.ConfigWrongType, n, "rules: want a list of rules, not %s", what(n))
 		return nil
 	}
 	var out []rules.Rule
@@ -406,7 +434,7 @@ func (p *parser) rules(n *node) []rules.Rule {
 		num := i + 1
 		src := rules.Source{Kind: rules.FromRule, File: p.file, Line: p.line(it), Rule: num}
 		if it.Kind != frontmatter.KindMap {
-			p.errorf(it, "rules[%d]: want a map with path and directives, not %s", num, what(it))
+			p.errorf(problem.ConfigWrongType, it, "rules[%d]: want a map with path and directives, not %s", num, what(it))
 			continue
 		}
 		r := rules.Rule{Source: src}
@@ -422,7 +450,7 @@ func (p *parser) rules(n *node) []rules.Rule {
 				r.Langs = p.selectorValues(v, num, lk)
 			default:
 				if sel, ok := misspeltSelector(lk); ok {
-					p.errorf(v, "rules[%d]: unknown key %s (did you mean %s?); a rule selects with path, kind and lang, and its other keys name crawlers", num, quote(k.Name), quote(sel))
+					p.errorf(problem.ConfigUnknownKey, v, "rules[%d]: unknown key %s (did you mean %s?); a rule selects with path, kind and lang, and its other keys name crawlers", num, quote(k.Name), quote(sel))
 					misspelt = true
 					continue
 				}
@@ -430,10 +458,10 @@ func (p *parser) rules(n *node) []rules.Rule {
 			}
 		}
 		if len(r.Paths) == 0 && len(r.Kinds) == 0 && len(r.Langs) == 0 && !misspelt {
-			p.errorf(it, "rules[%d]: no path, kind or lang given (path: /tags/**, kind: [taxonomy, term], lang: fr)", num)
+			p.errorf(problem.RuleNoSelector, it, "rules[%d]: no path, kind or lang given (path: /tags/**, kind: [taxonomy, term], lang: fr)", num)
 		}
 		if len(r.Values) == 0 {
-			p.errorf(it, "rules[%d]: no directives given (for example robots: noindex)", num)
+			p.errorf(problem.RuleNoDirectives, it, "rules[%d]: no directives given (for example robots: noindex)", num)
 		}
 		out = append(out, r)
 	}
@@ -443,7 +471,7 @@ func (p *parser) rules(n *node) []rules.Rule {
 func (p *parser) headers(n *node) Headers {
 	var h Headers
 	if n.Kind != frontmatter.KindMap {
-		p.errorf(n, "headers: want a map (format, html), not %s", what(n))
+		p.errorf(problem.ConfigWrongType, n, "headers: want a map (format, html), not %s", what(n))
 		return h
 	}
 	for _, k := range n.Keys {

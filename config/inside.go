@@ -8,11 +8,13 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // ErrOutside is returned (in an *Error) by CheckInside for an output or content folder that leads
 // outside the site's folder.
-var ErrOutside = errors.New("leads outside the site's folder")
+var ErrOutside error = problem.New(problem.ConfigOutsideSite, problem.Position{}, "leads outside the site's folder")
 
 // CheckInside checks that the folders the configuration names, output and content, are inside the
 // site's folder root, once every symbolic link on the way to them is followed (SPEC §2): a
@@ -43,7 +45,7 @@ func (c *Config) CheckInside(root string, outputFlag bool) error {
 		}
 		where, err := resolvedParent(p)
 		if err != nil {
-			errs = append(errs, &Error{File: c.File, Line: line, Err: fmt.Errorf("%s: %s: %w", key, quote(value), err)})
+			errs = append(errs, &Error{File: c.File, Line: line, Code: problem.ConfigOutsideSite, Err: fmt.Errorf("%s: %s: %w", key, quote(value), err)})
 			return
 		}
 		if rel, err := filepath.Rel(site, where); err == nil && (rel == "." || filepath.IsLocal(rel)) {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // read decodes src with robotsmith's one reader of source files (package frontmatter), which gives
@@ -46,7 +47,7 @@ func formatOf(file string) frontmatter.Format {
 func (p *parser) readError(err error) error {
 	var fe *frontmatter.Error
 	if !errors.As(err, &fe) {
-		return &Error{File: p.file, Err: clip(err)}
+		return &Error{File: p.file, Code: problem.ConfigSyntax, Err: clip(err)}
 	}
 	e := &Error{File: p.file, Line: fe.Line, Col: fe.Col, Err: fe.Err}
 	if inner := errors.Unwrap(fe.Err); inner != nil {
@@ -58,13 +59,13 @@ func (p *parser) readError(err error) error {
 	case errors.Is(err, frontmatter.ErrNotMap):
 		e.Col, e.Err = 0, errNotMap
 	default:
-		e.Err = clip(e.Err)
+		e.Code, e.Err = problem.ConfigSyntax, clip(e.Err)
 	}
 	return e
 }
 
 // errNotMap is the error for a file whose top level is a list or a single value.
-var errNotMap = errors.New("the configuration must be a map of keys (tags: three, rules: ...), not a list or a single value")
+var errNotMap error = problem.New(problem.ConfigNotAMap, problem.Position{}, "the configuration must be a map of keys (tags: three, rules: ...), not a list or a single value")
 
 // bounds walks the tree as the parser will read it, a value that YAML aliases share once for every
 // place it is used: within budget values in all (a "billion laughs" file of 300 bytes would be

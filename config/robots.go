@@ -1,45 +1,43 @@
 package config
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/frontmatter"
-	"github.com/robotsmith/robotsmith/robotsblock"
+	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/robotstxt"
 )
 
-// The `robots_txt:` and `ai:` keys (SPEC §9). Both are read into the types
-// of the packages that render them, robotsblock and aipref, and checked
-// with robotsblock.Check, so that a misspelt crawler or a rule-less group
-// is an error at its line when the config is loaded, before any build.
+// The `robots_txt:` and `ai:` keys (SPEC §9). They are read into Config's own types (RobotsTxt,
+// its Groups, and aipref's Policy) and checked here, once, when the config is loaded, so that a
+// misspelt crawler or a rule-less group is an error at its line before any build: validating the
+// config's own values is config's job. The caller hands the checked values to robotsblock, which
+// renders the block from them without checking them again.
 
 // RobotsTxt is the `robots_txt:` key.
 type RobotsTxt struct {
-	Groups   []robotsblock.Group // in order
-	Sitemaps bool                // a Sitemap: line for each sitemap of the site
+	Groups   []Group // in order
+	Sitemaps bool    // a Sitemap: line for each sitemap of the site
 	// Line is where `robots_txt:` is written, SitemapsLine where
 	// `sitemaps:` is; 0 when absent.
 	Line, SitemapsLine int
 }
 
-// RobotsInput is what robotsblock renders the block of robots.txt from:
-// robots_txt and ai, with the site's sitemaps (URL paths as served, used
-// when robots_txt.sitemaps is true) and its base URL, which the caller
-// takes from the generator.
-func (c *Config) RobotsInput(sitemaps []string, baseURL string) robotsblock.Input {
-	in := robotsblock.Input{Groups: c.RobotsTxt.Groups, AI: c.AI, BaseURL: baseURL, SitemapsLine: c.RobotsTxt.SitemapsLine}
-	if c.RobotsTxt.Sitemaps {
-		in.Sitemaps = sitemaps
-	}
-	return in
+// Group is one group of robots_txt.groups.
+type Group struct {
+	Agents   []string // product tokens as written, "*" for every crawler
+	Disallow []string // path patterns, in order
+	Allow    []string
+	Line     int // where the group is written; 0 when unknown
 }
 
 func (p *parser) robotsTxt(n *node) RobotsTxt {
 	r := RobotsTxt{Line: p.line(n)}
 	if n.Kind != frontmatter.KindMap {
-		p.errorf(n, "robots_txt: want a map (groups, sitemaps), not %s", what(n))
+		p.errorf(problem.ConfigWrongType, n, "robots_txt: want a map (groups, sitemaps), not %s", what(n))
 		return r
 	}
 	for _, k := range n.Keys {
@@ -57,19 +55,19 @@ func (p *parser) robotsTxt(n *node) RobotsTxt {
 	return r
 }
 
-func (p *parser) robotsGroups(n *node) []robotsblock.Group {
+func (p *parser) robotsGroups(n *node) []Group {
 	if n.Kind != frontmatter.KindList {
-		p.errorf(n, "robots_txt: groups: want a list of groups (agents, disallow, allow), not %s", what(n))
+		p.errorf(problem.ConfigWrongType, n, "robots_txt: groups: want a list of groups (agents, disallow, allow), not %s", what(n))
 		return nil
 	}
-	var out []robotsblock.Group
+	var out []Group
 	for i, it := range n.List {
 		key := fmt.Sprintf("robots_txt.groups[%d]", i+1)
 		if it.Kind != frontmatter.KindMap {
-			p.errorf(it, "%s: want a map (agents, disallow, allow), not %s", key, what(it))
+			p.errorf(problem.ConfigWrongType, it, "%s: want a map (agents, disallow, allow), not %s", key, what(it))
 			continue
 		}
-		g := robotsblock.Group{Line: p.line(it)}
+		g := Group{Line: p.line(it)}
 		for _, k := range it.Keys {
 			v := k.Value
 			switch strings.ToLower(k.Name) {
@@ -97,7 +95,7 @@ func (p *parser) nonEmpty(n *node, key string) []string {
 		s := strings.TrimSpace(p.str(it, key))
 		if s == "" {
 			if _, ok := text(it); ok {
-				p.errorf(it, "%s: an empty value; leave it out", key)
+				p.errorf(problem.ConfigEmptyValue, it, "%s: an empty value; leave it out", key)
 			}
 			continue
 		}
@@ -108,7 +106,7 @@ func (p *parser) nonEmpty(n *node, key string) []string {
 
 func (p *parser) boolean(n *node, key string) bool {
 	if n.Kind != frontmatter.KindBool {
-		p.errorf(n, "%s: want true or false", key)
+		p.errorf(problem.ConfigWrongType, n, "%s: want true or false", key)
 	}
 	return n.Bool
 }
@@ -116,7 +114,7 @@ func (p *parser) boolean(n *node, key string) bool {
 func (p *parser) ai(n *node) aipref.Policy {
 	pol := aipref.Policy{Line: p.line(n)}
 	if n.Kind != frontmatter.KindMap {
-		p.errorf(n, "ai: want a map (train, search, input, block, meta), not %s", what(n))
+		p.errorf(problem.ConfigWrongType, n, "ai: want a map (train, search, input, block, meta), not %s", what(n))
 		return pol
 	}
 	for _, k := range n.Keys {
@@ -137,7 +135,7 @@ func (p *parser) ai(n *node) aipref.Policy {
 				}
 				ps, err := aipref.ParseCategory(s)
 				if err != nil {
-					p.errorf(it, "ai: block: %v%s", err, blockWords.didYouMean(s))
+					p.errorf(problem.AICategoryUnknown, it, "ai: block: %v%s", err, blockWords.didYouMean(s))
 				}
 				pol.AddBlock(ps...)
 			}
@@ -174,21 +172,81 @@ func (p *parser) pref(n *node, key string) aipref.Pref {
 		} else {
 			msg += prefWords.didYouMean(s)
 		}
-		p.errorf(n, "%s", msg)
+		p.errorf(problem.AIPreferenceInvalid, n, "%s", msg)
 	}
 	return v
 }
 
-// checkRobots reports what robotsblock.Check finds in robots_txt and ai
-// (misspelt crawlers, rule-less groups, bad paths, a crawler both named
-// and blocked) as errors at their config lines.
+// checkRobots reports every problem of robots_txt and ai as an error at its config line: a group
+// without agents or rules, a token that is not one, a token that looks like a misspelt well-known
+// crawler, a path that is not a path, and a crawler that robots_txt.groups names while ai.block also
+// blocks it (RFC 9309 merges the two groups, so one would change the other).
 func (p *parser) checkRobots(c *Config) {
-	for _, err := range robotsblock.Check(c.RobotsInput(nil, "")) {
-		line := 0
-		var e *robotsblock.Error
-		if errors.As(err, &e) {
-			line, err = e.Line, e.Err
+	cat := crawlers.Default()
+	// Tokens are compared as Google's parser reads them (robotstxt.ProductToken): to it,
+	// User-agent: AI names the group of AI2Bot too.
+	blocked := map[string]string{}
+	for _, cr := range c.AI.Blocked(cat) {
+		for _, t := range cr.Tokens {
+			k := strings.ToLower(robotstxt.ProductToken(t))
+			if _, seen := blocked[k]; !seen && k != "" {
+				blocked[k] = cr.Name()
+			}
 		}
-		p.errs = append(p.errs, &Error{File: p.file, Line: line, Err: err})
 	}
+	for i, g := range c.RobotsTxt.Groups {
+		bad := func(code problem.Code, format string, args ...any) *Error {
+			e := &Error{File: p.file, Line: g.Line, Code: code, Err: fmt.Errorf("robots_txt.groups[%d]: "+format, append([]any{i + 1}, args...)...)}
+			p.errs = append(p.errs, e)
+			return e
+		}
+		if len(g.Agents) == 0 {
+			bad(problem.RobotsGroupNoAgents, `no agents (write agents: ["*"] for every crawler)`)
+		}
+		for _, a := range g.Agents {
+			switch {
+			case a == "*":
+			case !crawlers.ValidToken(a):
+				bad(problem.RobotsAgentInvalid, "agents: %q is not a user-agent token (letters, digits, '.', '-' and '_' only)", a)
+			default:
+				if want, ok := cat.Resembles(a); ok {
+					bad(problem.RobotsAgentMisspelt, "agents: %q is not a crawler robotsmith knows; did you mean %q?", a, want)
+				}
+				if cr, ok := blocked[strings.ToLower(robotstxt.ProductToken(a))]; ok && robotstxt.ProductToken(a) != "" {
+					also := ""
+					if !strings.EqualFold(cr, a) {
+						also = fmt.Sprintf(" (Google's parser reads both %s and %s as %s)", a, cr, robotstxt.ProductToken(a))
+					}
+					e := bad(problem.RobotsAgentAlsoBlocked, "agents: %s is also blocked by ai.block (line %d)%s; RFC 9309 merges every group that names a crawler, so name it in one place only", cr, c.AI.BlockLine, also)
+					e.Related = []problem.Related{{Position: problem.Position{File: p.file, Line: c.AI.BlockLine}, Msg: "ai.block blocks " + cr}}
+				}
+			}
+		}
+		if len(g.Disallow)+len(g.Allow) == 0 {
+			bad(problem.RobotsGroupNoRules, "no disallow or allow; a group without rules would run into the next group")
+		}
+		for _, list := range []struct {
+			key   string
+			paths []string
+		}{{"disallow", g.Disallow}, {"allow", g.Allow}} {
+			for _, path := range list.paths {
+				if err := checkPath(path); err != "" {
+					bad(problem.RobotsPathInvalid, "%s: %q %s", list.key, path, err)
+				}
+			}
+		}
+	}
+}
+
+// checkPath says what is wrong with a rule's path, "" when nothing is.
+func checkPath(p string) string {
+	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "*") {
+		return "must start with / (or *)"
+	}
+	for _, c := range []byte(p) {
+		if c < 0x20 || c == 0x7f {
+			return "holds a control character"
+		}
+	}
+	return ""
 }

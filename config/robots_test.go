@@ -88,7 +88,7 @@ func TestRobotsAndAI(t *testing.T) {
 			if !reflect.DeepEqual(g1.Agents, []string{"Applebot"}) || !reflect.DeepEqual(g1.Disallow, []string{"/"}) || g1.Line <= g0.Line {
 				t.Errorf("groups[2]: got %+v (line after groups[1]'s %d)", g1, g0.Line)
 			}
-			in := c.RobotsInput([]string{"/sitemap.xml"}, "https://example.com/")
+			in := robotsInput(c, []string{"/sitemap.xml"}, "https://example.com/")
 			b, err := robotsblock.Render(in)
 			if err != nil {
 				t.Fatalf("the parsed config does not render: %v", err)
@@ -101,14 +101,16 @@ func TestRobotsAndAI(t *testing.T) {
 	}
 }
 
-func TestRobotsInputSitemapsOff(t *testing.T) {
-	c, err := Parse("robotsmith.yaml", []byte("robots_txt:\n  sitemaps: false\n"))
-	if err != nil {
-		t.Fatal(err)
+// robotsInput is what a build renders robots.txt's block from (pipeline's robotsInput).
+func robotsInput(c *Config, sitemaps []string, baseURL string) robotsblock.Input {
+	in := robotsblock.Input{AI: c.AI, BaseURL: baseURL, SitemapsLine: c.RobotsTxt.SitemapsLine}
+	for _, g := range c.RobotsTxt.Groups {
+		in.Groups = append(in.Groups, robotsblock.Group{Agents: g.Agents, Disallow: g.Disallow, Allow: g.Allow})
 	}
-	if in := c.RobotsInput([]string{"/sitemap.xml"}, "https://example.com/"); len(in.Sitemaps) != 0 || !in.Empty() {
-		t.Errorf("sitemaps: false: got input %+v, want no sitemaps and nothing to write", in)
+	if c.RobotsTxt.Sitemaps {
+		in.Sitemaps = sitemaps
 	}
+	return in
 }
 
 // TestRobotsErrors: every bad robots_txt or ai value is an error naming the
@@ -133,6 +135,17 @@ func TestRobotsErrors(t *testing.T) {
 			`robotsmith.yaml:3: robots_txt.groups[1]: allow: "search/" must start with / (or *)`}},
 		{"named and blocked", "robotsmith.yaml", "robots_txt:\n  groups:\n    - agents: [GPTBot]\n      allow: [/]\nai:\n  block: training\n", []string{
 			`robotsmith.yaml:3: robots_txt.groups[1]: agents: GPTBot is also blocked by ai.block (line 6)`}},
+		// Google's parser reads User-agent: AI2Bot as AI: a group for AI is merged with the block's.
+		{"named and blocked as Google reads it", "robotsmith.yaml", "robots_txt:\n  groups:\n    - agents: [AI]\n      allow: [/]\nai:\n  block: training\n", []string{
+			"robotsmith.yaml:3: robots_txt.groups[1]: agents: AI2Bot is also blocked by ai.block (line 6) (Google's parser reads both AI and AI2Bot as AI)"}},
+		{"no agents", "robotsmith.yaml", "robots_txt:\n  groups:\n    - disallow: [/]\n", []string{
+			`robotsmith.yaml:3: robots_txt.groups[1]: no agents (write agents: ["*"] for every crawler)`}},
+		{"no rules", "robotsmith.yaml", "robots_txt:\n  groups:\n    - agents: [\"*\"]\n", []string{
+			"robotsmith.yaml:3: robots_txt.groups[1]: no disallow or allow; a group without rules would run into the next group"}},
+		{"token with a space", "robotsmith.yaml", "robots_txt:\n  groups:\n    - agents: [Kangaroo Bot]\n      disallow: [/]\n", []string{
+			`robotsmith.yaml:3: robots_txt.groups[1]: agents: "Kangaroo Bot" is not a user-agent token`}},
+		{"line break in a path", "robotsmith.yaml", "robots_txt:\n  groups:\n    - agents: [\"*\"]\n      allow: [\"/a\\nUser-agent: x\"]\n", []string{
+			`robotsmith.yaml:3: robots_txt.groups[1]: allow: "/a\nUser-agent: x" holds a control character`}},
 		{"ai not a map", "robotsmith.yaml", "ai: no\n", []string{`robotsmith.yaml:1: ai: want a map`}},
 		{"ai bad pref", "robotsmith.yaml", "ai:\n  train: maybe\n", []string{`robotsmith.yaml:2: ai: train: "maybe" is not yes or no`}},
 		{"ai pref as an aipref token", "robotsmith.yaml", "ai:\n  search: y\n", []string{`robotsmith.yaml:2: ai: search: "y" is not yes or no`}},
@@ -188,6 +201,6 @@ func FuzzParseRobots(f *testing.F) {
 		if c == nil {
 			t.Fatal("nil Config without an error")
 		}
-		_, _ = robotsblock.Render(c.RobotsInput([]string{"/sitemap.xml"}, "https://example.com/"))
+		_, _ = robotsblock.Render(robotsInput(c, []string{"/sitemap.xml"}, "https://example.com/"))
 	})
 }

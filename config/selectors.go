@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/suggest"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -28,7 +29,7 @@ type selector struct {
 func (p *parser) selectorValues(n *node, rule int, key string) []string {
 	what := fmt.Sprintf("rules[%d]: %s", rule, key)
 	if n.Kind == frontmatter.KindList && len(n.List) == 0 {
-		p.errorf(n, "%s: an empty list", what)
+		p.errorf(problem.ConfigEmptyValue, n, "%s: an empty list", what)
 	}
 	var out []string
 	for _, it := range items(n) {
@@ -38,7 +39,7 @@ func (p *parser) selectorValues(n *node, rule int, key string) []string {
 			s = strconv.FormatInt(it.Int, 10)
 		case frontmatter.KindString:
 			if s = strings.TrimSpace(it.Text); s == "" {
-				p.errorf(it, "%s: an empty value", what)
+				p.errorf(problem.ConfigEmptyValue, it, "%s: an empty value", what)
 				continue
 			}
 		default:
@@ -100,7 +101,11 @@ func (c *Config) CheckSite(s Site) error {
 	gen := generatorName(s.Generator)
 	var errs []error
 	fail := func(sel selector, format string, args ...any) {
-		errs = append(errs, &Error{File: c.File, Line: sel.line,
+		code := problem.UnknownKind
+		if sel.key == "lang" {
+			code = problem.UnknownLang
+		}
+		errs = append(errs, &Error{File: c.File, Line: sel.line, Code: code,
 			Err: fmt.Errorf("rules[%d]: %s: "+format, append([]any{sel.rule, sel.key}, args...)...)})
 	}
 	for _, sel := range c.selectors {

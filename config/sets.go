@@ -6,6 +6,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/internal/suggest"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // The configuration's closed sets of names and values: the keys of each of its maps, and the words
@@ -93,5 +94,5 @@ func (p *parser) unknownKey(where, name string, off int, keys set, more string) 
 	} else {
 		msg += keys.didYouMean(name)
 	}
-	p.errorAt(off, "%s", msg)
+	p.errorAt(problem.ConfigUnknownKey, off, "%s", msg)
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -55,7 +56,7 @@ func (d *Document) CascadesAt(k Key) ([]Cascade, error) {
 	case v.Kind == KindList:
 		entries = v.List
 	default:
-		return nil, d.errAt(k.Off, false, fmt.Errorf("%s: want a map or a list of maps, got %s", k.Name, v.describe()))
+		return nil, d.errAt(problem.CascadeInvalid, k.Off, false, fmt.Errorf("%s: want a map or a list of maps, got %s", k.Name, v.describe()))
 	}
 	var out []Cascade
 	var errs []error
@@ -65,12 +66,12 @@ func (d *Document) CascadesAt(k Key) ([]Cascade, error) {
 			line = d.Line(k.Off)
 		}
 		if e.Kind != KindMap {
-			errs = append(errs, &Error{File: d.File, Line: line, Err: fmt.Errorf("%s: %s: entry %d: want a map, got %s", d.what, k.Name, i+1, e.describe())})
+			errs = append(errs, &Error{File: d.File, Line: line, Code: problem.CascadeInvalid, Err: fmt.Errorf("%s: %s: entry %d: want a map, got %s", d.what, k.Name, i+1, e.describe())})
 			continue
 		}
 		c, err := d.cascadeEntry(e)
 		if err != nil {
-			errs = append(errs, &Error{File: d.File, Line: line, Err: fmt.Errorf("%s: %s: %w", d.what, k.Name, err)})
+			errs = append(errs, &Error{File: d.File, Line: line, Code: problem.CascadeInvalid, Err: fmt.Errorf("%s: %s: %w", d.what, k.Name, err)})
 			continue
 		}
 		c.Line = line
@@ -99,7 +100,7 @@ func (d *Document) cascadeEntry(m *Node) (Cascade, error) {
 		}
 	}
 	if target != nil && old != nil {
-		d.Warnings = append(d.Warnings, &Error{File: d.File, Line: d.Line(old.Off),
+		d.Warnings = append(d.Warnings, &Error{File: d.File, Line: d.Line(old.Off), Code: problem.CascadeTwoTargets,
 			Err: fmt.Errorf("%s: cascade entry has both target and _target: robotsmith uses target (Hugo picks either, at random); remove one", d.what)})
 	}
 	if target == nil {

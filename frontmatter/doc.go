@@ -10,7 +10,9 @@
 // warning where it would have restricted it otherwise (`nofolow: true`), else nothing. Input is
 // bounded: nesting deeper than 100 levels is a short error, maps of any size are read in linear
 // time, YAML aliases are shared rather than expanded (Any expands them within a budget), and
-// messages quote at most a short excerpt.
+// messages quote at most a short excerpt. Every *Error, warnings included, carries its
+// problem.Code (source-syntax, robots-key-repeated, misspelt-robots-key, front-matter-skipped, ...)
+// and, for a key given twice, the other place in Related.
 //
 // Usage:
 //

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Format is how a block is written.
@@ -64,7 +66,7 @@ func Parse(file string, src []byte, dialect Dialect) (*Document, error) {
 	b, ok := split(src, dialect)
 	if b.unclosed != "" {
 		d.src = src
-		return nil, d.errAt(b.start, true, fmt.Errorf("no closing %q line after this one (Hugo refuses the page)", b.unclosed))
+		return nil, d.errAt(problem.FrontMatterUnclosed, b.start, true, fmt.Errorf("no closing %q line after this one (Hugo refuses the page)", b.unclosed))
 	}
 	if !ok {
 		return d, nil
@@ -93,15 +95,24 @@ func Parse(file string, src []byte, dialect Dialect) (*Document, error) {
 		// Jekyll prints a warning and builds the page without its front matter, unless the block
 		// holds a robots key, which robotsmith cannot read then: the page its author meant to
 		// restrict must not be published.
+		var fe *Error
 		if name, off, ok := robotsKeyLine(src[b.start:b.stop]); ok {
-			var fe *Error
 			if errors.As(err, &fe) {
+				fe.Code = problem.RobotsKeyUnreadable
 				fe.Err = fmt.Errorf("%w; the block sets %s at line %d, which robotsmith cannot read (Jekyll would build the page without it)",
 					fe.Err, excerpt(name), d.Line(b.start+off))
+				fe.Related = []problem.Related{{Position: problem.Position{File: d.File, Line: d.Line(b.start + off)}, Msg: "the robots key"}}
 			}
 			return nil, err
 		}
-		d.Warnings = append(d.Warnings, fmt.Errorf("%w (Jekyll builds the page without its front matter)", err))
+		// The warning is the reader's error, said as Jekyll's: the same place, its own code.
+		if w, ok := err.(*Error); ok {
+			w.Code = problem.FrontMatterSkipped
+			w.Err = fmt.Errorf("%w (Jekyll builds the page without its front matter)", w.Err)
+			d.Warnings = append(d.Warnings, w)
+		} else {
+			d.Warnings = append(d.Warnings, fmt.Errorf("%w (Jekyll builds the page without its front matter)", err))
+		}
 		d.Root = newMap(b.start)
 		d.Unreadable = true
 		return d, nil
@@ -123,7 +134,7 @@ func Decode(file string, src []byte, format Format) (*Document, error) {
 		}
 		// A file is one object, as encoding/json, which Hugo reads hugo.json with, takes it.
 		if rest := bytes.TrimLeft(src[min(end, len(src)):], " \t\r\n"); err == nil && len(rest) > 0 {
-			err = d.errAt(len(src)-len(rest), true, errors.New("json: more after the object's closing brace"))
+			err = d.errAt(problem.SourceSyntax, len(src)-len(rest), true, errors.New("json: more after the object's closing brace"))
 		}
 	} else {
 		root, err = d.decode(format, src, 0)
@@ -142,7 +153,7 @@ func (d *Document) decode(f Format, block []byte, base int) (*Node, error) {
 	case TOML:
 		return d.decodeTOML(block, base)
 	}
-	return nil, d.errAt(base, false, fmt.Errorf("unknown format %q", f))
+	return nil, d.errAt(problem.SourceSyntax, base, false, fmt.Errorf("unknown format %q", f))
 }
 
 // block is where split found the front matter: the block's bytes are src[start:stop], and the
@@ -340,12 +351,12 @@ func (d *Document) offAt(base, line, col int) int {
 
 // errAt returns an *Error at offset off of the file, its message starting with the document's
 // kind ("front matter: ...").
-func (d *Document) errAt(off int, withCol bool, err error) *Error {
+func (d *Document) errAt(code problem.Code, off int, withCol bool, err error) *Error {
 	line, col := d.LineCol(off)
 	if !withCol {
 		col = 0
 	}
-	return &Error{File: d.File, Line: line, Col: col, Err: fmt.Errorf("%s: %w", d.what, err)}
+	return &Error{File: d.File, Line: line, Col: col, Code: code, Err: fmt.Errorf("%s: %w", d.what, err)}
 }
 
 // ErrDepth is wrapped by the error for values nested deeper than maxDepth, so that a reader with

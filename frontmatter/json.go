@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // decodeJSON reads one JSON object starting at start in src and returns it with the offset after
@@ -39,7 +41,7 @@ func (d *Document) decodeJSONTokens(src []byte, start int) (*Node, int, error) {
 		return nil, 0, j.error(err)
 	}
 	if n.Kind != KindMap {
-		return nil, 0, d.errAt(n.Off, true, notMap("json: want an object of keys to values, got "+n.describe()))
+		return nil, 0, d.errAt(problem.SourceNotAMap, n.Off, true, notMap("json: want an object of keys to values, got "+n.describe()))
 	}
 	return n, start + int(j.dec.InputOffset()), nil
 }
@@ -134,7 +136,7 @@ func (j *jsonConv) error(err error) error {
 	var deep errDeep
 	switch {
 	case errors.As(err, &deep):
-		return j.d.errAt(deep.off, true, fmt.Errorf("json: %w (more than %d levels)", ErrDepth, maxDepth))
+		return j.d.errAt(problem.SourceTooDeep, deep.off, true, fmt.Errorf("json: %w (more than %d levels)", ErrDepth, maxDepth))
 	case errors.As(err, &se):
 		off := min(j.base+int(se.Offset), len(j.src))
 		// The Decoder's offset is where it began reading the value it failed on (the start of
@@ -144,11 +146,11 @@ func (j *jsonConv) error(err error) error {
 		if errors.As(json.Unmarshal(j.src[j.base:], &struct{}{}), &exact) && exact.Offset > 0 {
 			se, off = exact, min(j.base+int(exact.Offset)-1, len(j.src))
 		}
-		return j.d.errAt(max(off, j.base), true, fmt.Errorf("json: %s", shortMessage(strings.TrimPrefix(se.Error(), "json: "))))
+		return j.d.errAt(problem.SourceSyntax, max(off, j.base), true, fmt.Errorf("json: %s", shortMessage(strings.TrimPrefix(se.Error(), "json: "))))
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return j.d.errAt(len(j.src), true, errors.New("json: object not closed before the end of the file"))
+		return j.d.errAt(problem.SourceSyntax, len(j.src), true, errors.New("json: object not closed before the end of the file"))
 	}
-	return j.d.errAt(j.base, true, fmt.Errorf("json: %s", shortMessage(err.Error())))
+	return j.d.errAt(problem.SourceSyntax, j.base, true, fmt.Errorf("json: %s", shortMessage(err.Error())))
 }
 
 // walkJSON reads the JSON object at src[start] when encoding/json finds it valid (json.Valid

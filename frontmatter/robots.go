@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -138,15 +139,17 @@ func (d *Document) againError(key string, off int, firstKey string, firstOff int
 	if firstKey != key {
 		as = fmt.Sprintf(", as %q", excerpt(firstKey))
 	}
-	return &Error{File: d.File, Line: d.Line(off),
-		Err: fmt.Errorf("%s: %s given again (first at line %d%s)", d.what, excerpt(key), d.Line(firstOff), as)}
+	return &Error{File: d.File, Line: d.Line(off), Code: problem.RobotsKeyRepeated,
+		Err:     fmt.Errorf("%s: %s given again (first at line %d%s)", d.what, excerpt(key), d.Line(firstOff), as),
+		Related: []problem.Related{{Position: problem.Position{File: d.File, Line: d.Line(firstOff)}, Msg: "first given here"}}}
 }
 
 // robotsValue reads the value v of a robots key (name is the key lower case) and appends its
 // inputs to in; on an error it returns in as it was.
 func (d *Document) robotsValue(in []rules.Input, name string, v *Node, src rules.Source) ([]rules.Input, error) {
 	fail := func(format string, args ...any) error {
-		return &Error{File: src.File, Line: src.Line, Err: fmt.Errorf("%s: %s: "+format, append([]any{d.what, src.Key}, args...)...)}
+		return &Error{File: src.File, Line: src.Line, Code: problem.RobotsKeyWrongType,
+			Err: fmt.Errorf("%s: %s: "+format, append([]any{d.what, src.Key}, args...)...)}
 	}
 	if v.IsNull() {
 		return in, nil // `robots:` with no value sets nothing
@@ -198,7 +201,9 @@ func (d *Document) robotsAgents(v *Node, src rules.Source, fail func(string, ...
 	for _, k := range keys {
 		agent := intern(strings.ToLower(strings.TrimSpace(k.Name)))
 		if agent == "" {
-			return nil, fail("empty agent name")
+			err := fail("empty agent name").(*Error)
+			err.Code = problem.InvalidAgentName
+			return nil, err
 		}
 		// An agent given twice, as one key or two that name it alike: an error, as for the keys
 		// above.

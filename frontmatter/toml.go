@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/pelletier/go-toml/v2/unstable"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // decodeTOML reads a TOML block with go-toml's parser (the one Hugo uses), whose syntax tree keeps
@@ -63,14 +65,14 @@ func (t *tomlConv) off(n *unstable.Node) int { return t.base + int(n.Raw.Offset)
 func (t *tomlConv) parseError(err error) error {
 	var pe *unstable.ParserError
 	if !errors.As(err, &pe) {
-		return t.d.errAt(t.base, false, fmt.Errorf("toml: %s", shortMessage(err.Error())))
+		return t.d.errAt(problem.SourceSyntax, t.base, false, fmt.Errorf("toml: %s", shortMessage(err.Error())))
 	}
 	off := t.base
 	// The highlight is a slice of the block: its offset is how much shorter its capacity is.
 	if o := cap(t.block) - cap(pe.Highlight); pe.Highlight != nil && o >= 0 && o <= len(t.block) {
 		off += o
 	}
-	return t.d.errAt(off, true, fmt.Errorf("toml: %s", shortMessage(pe.Message)))
+	return t.d.errAt(problem.SourceSyntax, off, true, fmt.Errorf("toml: %s", shortMessage(pe.Message)))
 }
 
 // walk follows the key parts of a table header from root, creating maps on the way; a part
@@ -109,7 +111,7 @@ func keyParts(it unstable.Iterator) []*unstable.Node {
 func (t *tomlConv) table(root *Node, key unstable.Iterator, array bool) (*Node, error) {
 	parts := keyParts(key)
 	if len(parts) > maxDepth {
-		return nil, t.d.errAt(t.off(parts[0]), true, fmt.Errorf("toml: %w (more than %d levels)", ErrDepth, maxDepth))
+		return nil, t.d.errAt(problem.SourceTooDeep, t.off(parts[0]), true, fmt.Errorf("toml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	if !array {
 		return t.walk(root, parts)
@@ -154,7 +156,7 @@ func (t *tomlConv) keyValue(m *Node, e *unstable.Node, depth int) error {
 // does not keep (arrays).
 func (t *tomlConv) value(n *unstable.Node, at, depth int) (*Node, error) {
 	if depth > maxDepth {
-		return nil, t.d.errAt(at, true, fmt.Errorf("toml: %w (more than %d levels)", ErrDepth, maxDepth))
+		return nil, t.d.errAt(problem.SourceTooDeep, at, true, fmt.Errorf("toml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	switch n.Kind {
 	case unstable.Array:

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/internal/suggest"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -120,9 +121,9 @@ func (d *Document) lookalike(k Key, prefix string) error {
 	line := d.Line(k.Off)
 	what := fmt.Sprintf("%s: unknown key %q (did you mean %q?)", d.what, prefix+k.Name, near)
 	if hides {
-		return &Error{File: d.File, Line: line, Err: fmt.Errorf("%s: %w: robotsmith reads robots, noindex, nofollow and unavailable_after, and as written it would publish a page meant to be hidden", what, rules.ErrMisspelt)}
+		return &Error{File: d.File, Line: line, Code: problem.MisspeltRobotsKey, Err: fmt.Errorf("%s: %w: robotsmith reads robots, noindex, nofollow and unavailable_after, and as written it would publish a page meant to be hidden", what, rules.ErrMisspelt)}
 	}
-	d.Warnings = append(d.Warnings, &Error{File: d.File, Line: line,
+	d.Warnings = append(d.Warnings, &Error{File: d.File, Line: line, Code: problem.UnreadRobotsKey,
 		Err: fmt.Errorf("%s: robotsmith does not read it, so the restriction it holds is not applied; rename it if it is meant for robotsmith", what)})
 	return nil
 }

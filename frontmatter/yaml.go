@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // decodeYAML decodes a YAML block with yaml.v3 into its node tree (which has the line and column
@@ -29,7 +31,7 @@ func (d *Document) decodeYAML(block []byte, base int) (*Node, error) {
 		return newMap(base), nil // only comments, or ~
 	}
 	if top.Kind != yaml.MappingNode {
-		return nil, d.errAt(d.offAt(base, top.Line, top.Column), true,
+		return nil, d.errAt(problem.SourceNotAMap, d.offAt(base, top.Line, top.Column), true,
 			notMap("yaml: want a mapping of keys to values, got "+yamlKind(top)))
 	}
 	c := yamlConv{d: d, base: base}
@@ -50,7 +52,7 @@ func (c *yamlConv) off(n *yaml.Node) int { return c.d.offAt(c.base, n.Line, n.Co
 
 func (c *yamlConv) node(n *yaml.Node, depth int) (*Node, error) {
 	if depth > maxDepth {
-		return nil, c.d.errAt(c.off(n), true, fmt.Errorf("yaml: %w (more than %d levels)", ErrDepth, maxDepth))
+		return nil, c.d.errAt(problem.SourceTooDeep, c.off(n), true, fmt.Errorf("yaml: %w (more than %d levels)", ErrDepth, maxDepth))
 	}
 	if out, ok := c.seen[n]; ok {
 		return out, nil

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // YAMLError turns an error that yaml.v3 returned for src into an *Error at the line of the fault,
@@ -27,24 +29,24 @@ import (
 // (a quote, a list or a map, a key without its colon): then it is the line where that starts. A
 // fault at the end of src is on the last line that holds anything.
 func YAMLError(file string, src []byte, first int, err error) *Error {
-	problem, n, hasLine := yamlProblem(err)
+	fault, n, hasLine := yamlProblem(err)
 	line, col := 1, 0
 	var te *yaml.TypeError
 	switch {
 	case errors.As(err, &te) && len(te.Errors) > 0:
 		// Only from decoding into Go values, whose messages count lines from 1.
-		problem, n, hasLine = yamlProblem(errors.New(te.Errors[0]))
+		fault, n, hasLine = yamlProblem(errors.New(te.Errors[0]))
 		line = max(n, 1)
-	case !hasLine && yamlReaderProblems[problem]:
+	case !hasLine && yamlReaderProblems[fault]:
 		line, col = yamlBadChar(src)
 	default:
-		line = yamlFaultLine(src, problem, n, hasLine)
+		line = yamlFaultLine(src, fault, n, hasLine)
 	}
-	msg := yamlExplain(problem, src, line)
+	msg := yamlExplain(fault, src, line)
 	if last := lastContentLine(src); line > last {
-		line, col, msg = last, 0, problem+" where the YAML ends"
+		line, col, msg = last, 0, fault+" where the YAML ends"
 	}
-	return &Error{File: file, Line: first + line - 1, Col: col, Err: errors.New("yaml: " + shortMessage(msg))}
+	return &Error{File: file, Line: first + line - 1, Col: col, Code: problem.SourceSyntax, Err: errors.New("yaml: " + shortMessage(msg))}
 }
 
 // yamlLineRE is the position yaml.v3 puts in front of its problem.

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Apache writes robotsmith's block of the output's .htaccess, which Apache reads for every request
@@ -177,9 +178,9 @@ func lintApache(existing []byte, usage bool) []Finding {
 		}
 		switch {
 		case strings.EqualFold(string(m[1]), headerName):
-			out = append(out, Finding{File: ApacheFile, Line: n, Msg: "a Header line of your own acts on X-Robots-Tag; for the files robotsmith covers, its block removes that value and sends its own (an <If> of yours after the block runs later, and its value is sent too)"})
+			out = append(out, Finding{File: ApacheFile, Line: n, Code: problem.HeaderRuleOverlaps, Msg: "a Header line of your own acts on X-Robots-Tag; for the files robotsmith covers, its block removes that value and sends its own (an <If> of yours after the block runs later, and its value is sent too)"})
 		case usage && strings.EqualFold(string(m[1]), usageHeader):
-			out = append(out, Finding{File: ApacheFile, Line: n, Msg: "a Header line of your own acts on Content-Usage, which robotsmith sends for every path from the ai policy in its config; Apache may send both values"})
+			out = append(out, Finding{File: ApacheFile, Line: n, Code: problem.ContentUsageOverlaps, Msg: "a Header line of your own acts on Content-Usage, which robotsmith sends for every path from the ai policy in its config; Apache may send both values"})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })

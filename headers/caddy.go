@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 	"regexp"
 	"strings"
 )
@@ -97,11 +98,11 @@ var caddyQuotes = strings.NewReplacer(`"`, `\x22`, "`", `\x60`)
 // (absolute, as Caddy sees it). A path Caddy would read as a glob or a placeholder is refused.
 func CaddyImport(path string) (string, error) {
 	if strings.ContainsAny(path, "*?[{}") {
-		return "", fmt.Errorf("%s: Caddy reads *, ?, [ and braces in an import as a pattern or a placeholder; give a path without them", excerpt.Quote(path))
+		return "", problem.Newf(problem.IncludePathInvalid, problem.Position{}, "%s: Caddy reads *, ?, [ and braces in an import as a pattern or a placeholder; give a path without them", excerpt.Quote(path))
 	}
 	q, ok := caddyQuote(path)
 	if !ok {
-		return "", fmt.Errorf("%s: Caddy cannot quote a path that holds both '\"' and '`'", excerpt.Quote(path))
+		return "", problem.Newf(problem.IncludePathInvalid, problem.Position{}, "%s: Caddy cannot quote a path that holds both '\"' and '`'", excerpt.Quote(path))
 	}
 	return "import " + q, nil
 }

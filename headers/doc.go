@@ -46,6 +46,11 @@
 //	}
 //	err = os.WriteFile("public/_headers", merged, 0o644)
 //
+// Every error carries its problem.Code (header-path-unwritable, header-lines-invalid,
+// header-too-many-rules, host-file-invalid, ...), through its sentinel (ErrPath, ErrLines, ...) or
+// its own type, and prints as its problem.Problem; every Finding carries its Code
+// (header-rule-overlaps, content-usage-overlaps, second-block, ...).
+//
 // Paths in File are URL paths as served and not percent-encoded (the file's
 // name: "/files/my report.pdf"); the block writes them percent-encoded the
 // way both hosts compare them with a request's path.

@@ -1,28 +1,33 @@
 package headers
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
-// Sentinel errors that callers may branch on with errors.Is.
+// Sentinel errors that callers may branch on with errors.Is. Each is of its problem code, which
+// the errors that wrap it take.
 var (
 	// ErrPath: a path that a `_headers` rule cannot match exactly ('*', a
 	// placeholder, whitespace the host would trim, a "." or ".." segment).
-	ErrPath = errors.New("path cannot be written as a _headers rule")
+	// Code problem.HeaderPathUnwritable.
+	ErrPath error = problem.New(problem.HeaderPathUnwritable, problem.Position{}, "path cannot be written as a _headers rule")
 	// ErrLines: X-Robots-Tag lines that the host would fold into a header
 	// with another meaning (a bare directive after an agent's line), empty
 	// lines, line breaks, or a line over Cloudflare's 2,000 characters.
-	ErrLines = errors.New("bad X-Robots-Tag lines")
+	// Code problem.HeaderLinesInvalid.
+	ErrLines error = problem.New(problem.HeaderLinesInvalid, problem.Position{}, "bad X-Robots-Tag lines")
 	// ErrCaseConflict: Netlify matches paths case-insensitively, so two
 	// files that differ only in case cannot get different headers there.
-	ErrCaseConflict = errors.New("paths differ only in case but get different X-Robots-Tag lines")
+	// Code problem.HeaderCaseConflict.
+	ErrCaseConflict error = problem.New(problem.HeaderCaseConflict, problem.Position{}, "paths differ only in case but get different X-Robots-Tag lines")
 	// ErrTooManyRules: the Cloudflare limit of 100 rules cannot be met even
-	// after folding; the error is a *LimitError.
-	ErrTooManyRules = errors.New("too many _headers rules")
+	// after folding; the error is a *LimitError (a *CountError for Vercel's
+	// routes). Code problem.HeaderTooManyRules.
+	ErrTooManyRules error = problem.New(problem.HeaderTooManyRules, problem.Position{}, "too many _headers rules")
 	// ErrUnclosed: a "# robotsmith: begin" line with no "# robotsmith: end"
 	// after it; the error is a *MarkerError.
 	ErrUnclosed = markers.ErrUnclosed
@@ -41,18 +46,27 @@ type PathError struct {
 	Path string // the File's Path
 	Msg  string // what is wrong, for a person
 	Err  error  // ErrPath, ErrLines or ErrCaseConflict
+	// Code is what the problem is; 0 takes Err's (problem.HeaderPathUnwritable, ...).
+	Code problem.Code
 }
 
-func (e *PathError) Error() string {
-	f := e.File
-	if f == "" {
-		f = "_headers"
+func (e *PathError) Error() string { return e.file() + ": " + e.Path + ": " + e.Msg }
+
+// file is the file being written, as messages name it.
+func (e *PathError) file() string {
+	if e.File == "" {
+		return "_headers"
 	}
-	return f + ": " + e.Path + ": " + e.Msg
+	return e.File
 }
 
 // Unwrap returns the sentinel error.
 func (e *PathError) Unwrap() error { return e.Err }
+
+// Problem is the error as a problem.Problem about the file being written; its Error() is Error().
+func (e *PathError) Problem() problem.Problem {
+	return problem.Wrapping(e.Code, problem.Position{File: e.file()}, e.Path+": "+e.Msg, nil, e.Err)
+}
 
 // FolderCost is a folder whose files do not share one decision, with the
 // number of rules its files need; a config rule giving the whole folder one
@@ -71,13 +85,22 @@ type LimitError struct {
 	Folders []FolderCost // folders to give one decision, enough to meet the limit where possible
 }
 
-func (e *LimitError) Error() string {
+func (e *LimitError) Error() string { return "_headers: " + e.msg() }
+
+// Problem is the error as a problem.Problem of code problem.HeaderTooManyRules about _headers; its
+// Error() is Error().
+func (e *LimitError) Problem() problem.Problem {
+	return *problem.New(problem.HeaderTooManyRules, problem.Position{File: "_headers"}, e.msg())
+}
+
+// msg is the message without the file.
+func (e *LimitError) msg() string {
 	var b strings.Builder
 	usage := ""
 	if e.Usage > 0 {
 		usage = "1 Content-Usage rule, "
 	}
-	fmt.Fprintf(&b, "_headers: cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %s%d of your own, %d for files)",
+	fmt.Fprintf(&b, "cloudflare allows %d rules, this site needs %d even after folding (1 preview rule, %s%d of your own, %d for files)",
 		e.Limit, e.Needed, usage, e.User, e.Needed-1-e.Usage-e.User)
 	if len(e.Folders) > 0 {
 		b.WriteString("; give these folders one decision with a rule in the config so each folds into one /folder/* rule:")

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // The `_headers` reader. Both hosts read the file line by line: a trimmed
@@ -112,17 +113,32 @@ type Finding struct {
 	Line int    // 1-based line in the existing file
 	Path string // the file robotsmith covers that the user's rule also sets, or ""
 	Msg  string
+	// Code is what it is: problem.HeaderRuleOverlaps, problem.ContentUsageOverlaps, ...
+	Code problem.Code
 }
 
 func (f Finding) String() string {
-	file := f.File
-	if file == "" {
-		file = "_headers"
-	}
 	if f.Path == "" {
-		return fmt.Sprintf("%s:%d: %s", file, f.Line, f.Msg)
+		return fmt.Sprintf("%s:%d: %s", f.file(), f.Line, f.Msg)
 	}
-	return fmt.Sprintf("%s:%d: %s: %s", file, f.Line, f.Path, f.Msg)
+	return fmt.Sprintf("%s:%d: %s: %s", f.file(), f.Line, f.Path, f.Msg)
+}
+
+// file is the file it is about, as messages name it.
+func (f Finding) file() string {
+	if f.File == "" {
+		return "_headers"
+	}
+	return f.File
+}
+
+// Problem is the finding as a problem.Problem at its line; its Error() is String().
+func (f Finding) Problem() problem.Problem {
+	msg := f.Msg
+	if f.Path != "" {
+		msg = f.Path + ": " + f.Msg
+	}
+	return *problem.New(f.Code, problem.Position{File: f.file(), Line: f.Line}, msg)
 }
 
 // Lint reports user rules outside robotsmith's block that set (or, on
@@ -140,7 +156,7 @@ func LintFiles(existing []byte, files Files, f Format) []Finding {
 	var out []Finding
 	if len(p.blocks) > 1 {
 		for _, b := range p.blocks[1:] {
-			out = append(out, Finding{Line: b.Line, Msg: "a second robotsmith block: robotsmith keeps only the first"})
+			out = append(out, Finding{Line: b.Line, Code: problem.SecondBlock, Msg: "a second robotsmith block: robotsmith keeps only the first"})
 		}
 	}
 	var covered []string
@@ -187,7 +203,7 @@ func LintFiles(existing []byte, files Files, f Format) []Finding {
 		if len(hits) > 1 {
 			msg += fmt.Sprintf(" (and %d more files)", len(hits)-1)
 		}
-		out = append(out, Finding{Line: h.line, Path: hits[0], Msg: msg})
+		out = append(out, Finding{Line: h.line, Path: hits[0], Code: problem.HeaderRuleOverlaps, Msg: msg})
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
 	return out
@@ -214,7 +230,7 @@ func LintContentUsage(existing []byte, f Format) []Finding {
 		}
 		switch {
 		case h == nil && star && afterBlock(r.line):
-			out = append(out, Finding{Line: r.line, Msg: "rule /* comes after robotsmith's block, and cloudflare keeps one rule per path: it replaces robotsmith's /* rule, so the Content-Usage robotsmith sends for every path is lost; move robotsmith's block below this rule"})
+			out = append(out, Finding{Line: r.line, Code: problem.ContentUsageOverlaps, Msg: "rule /* comes after robotsmith's block, and cloudflare keeps one rule per path: it replaces robotsmith's /* rule, so the Content-Usage robotsmith sends for every path is lost; move robotsmith's block below this rule"})
 		case h == nil:
 		default:
 			var effect string
@@ -232,7 +248,7 @@ func LintContentUsage(existing []byte, f Format) []Finding {
 			default:
 				effect = "cloudflare joins both values into one Content-Usage"
 			}
-			out = append(out, Finding{Line: h.line, Msg: fmt.Sprintf("rule %s also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; %s", r.path, effect)})
+			out = append(out, Finding{Line: h.line, Code: problem.ContentUsageOverlaps, Msg: fmt.Sprintf("rule %s also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; %s", r.path, effect)})
 		}
 	}
 	return out

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 	"strings"
 )
 
@@ -54,7 +55,8 @@ func Firebase(files Files, opt Options) (Result, error) {
 	}
 	existing := opt.Existing
 	if len(strings.TrimSpace(string(existing))) == 0 {
-		return Result{}, fmt.Errorf("%s: there is no firebase.json: robotsmith writes its headers into the one `firebase init` makes, which names the site's public folder", FirebaseFile)
+		return Result{}, problem.New(problem.HostFileMissing, problem.Position{File: FirebaseFile},
+			"there is no firebase.json: robotsmith writes its headers into the one `firebase init` makes, which names the site's public folder")
 	}
 	root, err := readJSON(existing, FirebaseFile)
 	if err != nil {
@@ -67,7 +69,7 @@ func Firebase(files Files, opt Options) (Result, error) {
 	var arr *jsonValue
 	if m := site.member("headers"); m != nil {
 		if m.val.kind != '[' {
-			return Result{}, fmt.Errorf("%s:%d: headers is not a list", FirebaseFile, lineOf(existing, m.keyStart))
+			return Result{}, problem.New(problem.HostFileInvalid, problem.Position{File: FirebaseFile, Line: lineOf(existing, m.keyStart)}, "headers is not a list")
 		}
 		arr = m.val
 	}
@@ -89,14 +91,14 @@ func firebaseRegexOf(alts []string) string {
 func firebaseSite(data []byte, root *jsonValue, name string) (*jsonValue, error) {
 	h := root.member("hosting")
 	if h == nil {
-		return nil, fmt.Errorf("%s: there is no hosting: run `firebase init hosting` first", FirebaseFile)
+		return nil, problem.New(problem.HostFileMissing, problem.Position{File: FirebaseFile}, "there is no hosting: run `firebase init hosting` first")
 	}
 	switch h.val.kind {
 	case '{':
 		return h.val, nil
 	case '[':
 	default:
-		return nil, fmt.Errorf("%s:%d: hosting is neither an object nor a list", FirebaseFile, lineOf(data, h.keyStart))
+		return nil, problem.New(problem.HostFileInvalid, problem.Position{File: FirebaseFile, Line: lineOf(data, h.keyStart)}, "hosting is neither an object nor a list")
 	}
 	var names []string
 	var found *jsonValue
@@ -119,7 +121,9 @@ func firebaseSite(data []byte, root *jsonValue, name string) (*jsonValue, error)
 		return found, nil
 	}
 	if name == "" {
-		return nil, fmt.Errorf("%s:%d: hosting lists %d sites (%s): name the one robotsmith writes to", FirebaseFile, lineOf(data, h.keyStart), len(names), strings.Join(names, ", "))
+		return nil, problem.Newf(problem.HostFileInvalid, problem.Position{File: FirebaseFile, Line: lineOf(data, h.keyStart)},
+			"hosting lists %d sites (%s): name the one robotsmith writes to", len(names), strings.Join(names, ", "))
 	}
-	return nil, fmt.Errorf("%s:%d: hosting has no site or target %s (it has %s)", FirebaseFile, lineOf(data, h.keyStart), excerpt.Quote(name), strings.Join(names, ", "))
+	return nil, problem.Newf(problem.HostFileInvalid, problem.Position{File: FirebaseFile, Line: lineOf(data, h.keyStart)},
+		"hosting has no site or target %s (it has %s)", excerpt.Quote(name), strings.Join(names, ", "))
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Format is the `_headers` dialect of a static host.
@@ -39,5 +40,5 @@ func ParseFormat(s string) (Format, error) {
 	case "cloudflare":
 		return Cloudflare, nil
 	}
-	return 0, fmt.Errorf("headers: unknown format %s (want netlify or cloudflare)", excerpt.Quote(s))
+	return 0, problem.Newf(problem.HeaderFormatUnknown, problem.Position{}, "headers: unknown format %s (want netlify or cloudflare)", excerpt.Quote(s))
 }

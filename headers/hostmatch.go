@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 	"regexp"
 	"strings"
 )
@@ -462,7 +463,7 @@ func lintJSONEntries(data []byte, arr *jsonValue, mine []bool, paths []served, u
 				if !errors.Is(err, errNotModelled) {
 					why = "the host would not read its pattern"
 				}
-				out = append(out, Finding{File: file, Line: line, Msg: fmt.Sprintf("the entry with %s sets X-Robots-Tag, and %s; for the files robotsmith covers that it matches, %s", what, why, order)})
+				out = append(out, Finding{File: file, Line: line, Code: problem.HeaderRuleUnmodelled, Msg: fmt.Sprintf("the entry with %s sets X-Robots-Tag, and %s; for the files robotsmith covers that it matches, %s", what, why, order)})
 			default:
 				var hits []string
 				for _, p := range paths {
@@ -475,12 +476,12 @@ func lintJSONEntries(data []byte, arr *jsonValue, mine []bool, paths []served, u
 					if len(hits) > 1 {
 						msg += fmt.Sprintf(" (and %d more files)", len(hits)-1)
 					}
-					out = append(out, Finding{File: file, Line: line, Path: hits[0], Msg: msg})
+					out = append(out, Finding{File: file, Line: line, Path: hits[0], Code: problem.HeaderRuleOverlaps, Msg: msg})
 				}
 			}
 		}
 		if content && usage {
-			out = append(out, Finding{File: file, Line: line, Msg: fmt.Sprintf("the entry also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; for the paths it matches, %s", order)})
+			out = append(out, Finding{File: file, Line: line, Code: problem.ContentUsageOverlaps, Msg: fmt.Sprintf("the entry also sets Content-Usage, which robotsmith sends for every path from the ai policy in its config; for the paths it matches, %s", order)})
 		}
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -224,7 +225,7 @@ func secondBlocks(existing []byte, file string) []Finding {
 	var out []Finding
 	if spans := markers.Find(existing); len(spans) > 1 {
 		for _, s := range spans[1:] {
-			out = append(out, Finding{File: file, Line: s.Line, Msg: "a second robotsmith block: robotsmith keeps only the first"})
+			out = append(out, Finding{File: file, Line: s.Line, Code: problem.SecondBlock, Msg: "a second robotsmith block: robotsmith keeps only the first"})
 		}
 	}
 	return out

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // A JSON file that a user writes and robotsmith edits (vercel.json, firebase.json) is read into
@@ -60,6 +62,11 @@ type jsonError struct {
 
 func (e *jsonError) Error() string {
 	return fmt.Sprintf("%s:%d:%d: %s", e.File, e.Line, e.Col, e.Msg)
+}
+
+// Problem is the error as a problem.Problem of code problem.HostFileInvalid; its Error() is Error().
+func (e *jsonError) Problem() problem.Problem {
+	return *problem.New(problem.HostFileInvalid, problem.Position{File: e.File, Line: e.Line, Col: e.Col}, e.Msg)
 }
 
 // jsonMaxDepth bounds nesting, so that no file can make the reader recurse without end.
@@ -510,7 +517,7 @@ func owned(data []byte, arr *jsonValue, rec []byte, now []string, file string) (
 	if rec != nil {
 		counts, ok = readRecord(rec)
 		if !ok {
-			findings = append(findings, Finding{File: file, Line: 1, Msg: "robotsmith's record of the entries it wrote here cannot be read; entries identical to the ones it writes now are taken as its own, and the others are kept"})
+			findings = append(findings, Finding{File: file, Line: 1, Code: problem.HostRecordUnreadable, Msg: "robotsmith's record of the entries it wrote here cannot be read; entries identical to the ones it writes now are taken as its own, and the others are kept"})
 		}
 	}
 	if !ok {

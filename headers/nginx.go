@@ -3,8 +3,8 @@ package headers
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 	"strings"
 )
 
@@ -30,7 +30,7 @@ func Nginx(files Files, opt Options) (Result, error) {
 	errs = append(errs, checkSelf(opt.Self, NginxFile)...)
 	if opt.NginxInclude != "" {
 		if _, err := NginxInclude(opt.NginxInclude); err != nil {
-			errs = append(errs, fmt.Errorf("%s: the file of add_header lines %w", NginxFile, err))
+			errs = append(errs, problem.Newf(problem.IncludePathInvalid, problem.Position{File: NginxFile}, "the file of add_header lines %v", err))
 		}
 	}
 	if len(errs) > 0 {
@@ -82,7 +82,7 @@ func Nginx(files Files, opt Options) (Result, error) {
 // include the files it matches, and none when it matches nothing, silently.
 func NginxInclude(path string) (string, error) {
 	if strings.ContainsAny(path, "*?[") {
-		return "", fmt.Errorf("%s: nginx reads *, ? and [ in an include as a pattern; give a path without them", excerpt.Quote(path))
+		return "", problem.Newf(problem.IncludePathInvalid, problem.Position{}, "%s: nginx reads *, ? and [ in an include as a pattern; give a path without them", excerpt.Quote(path))
 	}
 	return "include " + nginxQuote(path) + ";", nil
 }

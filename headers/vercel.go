@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Vercel's limits (vercel.com/docs/limits, "Routes created per Deployment"; the vercel.json
@@ -100,12 +102,13 @@ func Vercel(files Files, opt Options) (Result, error) {
 		return Result{}, err
 	}
 	if m := root.member("routes"); m != nil && len(entries) > 0 {
-		return Result{}, fmt.Errorf("%s:%d: the file has routes, and Vercel does not allow headers beside them: move the routes to rewrites and redirects, or leave vercel out of robotsmith's formats", VercelFile, lineOf(existing, m.keyStart))
+		return Result{}, problem.New(problem.HostRoutesConflict, problem.Position{File: VercelFile, Line: lineOf(existing, m.keyStart)},
+			"the file has routes, and Vercel does not allow headers beside them: move the routes to rewrites and redirects, or leave vercel out of robotsmith's formats")
 	}
 	var arr *jsonValue
 	if m := root.member("headers"); m != nil {
 		if m.val.kind != '[' {
-			return Result{}, fmt.Errorf("%s:%d: headers is not a list", VercelFile, lineOf(existing, m.keyStart))
+			return Result{}, problem.New(problem.HostFileInvalid, problem.Position{File: VercelFile, Line: lineOf(existing, m.keyStart)}, "headers is not a list")
 		}
 		arr = m.val
 	}
@@ -149,9 +152,18 @@ type CountError struct {
 	Own    int // robotsmith's share of Needed
 }
 
-func (e *CountError) Error() string {
-	return fmt.Sprintf("%s: the host allows %d routes, this site needs %d (%d of robotsmith's, one per decision and Content-Usage, %d of your own headers, redirects and rewrites)",
-		e.File, e.Limit, e.Needed, e.Own, e.Needed-e.Own)
+func (e *CountError) Error() string { return e.File + ": " + e.msg() }
+
+// msg is the message without the file.
+func (e *CountError) msg() string {
+	return fmt.Sprintf("the host allows %d routes, this site needs %d (%d of robotsmith's, one per decision and Content-Usage, %d of your own headers, redirects and rewrites)",
+		e.Limit, e.Needed, e.Own, e.Needed-e.Own)
+}
+
+// Problem is the error as a problem.Problem of code problem.HeaderTooManyRules about the host's
+// file; its Error() is Error().
+func (e *CountError) Problem() problem.Problem {
+	return *problem.New(problem.HeaderTooManyRules, problem.Position{File: e.File}, e.msg())
 }
 
 // Unwrap returns ErrTooManyRules.

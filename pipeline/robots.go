@@ -66,7 +66,7 @@ func (j *job) readRobotsTxt() (*robotsTxt, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := j.cfg.RobotsInput(j.sitemapPaths(), j.site.BaseURL)
+	in := robotsInput(j.cfg, j.sitemapPaths(), j.site.BaseURL)
 	if len(in.Sitemaps) > 0 {
 		// A Sitemap: line the rest of the file has already (a theme's, the generator's) is not
 		// written again.
@@ -91,6 +91,20 @@ func (j *job) readRobotsTxt() (*robotsTxt, error) {
 		}
 	}
 	return r, nil
+}
+
+// robotsInput is what robotsblock renders the block of robots.txt from: robots_txt and ai, as
+// config read and checked them, with the site's sitemaps (URL paths as served, when
+// robots_txt.sitemaps asks for them) and its base URL, which the generator gives.
+func robotsInput(c *config.Config, sitemaps []string, baseURL string) robotsblock.Input {
+	in := robotsblock.Input{AI: c.AI, BaseURL: baseURL, SitemapsLine: c.RobotsTxt.SitemapsLine}
+	for _, g := range c.RobotsTxt.Groups {
+		in.Groups = append(in.Groups, robotsblock.Group{Agents: g.Agents, Disallow: g.Disallow, Allow: g.Allow})
+	}
+	if c.RobotsTxt.Sitemaps {
+		in.Sitemaps = sitemaps
+	}
+	return in
 }
 
 // configErrors gives each *robotsblock.Error in err (joined) the config file's name.

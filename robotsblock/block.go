@@ -1,7 +1,6 @@
 package robotsblock
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -10,18 +9,19 @@ import (
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/robotstxt"
 )
 
-// Group is one group of robots_txt.groups.
+// Group is one group to write: a group of robots_txt.groups, as package config read and checked it.
 type Group struct {
 	Agents   []string // product tokens as written, "*" for every crawler
 	Disallow []string // path patterns, in order
 	Allow    []string
-	Line     int // where the group is written in the config; 0 when unknown
 }
 
-// Input is everything the block is rendered from.
+// Input is everything the block is rendered from. Its groups and its AI policy are the config's,
+// checked when the config was read (see Render); the sitemaps and the base URL are the site's.
 type Input struct {
 	Groups []Group
 	AI     aipref.Policy
@@ -82,9 +82,11 @@ type Block struct {
 	Sitemaps []string
 }
 
-// Error is a problem with the config that the block is rendered from.
-// Line is the config line it was written on (0 when unknown); the message
-// names the key. Callers add the file: "robotsmith.yaml:12: robots_txt.groups[2]: ...".
+// Error is a problem with the config that the block is rendered from:
+// robots_txt.sitemaps without a usable base URL, whose code is ErrNoBaseURL's
+// (problem.SitemapsNeedBaseURL). Line is the config line it was written on (0
+// when unknown); the message names the key. Callers add the file, with a
+// *config.Error that keeps the code: "robotsmith.yaml:12: robots_txt: sitemaps: ...".
 type Error struct {
 	Line int
 	Err  error
@@ -96,95 +98,26 @@ func (e *Error) Error() string { return e.Err.Error() }
 func (e *Error) Unwrap() error { return e.Err }
 
 // ErrNoBaseURL: Sitemap: lines need an absolute base URL and none was given,
-// or the one given is not absolute.
-var ErrNoBaseURL = errors.New("sitemaps need the site's absolute base URL (Hugo baseURL, Jekyll url) for their Sitemap: lines")
+// or the one given is not absolute. It is of code problem.SitemapsNeedBaseURL.
+var ErrNoBaseURL error = problem.New(problem.SitemapsNeedBaseURL, problem.Position{},
+	"sitemaps need the site's absolute base URL (Hugo baseURL, Jekyll url) for their Sitemap: lines")
 
-// Check reports every problem of the config part of in, each an *Error: a
-// group without agents or rules, a token that is not one, a token that
-// looks like a misspelt well-known crawler, a path that is not a path, and
-// a crawler that robots_txt.groups names while ai.block also blocks it
-// (RFC 9309 merges the two groups, so one would change the other). Base
-// URL and sitemaps are Render's to check; config loading calls Check alone.
-func Check(in Input) []error {
-	var errs []error
-	cat := in.catalogue()
-	// Tokens are compared as Google's parser reads them (robotstxt.ProductToken): to it,
-	// User-agent: AI names the group of AI2Bot too.
-	blocked := map[string]string{}
-	for _, c := range in.AI.Blocked(cat) {
-		for _, t := range c.Tokens {
-			k := strings.ToLower(robotstxt.ProductToken(t))
-			if _, seen := blocked[k]; !seen && k != "" {
-				blocked[k] = c.Name()
-			}
-		}
-	}
-	for i, g := range in.Groups {
-		bad := func(format string, args ...any) {
-			errs = append(errs, &Error{Line: g.Line, Err: fmt.Errorf("robots_txt.groups[%d]: "+format, append([]any{i + 1}, args...)...)})
-		}
-		if len(g.Agents) == 0 {
-			bad(`no agents (write agents: ["*"] for every crawler)`)
-		}
-		for _, a := range g.Agents {
-			switch {
-			case a == "*":
-			case !crawlers.ValidToken(a):
-				bad("agents: %q is not a user-agent token (letters, digits, '.', '-' and '_' only)", a)
-			default:
-				if want, ok := cat.Resembles(a); ok {
-					bad("agents: %q is not a crawler robotsmith knows; did you mean %q?", a, want)
-				}
-				if c, ok := blocked[strings.ToLower(robotstxt.ProductToken(a))]; ok && robotstxt.ProductToken(a) != "" {
-					also := ""
-					if !strings.EqualFold(c, a) {
-						also = fmt.Sprintf(" (Google's parser reads both %s and %s as %s)", a, c, robotstxt.ProductToken(a))
-					}
-					bad("agents: %s is also blocked by ai.block (line %d)%s; RFC 9309 merges every group that names a crawler, so name it in one place only", c, in.AI.BlockLine, also)
-				}
-			}
-		}
-		if len(g.Disallow)+len(g.Allow) == 0 {
-			bad("no disallow or allow; a group without rules would run into the next group")
-		}
-		for _, list := range []struct {
-			key   string
-			paths []string
-		}{{"disallow", g.Disallow}, {"allow", g.Allow}} {
-			for _, p := range list.paths {
-				if err := checkPath(p); err != "" {
-					bad("%s: %q %s", list.key, p, err)
-				}
-			}
-		}
-	}
-	return errs
-}
-
-// checkPath says what is wrong with a rule's path, "" when nothing is.
-func checkPath(p string) string {
-	if !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "*") {
-		return "must start with / (or *)"
-	}
-	for _, c := range []byte(p) {
-		if c < 0x20 || c == 0x7f {
-			return "holds a control character"
-		}
-	}
-	return ""
-}
-
-// Render renders the block for in. Errors are *Error values joined with
-// errors.Join: every problem Check finds, and sitemaps without a usable
-// base URL (ErrNoBaseURL).
+// Render renders the block for in. Its one error is an *Error: sitemaps
+// without a usable base URL (ErrNoBaseURL), which depends on the site.
+//
+// Render does not check the groups and the AI policy again: package config
+// checks them when it reads robots_txt and ai (a group without agents or
+// rules, a token that is not one or looks misspelt, a path that is not a
+// path, a crawler named in a group and blocked by ai.block), and refuses the
+// config then, so an Input built from a config that loaded holds none of
+// them. Checking the config's values is config's job, done once, where the
+// error can name their lines. A caller that builds an Input by hand gives
+// groups that config would accept: each agent is written as given, each
+// path percent-encoded (robotstxt.EscapePattern).
 func Render(in Input) (*Block, error) {
-	errs := Check(in)
 	sitemaps, err := sitemapURLs(in.BaseURL, in.Sitemaps)
 	if err != nil {
-		errs = append(errs, &Error{Line: in.SitemapsLine, Err: fmt.Errorf("robots_txt: sitemaps: %w", err)})
-	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+		return nil, &Error{Line: in.SitemapsLine, Err: fmt.Errorf("robots_txt: sitemaps: %w", err)}
 	}
 	sitemaps = slices.DeleteFunc(sitemaps, func(s string) bool { return slices.Contains(in.Listed, s) })
 	if len(in.Groups) == 0 && len(sitemaps) == 0 && !in.AI.States() && len(in.AI.Block) == 0 {

@@ -2,6 +2,7 @@ package robotsblock
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,8 +12,10 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/aipref"
+	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -21,7 +24,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 var specPolicy = aipref.Policy{Train: aipref.No, Search: aipref.Yes, Input: aipref.Yes,
 	Block: []crawlers.Purpose{crawlers.Training}, Line: 7, BlockLine: 11}
 
-var specGroups = []Group{{Agents: []string{"*"}, Disallow: []string{"/search/"}, Line: 3}}
+var specGroups = []Group{{Agents: []string{"*"}, Disallow: []string{"/search/"}}}
 
 // goldenCases render a block and merge it into testdata/NAME.input (no
 // file: the robots.txt is created); the result is testdata/NAME.golden.
@@ -220,23 +223,6 @@ func TestErrors(t *testing.T) {
 		line int
 		want string
 	}{
-		{"no agents", Input{Groups: []Group{{Disallow: []string{"/"}, Line: 4}}}, 4,
-			`robots_txt.groups[1]: no agents (write agents: ["*"] for every crawler)`},
-		{"no rules", Input{Groups: []Group{{Agents: []string{"*"}, Line: 4}}}, 4,
-			"robots_txt.groups[1]: no disallow or allow; a group without rules would run into the next group"},
-		{"token with a space", Input{Groups: []Group{{Agents: []string{"Kangaroo Bot"}, Disallow: []string{"/"}, Line: 5}}}, 5,
-			`robots_txt.groups[1]: agents: "Kangaroo Bot" is not a user-agent token`},
-		{"misspelt crawler", Input{Groups: []Group{{Agents: []string{"*"}, Disallow: []string{"/x"}}, {Agents: []string{"GPTbto"}, Disallow: []string{"/"}, Line: 9}}}, 9,
-			`robots_txt.groups[2]: agents: "GPTbto" is not a crawler robotsmith knows; did you mean "GPTBot"?`},
-		{"named and blocked", Input{Groups: []Group{{Agents: []string{"gptbot"}, Allow: []string{"/"}, Line: 3}}, AI: specPolicy}, 3,
-			"robots_txt.groups[1]: agents: GPTBot is also blocked by ai.block (line 11)"},
-		// Google's parser reads User-agent: AI2Bot as AI: a group for AI is merged with the block's.
-		{"named and blocked as Google reads it", Input{Groups: []Group{{Agents: []string{"AI"}, Allow: []string{"/"}, Line: 3}}, AI: specPolicy}, 3,
-			"robots_txt.groups[1]: agents: AI2Bot is also blocked by ai.block (line 11) (Google's parser reads both AI and AI2Bot as AI)"},
-		{"path without slash", Input{Groups: []Group{{Agents: []string{"*"}, Disallow: []string{"private/"}, Line: 2}}}, 2,
-			`robots_txt.groups[1]: disallow: "private/" must start with / (or *)`},
-		{"line break in a path", Input{Groups: []Group{{Agents: []string{"*"}, Allow: []string{"/a\nUser-agent: x"}, Line: 2}}}, 2,
-			`robots_txt.groups[1]: allow: "/a\nUser-agent: x" holds a control character`},
 		{"sitemaps without base URL", Input{Sitemaps: []string{"/sitemap.xml"}, SitemapsLine: 6}, 6,
 			"robots_txt: sitemaps: sitemaps need the site's absolute base URL"},
 		{"sitemaps with a relative base URL", Input{Sitemaps: []string{"/sitemap.xml"}, BaseURL: "/", SitemapsLine: 6}, 6,
@@ -253,8 +239,12 @@ func TestErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Render(Input{Sitemaps: []string{"/s.xml"}}); !errors.Is(err, ErrNoBaseURL) {
+	_, err := Render(Input{Sitemaps: []string{"/s.xml"}})
+	if !errors.Is(err, ErrNoBaseURL) {
 		t.Errorf("sitemaps without a base URL: %v, want ErrNoBaseURL", err)
+	}
+	if got := problem.CodeOf(err); got != problem.SitemapsNeedBaseURL {
+		t.Errorf("sitemaps without a base URL: code %s, want %s", got, problem.SitemapsNeedBaseURL)
 	}
 }
 
@@ -294,29 +284,44 @@ func TestRenderEscapes(t *testing.T) {
 	checkRules(t, b)
 }
 
-// FuzzRender: whatever the config holds, Render either refuses it or writes
-// a block whose groups all end in a rule, whose lines are the ones it
-// reports, and which merges in once.
+// FuzzRender: whatever robots_txt and ai hold, config refuses them or Render
+// writes a block whose groups all end in a rule, whose lines are the ones it
+// reports, and which merges in once. Render does not check the groups
+// itself (config does, when it reads them): the config is read as a build
+// reads it.
 func FuzzRender(f *testing.F) {
 	f.Add("*", "/search/", "/", true)
 	f.Add("GPTBot", "/a b/#c", "", false)
 	f.Add("googlebto", "private", "/x\n", true)
 	f.Add("", "", "", false)
+	f.Add("bot\nUser-agent: *", "/", "", false)
 	f.Fuzz(func(t *testing.T, agent, disallow, allow string, signals bool) {
-		g := Group{Agents: []string{agent}}
+		g := map[string]any{"agents": []string{agent}}
 		if disallow != "" {
-			g.Disallow = []string{disallow}
+			g["disallow"] = []string{disallow}
 		}
 		if allow != "" {
-			g.Allow = []string{allow}
+			g["allow"] = []string{allow}
 		}
-		in := Input{Groups: []Group{g}}
+		cfg := map[string]any{"robots_txt": map[string]any{"groups": []any{g}}}
 		if signals {
-			in.AI = aipref.Policy{Train: aipref.No, Block: []crawlers.Purpose{crawlers.AISearch}}
+			cfg["ai"] = map[string]any{"train": "no", "block": []string{"ai-search"}}
+		}
+		src, err := json.Marshal(cfg)
+		if err != nil {
+			t.Skip(err)
+		}
+		c, err := config.Parse("robotsmith.json", src)
+		if err != nil {
+			return // refused where it is read
+		}
+		in := Input{AI: c.AI}
+		for _, g := range c.RobotsTxt.Groups {
+			in.Groups = append(in.Groups, Group{Agents: g.Agents, Disallow: g.Disallow, Allow: g.Allow})
 		}
 		b, err := Render(in)
 		if err != nil {
-			return
+			t.Fatalf("a config that loaded does not render: %v", err)
 		}
 		checkGroupsEnd(t, b.Text)
 		checkRules(t, b)

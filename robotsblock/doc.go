@@ -26,15 +26,21 @@
 // for "*" elsewhere in the file (RFC 9309 merges groups of the same agent,
 // and on a tie Allow wins).
 //
+// The config's values are checked by package config when it reads them; Render writes what it is
+// given and checks only what depends on the site, the base URL its Sitemap: lines need (see
+// Render).
+//
 // Usage:
 //
 //	in := robotsblock.Input{
-//		Groups:   cfg.RobotsTxt.Groups,  // robots_txt.groups
-//		AI:       cfg.AI,                // ai
+//		AI:       cfg.AI, // ai, as config read and checked it
 //		Sitemaps: []string{"/sitemap.xml"},
 //		BaseURL:  "https://example.com/",
 //	}
-//	b, err := robotsblock.Render(in)     // errors are *robotsblock.Error, with config lines
+//	for _, g := range cfg.RobotsTxt.Groups { // robots_txt.groups, likewise
+//		in.Groups = append(in.Groups, robotsblock.Group{Agents: g.Agents, Disallow: g.Disallow, Allow: g.Allow})
+//	}
+//	b, err := robotsblock.Render(in) // a sitemap without a base URL: *robotsblock.Error, with its config line
 //	if err != nil {
 //		return err
 //	}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Compiled is one source's inputs, parsed once: a page's cascade and front matter, or the
@@ -115,7 +117,7 @@ func (cc *Compiler) CompileContext(ctx context.Context, in []Input) (*Compiled, 
 	var tooMany error
 	if i, ok := overAgents(in); ok {
 		// The run fails; the source keeps what came before the agent over the limit.
-		tooMany = &Error{Source: in[i].Source, Err: errTooManyAgents}
+		tooMany = &Error{Source: in[i].Source, Err: errTooManyAgents, Code: problem.TooManyAgents}
 		in = in[:i]
 	}
 	sh := &shape{}

@@ -52,6 +52,14 @@
 // matter with its cascades, and the config, name at most MaxAgents agents
 // besides the well-known ones.
 //
+// Every *Error and Warning carries its problem.Code (MalformedDirective, MisspeltDirective,
+// UnknownDirective, LooseSeparators, ...) and gives its problem.Problem, which prints as the error
+// or warning does. A value with several problems is one *Error, a line for each, of the first
+// one's code.
+//
+// rules panics on no input: a panic is a bug, and is left to crash with its stack rather than be
+// recovered into an error that would read as a problem of the site.
+//
 // Typos fail closed: an unknown value within two edits of a known one
 // (noindx, no-index, nofolow, max_snippet) or holding characters outside
 // ASCII (a Cyrillic і in noіndex), and an agent name that is not a well-known

@@ -12,6 +12,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/internal/excerpt"
 	"github.com/robotsmith/robotsmith/internal/suggest"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // slot is one position of the fixed output order (SPEC §4). Each slot holds
@@ -127,16 +128,20 @@ func (t tok) String() string {
 // date) make err non-nil (errors.Join of one error per bad token, each wrapping
 // ErrMalformed); the well-formed tokens are still returned.
 func ParseValue(s string) (tokens []string, warnings []string, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			tokens, err = nil, fmt.Errorf("%w: internal error parsing %s: %v", ErrMalformed, excerpt.Quote(s), p)
-		}
-	}()
-	toks, warnings, _, err := parseValue(s, false, false)
+	toks, notes, _, err := parseValue(s, false, false)
 	for _, t := range toks {
 		tokens = append(tokens, t.String())
 	}
+	for _, n := range notes {
+		warnings = append(warnings, n.msg)
+	}
 	return tokens, warnings, err
+}
+
+// note is a warning's code and message, before it is given its source (Warning).
+type note struct {
+	code problem.Code
+	msg  string
 }
 
 // parseValue splits s into its directives (SplitDirectives) and parses each.
@@ -145,7 +150,7 @@ func ParseValue(s string) (tokens []string, warnings []string, err error) {
 // closed on what the user wrote). With quoted set, the caller's message quotes
 // s when it is one directive (one is true: parseInput's *Error), so an error
 // about it does not quote it again (SPEC §10: a message quotes a value once).
-func parseValue(s string, lenient, quoted bool) (toks []tok, warns []string, one bool, err error) {
+func parseValue(s string, lenient, quoted bool) (toks []tok, warns []note, one bool, err error) {
 	var errs []error
 	items, loose := SplitDirectives(s)
 	for _, p := range items {
@@ -153,9 +158,9 @@ func parseValue(s string, lenient, quoted bool) (toks []tok, warns []string, one
 		toks = append(toks, ts...)
 		if m := (*misspelling)(nil); lenient && errors.As(err, &m) {
 			m.bare = false // a warning quotes what it drops
-			warn, err = m.Error()+"; dropped", nil
+			warn, err = note{problem.MisspeltInPageTag, m.Error() + "; dropped"}, nil
 		}
-		if warn != "" {
+		if warn.msg != "" {
 			warns = append(warns, warn)
 		}
 		if err != nil {
@@ -164,13 +169,13 @@ func parseValue(s string, lenient, quoted bool) (toks []tok, warns []string, one
 	}
 	// A value of thousands of bad words reports the first few and a count.
 	if n := len(errs) - maxValueProblems; n > 0 {
-		errs = append(errs[:maxValueProblems], fmt.Errorf("and %d more problems in the value", n))
+		errs = append(errs[:maxValueProblems], problem.Newf(problem.MoreErrors, problem.Position{}, "and %d more problems in the value", n))
 	}
 	if n := len(warns) - maxValueProblems; n > 0 {
-		warns = append(warns[:maxValueProblems], fmt.Sprintf("and %d more directives, dropped", n))
+		warns = append(warns[:maxValueProblems], note{problem.MoreWarnings, fmt.Sprintf("and %d more directives, dropped", n)})
 	}
 	if loose != "" {
-		warns = append(warns, loose)
+		warns = append(warns, note{problem.LooseSeparators, loose})
 	}
 	return toks, warns, len(items) == 1, errors.Join(errs...)
 }
@@ -182,7 +187,7 @@ const maxValueProblems = 10
 // "max-snippet: 50" or "unavailable_after:2027-01-31". With whole set, the
 // directive is the whole value and the caller's message quotes it, so an error
 // names no part of it.
-func parseDirective(p string, whole bool) (toks []tok, warn string, err error) {
+func parseDirective(p string, whole bool) (toks []tok, warn note, err error) {
 	name, arg, hasArg := strings.Cut(p, ":")
 	name = strings.ToLower(strings.TrimSpace(name))
 	arg = strings.TrimSpace(arg)
@@ -193,24 +198,24 @@ func parseDirective(p string, whole bool) (toks []tok, warn string, err error) {
 		}
 		return excerpt.Quote(arg)
 	}
-	flag := func(s slot, v int64) ([]tok, string, error) {
+	flag := func(s slot, v int64) ([]tok, note, error) {
 		if hasArg {
 			if whole {
-				return nil, "", fmt.Errorf("%w: %s takes no value", ErrMalformed, name)
+				return nil, note{}, fmt.Errorf("%w: %s takes no value", ErrMalformed, name)
 			}
-			return nil, "", fmt.Errorf("%w: %s takes no value (got %s)", ErrMalformed, name, excerpt.Quote(p))
+			return nil, note{}, fmt.Errorf("%w: %s takes no value (got %s)", ErrMalformed, name, excerpt.Quote(p))
 		}
-		return []tok{{s, v}}, "", nil
+		return []tok{{s, v}}, note{}, nil
 	}
-	number := func(s slot) ([]tok, string, error) {
+	number := func(s slot) ([]tok, note, error) {
 		if !hasArg || arg == "" {
-			return nil, "", fmt.Errorf("%w: %s needs a number (%s:N, -1 for no limit)", ErrMalformed, name, name)
+			return nil, note{}, fmt.Errorf("%w: %s needs a number (%s:N, -1 for no limit)", ErrMalformed, name, name)
 		}
 		n, err := strconv.ParseInt(arg, 10, 64)
 		if err != nil || n < -1 || n > maxNumber {
-			return nil, "", fmt.Errorf("%w: %s: %s is not an integer from -1 to %d", ErrMalformed, name, its(), maxNumber)
+			return nil, note{}, fmt.Errorf("%w: %s: %s is not an integer from -1 to %d", ErrMalformed, name, its(), maxNumber)
 		}
-		return []tok{{s, n}}, "", nil
+		return []tok{{s, n}}, note{}, nil
 	}
 	switch name {
 	case "index":
@@ -223,14 +228,14 @@ func parseDirective(p string, whole bool) (toks []tok, warn string, err error) {
 		return flag(slotFollow, 1)
 	case "none":
 		if _, _, err := flag(slotIndex, 1); err != nil {
-			return nil, "", err
+			return nil, note{}, err
 		}
-		return []tok{{slotIndex, 1}, {slotFollow, 1}}, "", nil
+		return []tok{{slotIndex, 1}, {slotFollow, 1}}, note{}, nil
 	case "all":
 		if _, _, err := flag(slotIndex, 0); err != nil {
-			return nil, "", err
+			return nil, note{}, err
 		}
-		return nil, "", nil
+		return nil, note{}, nil
 	case "noarchive":
 		return flag(slotNoarchive, 1)
 	case "nocache":
@@ -254,24 +259,24 @@ func parseDirective(p string, whole bool) (toks []tok, warn string, err error) {
 	case "max-image-preview":
 		switch strings.ToLower(arg) {
 		case "none":
-			return []tok{{slotMaxImagePreview, imageNone}}, "", nil
+			return []tok{{slotMaxImagePreview, imageNone}}, note{}, nil
 		case "standard":
-			return []tok{{slotMaxImagePreview, imageStandard}}, "", nil
+			return []tok{{slotMaxImagePreview, imageStandard}}, note{}, nil
 		case "large":
-			return []tok{{slotMaxImagePreview, imageLarge}}, "", nil
+			return []tok{{slotMaxImagePreview, imageLarge}}, note{}, nil
 		}
-		return nil, "", fmt.Errorf("%w: max-image-preview: %s is not none, standard or large", ErrMalformed, its())
+		return nil, note{}, fmt.Errorf("%w: max-image-preview: %s is not none, standard or large", ErrMalformed, its())
 	case "unavailable_after":
 		if !hasArg || arg == "" {
-			return nil, "", fmt.Errorf("%w: unavailable_after needs a date", ErrMalformed)
+			return nil, note{}, fmt.Errorf("%w: unavailable_after needs a date", ErrMalformed)
 		}
 		t, err := parseDate(arg, whole)
 		if err != nil {
-			return nil, "", fmt.Errorf("%w: unavailable_after: %v", ErrMalformed, err)
+			return nil, note{}, fmt.Errorf("%w: unavailable_after: %v", ErrMalformed, err)
 		}
-		return []tok{{slotUnavailableAfter, t.Unix()}}, "", nil
+		return []tok{{slotUnavailableAfter, t.Unix()}}, note{}, nil
 	case "noodp", "noydir", "nositelinkssearchbox":
-		return nil, fmt.Sprintf("obsolete directive %q is ignored by Google and Bing; dropped", name), nil
+		return nil, note{problem.ObsoleteDirective, fmt.Sprintf("obsolete directive %q is ignored by Google and Bing; dropped", name)}, nil
 	}
 	return unknown(name, whole)
 }
@@ -332,15 +337,15 @@ func squashed(name string) string {
 // wrapping ErrMisspelt, naming the directive it resembles: a typo in a restriction must never
 // publish a page its author meant to hide. Any other unknown name is a warning, and dropped.
 // With whole set, the error does not quote the name, which the caller's message quotes.
-func unknown(name string, whole bool) ([]tok, string, error) {
+func unknown(name string, whole bool) ([]tok, note, error) {
 	near, d := suggest.Nearest(name, knownDirectives())
 	if k := squashed(name); k != "" {
 		near, d = k, 1
 	}
 	if !suggest.ASCII(name) || d <= maxTypoEdits {
-		return nil, "", &misspelling{what: "directive", name: name, near: near, nonASCII: !suggest.ASCII(name), bare: whole}
+		return nil, note{}, &misspelling{what: "directive", name: name, near: near, nonASCII: !suggest.ASCII(name), bare: whole}
 	}
-	return nil, fmt.Sprintf("unknown directive %s; dropped", excerpt.Quote(name)), nil
+	return nil, note{problem.UnknownDirective, fmt.Sprintf("unknown directive %s; dropped", excerpt.Quote(name))}, nil
 }
 
 func isWeekday(s string) bool {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/internal/excerpt"
 	"github.com/robotsmith/robotsmith/internal/suggest"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // AgentPrefix returns the crawler an item of a value names before its directives, as X-Robots-Tag
@@ -123,9 +124,9 @@ func splitAgents(in Input) ([]Input, []Warning) {
 	}
 	var ws []Warning
 	if loose != "" {
-		ws = append(ws, Warning{Source: in.Source, Msg: loose})
+		ws = append(ws, Warning{Source: in.Source, Code: problem.LooseSeparators, Msg: loose})
 	}
-	ws = append(ws, Warning{Source: in.Source, Msg: fmt.Sprintf(
+	ws = append(ws, Warning{Source: in.Source, Code: problem.AgentInsideValue, Msg: fmt.Sprintf(
 		"%s names a crawler inside the value (%s): read as X-Robots-Tag reads it, the directives after a crawler's name for that crawler alone; give them under its own name (robots: {%s: ...})",
 		excerpt.Quote(in.Value), strings.Join(names, ", "), names[0])})
 	return out, ws

@@ -19,6 +19,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Style is how a public page's tags are written (SPEC §5).
@@ -116,11 +117,6 @@ type Resolver struct {
 // naming its source (all such problems, errors.Join-ed). Unknown values in cfg are warnings, returned
 // by Warnings().
 func New(cfg Config) (r *Resolver, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			r, err = nil, fmt.Errorf("rules: internal error: %v", p)
-		}
-	}()
 	r = &Resolver{style: cfg.Style}
 	var errs []error
 	if cfg.Style != Three && cfg.Style != Single {
@@ -148,7 +144,7 @@ func New(cfg Config) (r *Resolver, err error) {
 			continue
 		}
 		if over(p.agent) {
-			return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
+			return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents, Code: problem.TooManyAgents})...)
 		}
 		r.defaults = append(r.defaults, p)
 	}
@@ -160,18 +156,18 @@ func New(cfg Config) (r *Resolver, err error) {
 		}
 		cr := compiledRule{num: src.Rule, src: src}
 		if len(rule.Paths) == 0 && len(rule.Kinds) == 0 && len(rule.Langs) == 0 {
-			errs = append(errs, &Error{Source: src, Err: errors.New("rule has no path, kind or lang")})
+			errs = append(errs, &Error{Source: src, Err: errors.New("rule has no path, kind or lang"), Code: problem.RuleNoSelector})
 		}
 		var err error
 		if cr.kinds, err = selectorValues("kind", rule.Kinds); err != nil {
-			errs = append(errs, &Error{Source: src, Err: err})
+			errs = append(errs, &Error{Source: src, Err: err, Code: problem.ConfigEmptyValue})
 		}
 		if cr.langs, err = selectorValues("lang", rule.Langs); err != nil {
-			errs = append(errs, &Error{Source: src, Err: err})
+			errs = append(errs, &Error{Source: src, Err: err, Code: problem.ConfigEmptyValue})
 		}
 		for _, g := range rule.Paths {
 			if err := checkGlob(g); err != nil {
-				errs = append(errs, &Error{Source: src, Value: g, Err: err})
+				errs = append(errs, &Error{Source: src, Value: g, Err: err, Code: problem.BadPathGlob})
 				continue
 			}
 			cr.paths = append(cr.paths, g)
@@ -191,7 +187,7 @@ func New(cfg Config) (r *Resolver, err error) {
 				continue
 			}
 			if over(p.agent) {
-				return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents})...)
+				return nil, errors.Join(append(errs, &Error{Source: in.Source, Err: errTooManyAgents, Code: problem.TooManyAgents})...)
 			}
 			cr.values = append(cr.values, p)
 		}
@@ -231,23 +227,24 @@ func parseInput(in Input) (parsed, []Warning, error) {
 		agent = "robots"
 	}
 	if strings.ContainsAny(agent, " \t\r\n,:;\"'<>=") {
-		return parsed{}, nil, &Error{Source: in.Source, Err: fmt.Errorf("%w: %s is not an agent name", ErrMalformed, excerpt.Quote(in.Agent))}
+		return parsed{}, nil, &Error{Source: in.Source, Err: fmt.Errorf("%w: %s is not an agent name", ErrMalformed, excerpt.Quote(in.Agent)), Code: problem.InvalidAgentName}
 	}
 	lenient := in.Source.Kind == FromPage
 	if err := checkAgent(agent); err != nil {
 		if lenient {
-			return parsed{}, []Warning{{Source: in.Source, Msg: err.Error() + "; dropped"}}, nil
+			return parsed{}, []Warning{{Source: in.Source, Code: problem.MisspeltInPageTag, Msg: err.Error() + "; dropped"}}, nil
 		}
-		return parsed{}, nil, &Error{Source: in.Source, Err: err}
+		return parsed{}, nil, &Error{Source: in.Source, Err: err, Code: problem.MisspeltAgent}
 	}
-	toks, msgs, one, err := parseValue(in.Value, lenient, true)
+	toks, notes, one, err := parseValue(in.Value, lenient, true)
 	var ws []Warning
-	for _, m := range msgs {
-		ws = append(ws, Warning{Source: in.Source, Msg: m})
+	for _, n := range notes {
+		ws = append(ws, Warning{Source: in.Source, Code: n.code, Msg: n.msg})
 	}
 	if err != nil {
 		// The error quotes the value when it is one directive; of several, each error quotes its own.
-		e := &Error{Source: in.Source, Err: err}
+		// Its code is the first problem's.
+		e := &Error{Source: in.Source, Err: err, Code: problem.CodeOf(err)}
 		if one {
 			e.Value = in.Value
 		}
@@ -269,9 +266,10 @@ func selectorValues(key string, vs []string) ([]string, error) {
 	return out, nil
 }
 
+// The errors of a glob that is not one, each of code problem.BadPathGlob.
 var (
-	errGlobSlash = errors.New("a path glob must start with /")
-	errBadGlob   = errors.New("bad glob")
+	errGlobSlash error = problem.New(problem.BadPathGlob, problem.Position{}, "a path glob must start with /")
+	errBadGlob   error = problem.New(problem.BadPathGlob, problem.Position{}, "bad glob")
 )
 
 func checkGlob(g string) error {
@@ -411,11 +409,6 @@ type Item struct {
 // errors.Join of them) naming the source. A malformed value spoils only itself: the Decision
 // returned with the error holds everything else. (it.Compiled reported its own when compiled.)
 func (r *Resolver) Decide(it Item) (d Decision, warns []Warning, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			d, err = Decision{}, fmt.Errorf("rules: internal error deciding %s: %v", it.Path, p)
-		}
-	}()
 	tags, replaced, warns, err := parseSource(context.Background(), it.Inputs)
 	d = r.merge(it, r.fixed(it), tags)
 	d.Replaced = append(d.Replaced, replaced...)

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Kind is where a directive came from, lowest priority first (SPEC §3 order).
@@ -139,18 +140,36 @@ func (p priority) beats(q priority) bool {
 	return p.seq < q.seq
 }
 
-// Warning is a value robotsmith drops: unknown or obsolete directives.
+// Warning is a value robotsmith drops (an unknown or obsolete directive, a misspelling in a tag the
+// theme wrote), or one it reads in a way the author should know of (directives separated by spaces,
+// a crawler's name inside a value).
 type Warning struct {
 	Source Source
+	Code   problem.Code // what it is: problem.UnknownDirective, problem.LooseSeparators, ...
 	Msg    string
 }
 
 // String gives "file:line: <source>: <msg>" ("<source>: <msg>" for a source without a place).
 func (w Warning) String() string { return w.Source.prefix() + w.Msg }
 
+// Problem is the warning as a problem.Problem, at its source's place; its Error() is String().
+func (w Warning) Problem() problem.Problem {
+	return problem.Wrapping(w.Code, w.Source.position(), w.Source.what()+": "+w.Msg, nil, nil)
+}
+
+// position is the place of the source, for a problem.Problem.
+func (s Source) position() problem.Position {
+	if s.File == "" {
+		return problem.Position{}
+	}
+	return problem.Position{File: s.File, Line: s.Line}
+}
+
 // ErrMalformed is wrapped by every error about a malformed directive value,
-// so callers can tell bad input from other failures with errors.Is.
-var ErrMalformed = errors.New("malformed directive")
+// so callers can tell bad input from other failures with errors.Is. It is a
+// problem.Problem of code problem.MalformedDirective, which the errors that
+// wrap it take.
+var ErrMalformed error = problem.New(problem.MalformedDirective, problem.Position{}, "malformed directive")
 
 // ErrMisspelt is wrapped by every error about a directive value or agent name
 // that looks like a misspelling of a known one (SPEC §4: within two edits of
@@ -182,6 +201,15 @@ func (e *misspelling) Error() string {
 // Is makes errors.Is(err, ErrMisspelt) true.
 func (e *misspelling) Is(target error) bool { return target == ErrMisspelt }
 
+// Problem is the misspelling as a problem without a place: the *Error holding it has the place.
+func (e *misspelling) Problem() problem.Problem {
+	code := problem.MisspeltDirective
+	if e.what != "directive" {
+		code = problem.MisspeltAgent
+	}
+	return *problem.New(code, problem.Position{}, e.Error())
+}
+
 // Error is a malformed value, naming its source.
 type Error struct {
 	Source Source
@@ -189,6 +217,10 @@ type Error struct {
 	// "" when Err quotes the part at fault itself (a directive of several, an agent's name).
 	Value string
 	Err   error
+	// Code is what the problem is (problem.MalformedDirective, problem.MisspeltAgent, ...); 0 takes
+	// the code of the first problem Err holds. A value with several problems is one Error,
+	// one line a problem, with the first one's code.
+	Code problem.Code
 }
 
 // Error gives "file:line: <source>: <msg>" ("<source>: <msg>" for a source without a place), the
@@ -202,3 +234,12 @@ func (e *Error) Error() string {
 }
 
 func (e *Error) Unwrap() error { return e.Err }
+
+// Problem is the error as a problem.Problem, at its source's place; its Error() is Error().
+func (e *Error) Problem() problem.Problem {
+	msg := e.Source.what() + ": " + e.Err.Error()
+	if e.Value != "" {
+		msg = e.Source.what() + ": " + excerpt.Quote(e.Value) + ": " + e.Err.Error()
+	}
+	return problem.Wrapping(e.Code, e.Source.position(), msg, nil, e.Err)
+}

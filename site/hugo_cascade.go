@@ -15,6 +15,7 @@ import (
 	"github.com/gobwas/glob"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -119,7 +120,7 @@ func newHugoCascade(doc *frontmatter.Document, c frontmatter.Cascade) (hugoCasca
 		dst           *glob.Glob
 	}{{"path", c.Target.Path, &hc.path}, {"kind", c.Target.Kind, &hc.kind}, {"environment", c.Target.Environment, &hc.env}} {
 		if *g.dst, err = hugoGlob(g.pattern); err != nil {
-			return hc, &frontmatter.Error{File: doc.File, Line: c.Line, Err: fmt.Errorf("cascade: target: %s: %w", g.name, err)}
+			return hc, &frontmatter.Error{File: doc.File, Line: c.Line, Code: problem.CascadeInvalid, Err: fmt.Errorf("cascade: target: %s: %w", g.name, err)}
 		}
 	}
 	// Hugo v0.150 replaced lang with sites.matrix.languages, a list of globs over language codes
@@ -138,12 +139,12 @@ func newHugoCascade(doc *frontmatter.Document, c frontmatter.Cascade) (hugoCasca
 		// cannot read whole.
 		for _, op := range []string{"! ", ">= ", "<= ", "== ", "!= ", "> ", "< "} {
 			if strings.HasPrefix(l, op) {
-				return hc, &frontmatter.Error{File: doc.File, Line: c.Line, Err: fmt.Errorf("cascade: target: sites.matrix.languages: robotsmith does not read %q (a negation or a range): name the languages", strings.TrimSpace(op))}
+				return hc, &frontmatter.Error{File: doc.File, Line: c.Line, Code: problem.CascadeTargetUnsupported, Err: fmt.Errorf("cascade: target: sites.matrix.languages: robotsmith does not read %q (a negation or a range): name the languages", strings.TrimSpace(op))}
 			}
 		}
 		g, err := glob.Compile(strings.ToLower(l), '.')
 		if err != nil {
-			return hc, &frontmatter.Error{File: doc.File, Line: c.Line, Err: fmt.Errorf("cascade: target: sites.matrix.languages: %w", err)}
+			return hc, &frontmatter.Error{File: doc.File, Line: c.Line, Code: problem.CascadeInvalid, Err: fmt.Errorf("cascade: target: sites.matrix.languages: %w", err)}
 		}
 		hc.langs = append(hc.langs, g)
 	}

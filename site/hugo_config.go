@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // hugoConfig is what Hugo's configuration says about paths, read as Hugo v0.165 reads it
@@ -404,7 +405,7 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 		h.uglyAll = toBool(v)
 	}
 	if err := h.decodePermalinks(cfg["permalinks"]); err != nil {
-		return fmt.Errorf("%s: permalinks: %w", s.Root, err)
+		return &frontmatter.Error{File: s.Root, Code: problem.PermalinkInvalid, Err: fmt.Errorf("permalinks: %w", err)}
 	}
 	h.taxonomies = map[string]string{"tags": "tag", "categories": "category"}
 	if t, ok := readTaxonomies(cfg["taxonomies"]); ok {

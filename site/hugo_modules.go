@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 	"golang.org/x/mod/modfile"
 	"golang.org/x/mod/module"
 )
@@ -99,7 +100,7 @@ func missingError(ms []missingModule) string {
 // known either.
 func (h *hugoConfig) warnMissing() {
 	for _, m := range h.missing {
-		h.warnings = append(h.warnings, &frontmatter.Error{File: m.file, Line: m.line,
+		h.warnings = append(h.warnings, &frontmatter.Error{File: m.file, Line: m.line, Code: problem.ModuleNotFound,
 			Err: fmt.Errorf("module %s: its output formats and media types are not read: it %s", cutText(m.path), notFound)})
 	}
 }

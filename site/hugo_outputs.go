@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // hugoFormat is one of Hugo's output formats (output/outputFormat.go): where a page's file in that
@@ -191,7 +192,8 @@ func (h *hugoConfig) unknownFormat(name string) error {
 	if len(h.missing) > 0 {
 		why = missingError(h.missing)
 	}
-	return fmt.Errorf("output format %q is defined by no configuration robotsmith could read, so the files Hugo writes in it cannot take their page's decision: %s",
+	return problem.Newf(problem.OutputFormatUnknown, problem.Position{},
+		"output format %q is defined by no configuration robotsmith could read, so the files Hugo writes in it cannot take their page's decision: %s",
 		cutText(name), why)
 }
 
@@ -209,7 +211,8 @@ func (r *hugoConfigReader) checkOutputs(h *hugoConfig) error {
 	}
 	sort.Strings(kinds)
 	var errs []error
-	first := map[string]string{} // name -> the place of its first error, which says why
+	first := map[string]string{}             // name -> the place of its first error, which says why
+	firstAt := map[string]problem.Position{} // and that place, for the error's other side
 	for _, written := range kinds {
 		kind := written
 		if kind == "taxonomyterm" {
@@ -222,7 +225,7 @@ func (r *hugoConfigReader) checkOutputs(h *hugoConfig) error {
 			if _, ok := h.formats[n]; ok || (n == "rss" && h.disableKinds["rss"]) {
 				continue
 			}
-			e := &frontmatter.Error{File: r.s.rel(r.s.Root)}
+			e := &frontmatter.Error{File: r.s.rel(r.s.Root), Code: problem.OutputFormatUnknown}
 			if doc, list := r.locate("outputs", written); doc != nil {
 				e.File, e.Line = doc.File, doc.Line(list.Off)
 				for _, item := range list.List {
@@ -234,9 +237,11 @@ func (r *hugoConfigReader) checkOutputs(h *hugoConfig) error {
 			}
 			if at, ok := first[n]; ok {
 				e.Err = fmt.Errorf("outputs: %s: output format %q: as at %s", written, cutText(n), at)
+				e.Related = []problem.Related{{Position: firstAt[n], Msg: "why, said here"}}
 			} else {
 				e.Err = fmt.Errorf("outputs: %s: %w", written, h.unknownFormat(n))
 				first[n] = fmt.Sprintf("%s:%d", e.File, e.Line)
+				firstAt[n] = problem.Position{File: e.File, Line: e.Line}
 			}
 			errs = append(errs, e)
 		}

@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"errors"
-	"fmt"
 	"path"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -767,14 +767,14 @@ func (g hugoGen) page(p *hugoSrc, sections map[sectionKey]*hugoSrc) (pg Page, tp
 	}
 	d, err := h.descriptor(p, sections)
 	if err != nil {
-		return pg, tp, false, fmt.Errorf("%s: %w", pg.Source, err)
+		return pg, tp, false, &frontmatter.Error{File: pg.Source, Code: problem.PermalinkInvalid, Err: err} // its url or a permalink does not expand
 	}
 	if h.disableKinds[p.kind] || noOutput == "headless" || strings.HasPrefix(noOutput, "build.render") {
 		return pg, tp, false, nil // nothing is ever written for these
 	}
 	formats, err := h.pageFormats(p.kind, p.meta)
 	if err != nil {
-		return pg, tp, false, fmt.Errorf("%s: %w", pg.Source, err)
+		return pg, tp, false, &frontmatter.Error{File: pg.Source, Err: err} // of the code err has
 	}
 	tp = h.place(&pg, d, formats)
 	if !h.disableAliases {

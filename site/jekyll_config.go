@@ -31,6 +31,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -159,7 +160,7 @@ type jekyllConfigReader struct {
 }
 
 func (r *jekyllConfigReader) bad(k frontmatter.Key, want string) {
-	r.errs = append(r.errs, &frontmatter.Error{File: r.doc.File, Line: r.doc.Line(k.Value.Off), Err: fmt.Errorf("%s: want %s", k.Name, want)})
+	r.errs = append(r.errs, &frontmatter.Error{File: r.doc.File, Line: r.doc.Line(k.Value.Off), Code: problem.GeneratorConfigInvalid, Err: fmt.Errorf("%s: want %s", k.Name, want)})
 }
 
 func (r *jekyllConfigReader) key(k frontmatter.Key) {
@@ -296,7 +297,7 @@ func jekyllCollections(n *frontmatter.Node) ([]*jekyllCollection, error) {
 func (r *jekyllConfigReader) defaults(k frontmatter.Key) []error {
 	n := k.Value
 	if n.Kind != frontmatter.KindList {
-		return []error{&frontmatter.Error{File: r.doc.File, Line: r.doc.Line(n.Off), Err: errors.New("defaults: want a list")}}
+		return []error{&frontmatter.Error{File: r.doc.File, Line: r.doc.Line(n.Off), Code: problem.GeneratorConfigInvalid, Err: errors.New("defaults: want a list")}}
 	}
 	var errs []error
 	for _, e := range n.List {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // outputOf turns a URL and output extension into the output file, for pages (Page#destination)
@@ -140,7 +141,7 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd 
 	p := Page{Source: d.src, Inputs: in}
 	d.cats = d.categories(data, rd.noData)
 	if err := w.docDate(d, data, rd, pr); err != nil {
-		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
+		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Code: problem.FileNameDateInvalid, Err: err})
 		return Page{}, false
 	}
 	p.SetClass(d.kind(), "", w.docNoOutput(d, data))
@@ -153,7 +154,7 @@ func (w *jekyllWalk) document(col *jekyllCollection, rel string, draft bool, rd 
 	}
 	url, err := jekyllURLDrop(template, d.lookup)
 	if err != nil {
-		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Err: err})
+		pr.errs = append(pr.errs, &frontmatter.Error{File: d.src, Code: problem.PermalinkInvalid, Err: err})
 		return Page{}, false
 	}
 	p.Output = outputOf(url, d.outExt, false)
@@ -221,7 +222,7 @@ func (w *jekyllWalk) docDate(d *jekyllDoc, data jekyllData, rd *jekyllRead, pr *
 		if err != nil {
 			// Jekyll built the site, so it read this date; robotsmith reads the forms Ruby's
 			// Time.parse reads in practice, and says so where it cannot, using the file name's.
-			pr.warnings = append(pr.warnings, &frontmatter.Error{File: d.src, Line: rd.dateLine,
+			pr.warnings = append(pr.warnings, &frontmatter.Error{File: d.src, Line: rd.dateLine, Code: problem.DateUnreadable,
 				Err: fmt.Errorf("front matter: date: %v, which robotsmith cannot read as Jekyll does; the date in the file name is used", err)})
 		} else {
 			d.date, dateSet = t, true

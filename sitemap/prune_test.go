@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // TestErrors checks that XML that is not well-formed is an *frontmatter.Error at the right line
@@ -20,17 +21,18 @@ func TestErrors(t *testing.T) {
 		desc, src string
 		want      string // the error printed; "" for none
 		kind      Kind
+		code      problem.Code // the error's; 0 for none
 	}{
-		{"mismatched end tag", head + "<url>\n<loc>https://a/</lo>\n</url>\n</urlset>\n", "4:16: sitemap: element <loc> closed by </lo>", URLSet},
-		{"unknown entity", head + "<url><loc>https://a/&nbsp;</loc></url>\n</urlset>\n", "3:11: sitemap: invalid character entity &nbsp;", URLSet},
-		{"unclosed comment", head + "<!-- never closed\n</urlset>\n", "3:1: sitemap: unexpected EOF", URLSet},
-		{"truncated", head + "<url><loc>https://a/", "3:21: sitemap: unexpected EOF", URLSet},
-		{"CR line ends count", "<urlset>\r<url>\r<loc>x</loc>\r</url>\r</urlset>\r<a>", "6:4: sitemap: unexpected EOF", URLSet},
-		{"not UTF-8", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset/>`, `1:1: sitemap: encoding "ISO-8859-1" declared: sitemaps are UTF-8`, NotSitemap},
-		{"US-ASCII is UTF-8", `<?xml version="1.0" encoding="US-ASCII"?><urlset/>`, "", URLSet},
-		{"RSS feed", `<?xml version="1.0"?><rss version="2.0"><channel><link>https://a/</link></channel></rss>`, "", NotSitemap},
-		{"text sitemap", "https://example.org/\nhttps://example.org/a\n", "", NotSitemap},
-		{"empty", "", "", NotSitemap},
+		{"mismatched end tag", head + "<url>\n<loc>https://a/</lo>\n</url>\n</urlset>\n", "4:16: sitemap: element <loc> closed by </lo>", URLSet, problem.SitemapNotWellFormed},
+		{"unknown entity", head + "<url><loc>https://a/&nbsp;</loc></url>\n</urlset>\n", "3:11: sitemap: invalid character entity &nbsp;", URLSet, problem.SitemapNotWellFormed},
+		{"unclosed comment", head + "<!-- never closed\n</urlset>\n", "3:1: sitemap: unexpected EOF", URLSet, problem.SitemapNotWellFormed},
+		{"truncated", head + "<url><loc>https://a/", "3:21: sitemap: unexpected EOF", URLSet, problem.SitemapNotWellFormed},
+		{"CR line ends count", "<urlset>\r<url>\r<loc>x</loc>\r</url>\r</urlset>\r<a>", "6:4: sitemap: unexpected EOF", URLSet, problem.SitemapNotWellFormed},
+		{"not UTF-8", `<?xml version="1.0" encoding="ISO-8859-1"?><urlset/>`, `1:1: sitemap: encoding "ISO-8859-1" declared: sitemaps are UTF-8`, NotSitemap, problem.SitemapNotUTF8},
+		{"US-ASCII is UTF-8", `<?xml version="1.0" encoding="US-ASCII"?><urlset/>`, "", URLSet, 0},
+		{"RSS feed", `<?xml version="1.0"?><rss version="2.0"><channel><link>https://a/</link></channel></rss>`, "", NotSitemap, 0},
+		{"text sitemap", "https://example.org/\nhttps://example.org/a\n", "", NotSitemap, 0},
+		{"empty", "", "", NotSitemap, 0},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			var readErr error
@@ -56,6 +58,9 @@ func TestErrors(t *testing.T) {
 				}
 				if got.err.Error() != tc.want {
 					t.Errorf("%s: got %q, want %q", got.who, got.err, tc.want)
+				}
+				if p, _ := problem.Of(got.err); p.Code != tc.code || p.Error() != got.err.Error() {
+					t.Errorf("%s: Problem %s %q, want %s %q", got.who, p.Code, p.Error(), tc.code, got.err)
 				}
 			}
 			if tc.want == "" {
@@ -250,5 +255,8 @@ func TestTooLong(t *testing.T) {
 	var fe *frontmatter.Error
 	if !errors.As(err, &fe) || fe.Line != 2 || !errors.Is(err, errTooLong) {
 		t.Errorf("got %v, want an error at line 2 saying the text is too long", err)
+	}
+	if got := problem.CodeOf(err); got != problem.SitemapTokenTooLong {
+		t.Errorf("code %s, want %s", got, problem.SitemapTokenTooLong)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Kind is what a file is, by its root element.
@@ -173,19 +174,19 @@ func (s *scanner) count(b []byte) {
 // returned as they are.
 func (s *scanner) error(err error) error {
 	if errors.Is(s.rec.err, errTooLong) {
-		return &frontmatter.Error{Line: s.line, Col: s.col + 1, Err: fmt.Errorf("sitemap: %w", errTooLong)}
+		return &frontmatter.Error{Line: s.line, Col: s.col + 1, Code: problem.SitemapTokenTooLong, Err: fmt.Errorf("sitemap: %w", errTooLong)}
 	}
 	if s.rec.err != nil && errors.Is(err, s.rec.err) {
 		return err
 	}
-	msg := err.Error()
+	msg, code := err.Error(), problem.SitemapNotWellFormed
 	if syn, ok := err.(*xml.SyntaxError); ok {
 		msg = syn.Msg
 	}
 	if s.charsetErr != nil {
-		msg = s.charsetErr.Error()
+		msg, code = s.charsetErr.Error(), problem.SitemapNotUTF8
 	}
-	return &frontmatter.Error{Line: s.line, Col: s.col + 1, Err: fmt.Errorf("sitemap: %s", msg)}
+	return &frontmatter.Error{Line: s.line, Col: s.col + 1, Code: code, Err: fmt.Errorf("sitemap: %s", msg)}
 }
 
 // own reports whether name is one of the sitemap's own elements, in the root's namespace.

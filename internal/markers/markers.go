@@ -21,8 +21,9 @@ package markers
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // The marker lines, without their line breaks.
@@ -32,8 +33,8 @@ const (
 )
 
 // ErrUnclosed is a begin marker with no end marker after it; the error is an
-// *Error.
-var ErrUnclosed = errors.New(`"` + Begin + `" has no "` + End + `" after it`)
+// *Error. It is of code problem.UnclosedBlock.
+var ErrUnclosed error = problem.New(problem.UnclosedBlock, problem.Position{}, `"`+Begin+`" has no "`+End+`" after it`)
 
 // Error is a begin marker without an end marker: Merge cannot tell where
 // robotsmith's block ends and the user's lines begin, so it refuses rather
@@ -48,7 +49,18 @@ func (e *Error) Error() string {
 	if file == "" {
 		file = "the file"
 	}
-	return fmt.Sprintf("%s:%d: %v; add %q after robotsmith's lines (or delete this line), so that the lines after it stay yours", file, e.Line, ErrUnclosed, End)
+	return fmt.Sprintf("%s:%d: %s", file, e.Line, e.msg())
+}
+
+// msg is the message without the place.
+func (e *Error) msg() string {
+	return fmt.Sprintf("%v; add %q after robotsmith's lines (or delete this line), so that the lines after it stay yours", ErrUnclosed, End)
+}
+
+// Problem is the error as a problem.Problem of code problem.UnclosedBlock at the begin marker's
+// line; its Error() is Error() once File is set.
+func (e *Error) Problem() problem.Problem {
+	return *problem.New(problem.UnclosedBlock, problem.Position{File: e.File, Line: e.Line}, e.msg())
 }
 
 // Unwrap returns ErrUnclosed.

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 const blk = Begin + "\nUser-agent: GPTBot\nDisallow: /\n" + End + "\n"
@@ -158,4 +160,24 @@ func FuzzMerge(f *testing.F) {
 			t.Fatalf("bytes outside the block changed:\nbefore %q\nafter  %q", outside, rest)
 		}
 	})
+}
+
+// TestProblemCode checks that an unclosed block carries its code and prints as its Problem.
+func TestProblemCode(t *testing.T) {
+	_, err := Merge([]byte("a\n"+Begin+"\nb\n"), nil)
+	var e *Error
+	if !errors.As(err, &e) {
+		t.Fatalf("got %v, want an *Error", err)
+	}
+	e.File = "public/robots.txt"
+	p, ok := problem.Of(e)
+	if !ok || p.Code != problem.UnclosedBlock || p.Line != 2 {
+		t.Errorf("got %s at line %d, want %s at line 2", p.Code, p.Line, problem.UnclosedBlock)
+	}
+	if p.Error() != e.Error() {
+		t.Errorf("Problem prints %q, want %q", p.Error(), e.Error())
+	}
+	if got := problem.CodeOf(ErrUnclosed); got != problem.UnclosedBlock {
+		t.Errorf("ErrUnclosed: code %s, want %s", got, problem.UnclosedBlock)
+	}
 }

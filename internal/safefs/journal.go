@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // The journal is a text file in the folder's root, one record a line:
@@ -172,7 +174,18 @@ type JournalError struct {
 }
 
 func (e *JournalError) Error() string {
-	return fmt.Sprintf("%s:%d: %s (an interrupted robotsmith build's journal; move it away to go on)", e.File, e.Line, e.Msg)
+	return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.msg())
+}
+
+// msg is the message without the place.
+func (e *JournalError) msg() string {
+	return e.Msg + " (an interrupted robotsmith build's journal; move it away to go on)"
+}
+
+// Problem is the error as a problem.Problem of code problem.JournalUnreadable; its Error() is
+// Error() where the error names a line.
+func (e *JournalError) Problem() problem.Problem {
+	return *problem.New(problem.JournalUnreadable, problem.Position{File: e.File, Line: e.Line}, e.msg())
 }
 
 // readJournal parses a journal. A last line without its line break (a write

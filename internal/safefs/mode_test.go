@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"syscall"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // TestKeepMode: the new file has the original's mode, setuid, setgid and
@@ -131,8 +133,12 @@ func TestLinkNotReplaced(t *testing.T) {
 	if err := os.Symlink("b.html", p); err != nil {
 		t.Fatal(err)
 	}
-	if err := tx.Commit(context.Background()); !errors.Is(err, ErrChanged) {
+	err := tx.Commit(context.Background())
+	if !errors.Is(err, ErrChanged) {
 		t.Fatalf("got %v, want ErrChanged", err)
+	}
+	if got := problem.CodeOf(err); got != problem.FileChanged {
+		t.Errorf("code %s, want %s", got, problem.FileChanged)
 	}
 	if d := diff(snapshot(t, dir), map[string]string{"a.html": "-> b.html", "b.html": "old b"}); d != "" {
 		t.Error(d)

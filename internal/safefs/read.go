@@ -8,25 +8,30 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
-// Errors a reader branches on (errors.Is).
+// Errors a reader branches on (errors.Is). Those that reach the user carry their problem code,
+// which the errors that wrap them (*fs.PathError) take.
 var (
 	// ErrNotRegular: a FIFO, socket, device or directory where a file's
 	// bytes were expected. It is never read: a FIFO would block for ever and
-	// /dev/zero never ends.
-	ErrNotRegular = errors.New("not a regular file")
+	// /dev/zero never ends. Code problem.NotARegularFile.
+	ErrNotRegular error = problem.New(problem.NotARegularFile, problem.Position{}, "not a regular file")
 	// ErrSymlink: the last element of the name is a symbolic link, where the
 	// caller asked not to follow one.
 	ErrSymlink = errors.New("a symbolic link")
 	// ErrTooLarge: more bytes than the caller's limit; the error is a
-	// *SizeError.
-	ErrTooLarge = errors.New("file too large")
+	// *SizeError. Code problem.FileTooLarge.
+	ErrTooLarge error = problem.New(problem.FileTooLarge, problem.Position{}, "file too large")
 	// ErrOutside: a symbolic link that leads out of the folder it is in.
-	ErrOutside = errors.New("a symbolic link that leads outside the folder")
+	// Code problem.LinkOutside.
+	ErrOutside error = problem.New(problem.LinkOutside, problem.Position{}, "a symbolic link that leads outside the folder")
 	// ErrChanged: a file changed (replaced, rewritten or deleted) by another
-	// process between robotsmith reading it and replacing it.
-	ErrChanged = errors.New("changed by another process during the build")
+	// process between robotsmith reading it and replacing it. Code
+	// problem.FileChanged.
+	ErrChanged error = problem.New(problem.FileChanged, problem.Position{}, "changed by another process during the build")
 )
 
 // SizeError is a file longer than a reader's limit.
@@ -36,8 +41,16 @@ type SizeError struct {
 	Limit int64
 }
 
-func (e *SizeError) Error() string {
-	return fmt.Sprintf("%s: %s is more than %s, the most robotsmith reads of such a file", e.Name, byteSize(e.Size), byteSize(e.Limit))
+func (e *SizeError) Error() string { return e.Name + ": " + e.msg() }
+
+// msg is the message without the file's name.
+func (e *SizeError) msg() string {
+	return fmt.Sprintf("%s is more than %s, the most robotsmith reads of such a file", byteSize(e.Size), byteSize(e.Limit))
+}
+
+// Problem is the error as a problem.Problem of code problem.FileTooLarge; its Error() is Error().
+func (e *SizeError) Problem() problem.Problem {
+	return *problem.New(problem.FileTooLarge, problem.Position{File: e.Name}, e.msg())
 }
 
 // Unwrap returns ErrTooLarge.

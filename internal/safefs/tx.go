@@ -17,6 +17,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // ErrDone: Create, Commit or Abort after the transaction ended.
@@ -674,7 +676,8 @@ func (tx *Tx) undo(cause error) error {
 		}
 	}
 	if len(errs) > 0 {
-		return errors.Join(append([]error{cause, fmt.Errorf("safefs: undoing the build in %s failed; the next robotsmith run finishes it", tx.dir)}, errs...)...)
+		failed := problem.Newf(problem.UndoFailed, problem.Position{}, "safefs: undoing the build in %s failed; the next robotsmith run finishes it", tx.dir)
+		return errors.Join(append([]error{cause, failed}, errs...)...)
 	}
 	return cause
 }

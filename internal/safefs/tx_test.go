@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // tree writes files (slash name -> content) under a new folder.
@@ -258,6 +259,9 @@ func TestReadOnlyFolder(t *testing.T) {
 				err := tx.Commit(context.Background())
 				if err == nil || !strings.Contains(err.Error(), "undoing the build in "+dir+" failed; the next robotsmith run finishes it") {
 					t.Fatalf("Commit: got %v, want an error saying the undo could not finish", err)
+				}
+				if !hasCode(err, problem.UndoFailed) {
+					t.Errorf("Commit: %v holds no problem of code %s", err, problem.UndoFailed)
 				}
 				if _, err := os.Lstat(filepath.Join(dir, journalName)); err != nil {
 					t.Errorf("the journal: %v, want it kept for the next run", err)
