@@ -132,7 +132,7 @@ func TestPruneEverything(t *testing.T) {
 func TestPruneCases(t *testing.T) {
 	for _, tc := range []struct {
 		desc, in, want string
-		actions    string // the actions taken, in link order
+		actions        string // the actions taken, in link order
 	}{
 		{"an item whose only link goes is removed", "- [a](/private/a)\n- [b](/b)\n", "- [b](/b)\n", "item removed"},
 		{"the last item takes the blank line before it", "- [b](/b)\n\n- [a](/private/a)\n\nText\n", "- [b](/b)\n\nText\n", "item removed"},
