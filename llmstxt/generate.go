@@ -113,24 +113,30 @@ func Generate(site Info, pages []Page) []byte {
 //     a blank line;
 //   - a missing file, or one of nothing but white space, becomes the block.
 //
+// The block's line breaks are the file's: CRLF when its first line ends
+// with one.
+//
 // The block leaves out the H1 and the summary when the owner's text
 // outside it has an H1 of its own: the owner's title stands. A begin
 // marker without an end marker is an error (*markers.Error), and so is a
 // *LocateError of the owner's text; nothing is written then.
 func Update(existing []byte, site Info, pages []Page) ([]byte, error) {
-	spans := markers.HTML.Find(existing)
-	outside := existing
+	// A byte order mark stays first, whatever comes after it.
+	head := existing[:len(existing)-len(bytes.TrimPrefix(existing, bom))]
+	body := existing[len(head):]
+	spans := markers.HTML.Find(body)
+	outside := body
 	if len(spans) > 0 {
-		if _, err := markers.HTML.Merge(existing, nil); err != nil {
+		if _, err := markers.HTML.Merge(body, nil); err != nil {
 			return nil, err
 		}
 		outside = nil
 		prev := 0
 		for _, s := range spans {
-			outside = append(outside, existing[prev:s.Start]...)
+			outside = append(outside, body[prev:s.Start]...)
 			prev = s.End
 		}
-		outside = append(outside, existing[prev:]...)
+		outside = append(outside, body[prev:]...)
 	}
 	own, err := parse(outside)
 	if err != nil {
@@ -140,22 +146,32 @@ func Update(existing []byte, site Info, pages []Page) ([]byte, error) {
 		site = Info{}
 	}
 	block := Generate(site, pages)
-	if len(spans) > 0 {
-		return markers.HTML.Merge(existing, block)
+	if i := bytes.IndexByte(body, '\n'); i > 0 && body[i-1] == '\r' {
+		// The file's line breaks are CRLF: the block's are too.
+		block = bytes.ReplaceAll(block, []byte("\n"), []byte("\r\n"))
 	}
-	head := existing[:len(existing)-len(bytes.TrimPrefix(existing, bom))] // a byte order mark stays first
-	body := existing[len(head):]
+	out := bytes.Clone(head)
 	switch {
+	case len(spans) > 0:
+		merged, err := markers.HTML.Merge(body, block)
+		if err != nil {
+			return nil, err
+		}
+		return append(out, merged...), nil
 	case len(bytes.TrimSpace(body)) == 0:
 		// Nothing but white space: the block alone.
-		return append(bytes.Clone(head), block...), nil
+		return append(out, block...), nil
 	case oneLine(site.Title) != "":
-		// The block carries the H1, which goes first.
-		out := append(bytes.Clone(head), block...)
-		out = append(out, '\n')
+		// The block carries the H1, which goes first, and a blank line after it.
+		out = append(out, block...)
+		out = append(out, block[len(bytes.TrimRight(block, "\r\n")):]...)
 		return append(out, body...), nil
 	}
-	return markers.HTML.Merge(existing, block)
+	merged, err := markers.HTML.Merge(body, block)
+	if err != nil {
+		return nil, err
+	}
+	return append(out, merged...), nil
 }
 
 // oneLine collapses runs of white space (line breaks included) to one

@@ -119,9 +119,10 @@ func Line(src []byte, off int) int {
 }
 
 // Parse reads an llms.txt. Markdown has no syntax errors: what is not a
-// link is text. The error is for a link whose bytes Parse cannot place
-// (a *LocateError), which no input is known to cause: Prune then refuses
-// rather than leave a link it was asked to remove.
+// link is text. The errors are an input past the bounds (a *LimitError),
+// and a link whose bytes Parse cannot place (a *LocateError), which no
+// input is known to cause: Prune then refuses rather than leave a link it
+// was asked to remove.
 func Parse(src []byte) (File, error) {
 	d, err := parse(src)
 	if err != nil {
@@ -218,9 +219,80 @@ func newParser(rec map[ast.Node]span) parser.Parser {
 
 var bom = []byte("\xef\xbb\xbf")
 
+// The bounds of an input, so that no llms.txt can make Parse take time out
+// of proportion to its size. goldmark's work grows with the square of the
+// nesting of blockquotes and lists; and each "](" may open a link
+// destination that goldmark reads up to the next ')' or the end of the
+// line, so a line of unclosed "[](" costs the square of its length. Real files stay far below the bounds: a closed link costs
+// its destination's length.
+const (
+	// MaxSize is the largest file Parse reads (llms-full.txt files run to
+	// megabytes).
+	MaxSize = 64 << 20
+	// MaxIndent is the widest run of white space and '>' at the start of a
+	// line, in bytes.
+	MaxIndent = 256
+	// MaxLinkWork bounds the sum, over the "](" of a file, of the bytes from
+	// each to the next ')' or the end of its line.
+	MaxLinkWork = 1 << 28
+)
+
+// LimitError is an input beyond one of the bounds (MaxSize, MaxIndent,
+// MaxLinkWork).
+type LimitError struct {
+	Line int // 1-based line where the bound was passed
+	Msg  string
+}
+
+func (e *LimitError) Error() string { return fmt.Sprintf("llms.txt:%d: %s", e.Line, e.Msg) }
+
+// checkBounds returns a *LimitError for an input past the bounds.
+func checkBounds(src []byte) error {
+	if len(src) > MaxSize {
+		return &LimitError{Line: 1, Msg: fmt.Sprintf("%d bytes; robotsmith reads llms.txt files of up to %d", len(src), MaxSize)}
+	}
+	for n, off := 1, 0; off < len(src); n++ {
+		end := len(src)
+		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+			end = off + i + 1
+		}
+		line := src[off:end]
+		indent := 0
+		for indent < len(line) && (line[indent] == ' ' || line[indent] == '\t' || line[indent] == '>') {
+			indent++
+		}
+		if indent > MaxIndent && indent < len(bytes.TrimRight(line, "\r\n")) {
+			return &LimitError{Line: n, Msg: fmt.Sprintf("the line starts with %d bytes of indentation and blockquote markers; robotsmith reads up to %d", indent, MaxIndent)}
+		}
+		off = end
+	}
+	// From the end: stop is where a destination opened before it ends at
+	// the latest (the next ')', or the end of its line: goldmark reads a
+	// destination on one line; a title after it, which may run over lines,
+	// ends at the next quote or ')', and the next "[](x \"" holds one).
+	work, stop := 0, len(src)
+	for i := len(src) - 1; i >= 0; i-- {
+		switch c := src[i]; {
+		case c == ')':
+			stop = i
+		case c == '\n':
+			stop = i
+		case c == ']' && i+1 < len(src) && src[i+1] == '(':
+			work += stop - i
+			if work > MaxLinkWork {
+				return &LimitError{Line: Line(src, i), Msg: "too many unclosed link destinations, \"](\" with no ')' after them: past robotsmith's bound on the work of reading links"}
+			}
+		}
+	}
+	return nil
+}
+
 // parse reads src; it recovers the locateError panics that check raises,
 // and no other.
 func parse(src []byte) (d *doc, err error) {
+	if err := checkBounds(src); err != nil {
+		return nil, err
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			le, ok := r.(locateError)
