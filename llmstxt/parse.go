@@ -157,7 +157,7 @@ type doc struct {
 // item is a list item (holding links or not).
 type item struct {
 	node   *ast.ListItem
-	parent int // index of the enclosing item holding links, -1 when none
+	parent int // index in items of the enclosing list item, -1 when none
 	// start and end are whole lines: from the start of the marker's line
 	// through the line break of its last line. whole is false when the
 	// marker's line holds more than container markers before it ("- - x"),
@@ -223,8 +223,9 @@ var bom = []byte("\xef\xbb\xbf")
 // of proportion to its size. goldmark's work grows with the square of the
 // nesting of blockquotes and lists; and each "](" may open a link
 // destination that goldmark reads up to the next ')' or the end of the
-// line, so a line of unclosed "[](" costs the square of its length. Real files stay far below the bounds: a closed link costs
-// its destination's length.
+// line, so a line of unclosed "[](" costs the square of its length. Real
+// files stay far below the bounds: a closed link costs its destination's
+// length.
 const (
 	// MaxSize is the largest file Parse reads (llms-full.txt files run to
 	// megabytes).
@@ -273,9 +274,7 @@ func checkBounds(src []byte) error {
 	work, stop := 0, len(src)
 	for i := len(src) - 1; i >= 0; i-- {
 		switch c := src[i]; {
-		case c == ')':
-			stop = i
-		case c == '\n':
+		case c == ')', c == '\n':
 			stop = i
 		case c == ']' && i+1 < len(src) && src[i+1] == '(':
 			work += stop - i
