@@ -78,10 +78,120 @@ type Policy struct {
 	Block []crawlers.Purpose
 	// Meta also writes noai, noimageai on every page.
 	Meta bool
+	// Placement says which signals carry the preferences: robots.txt
+	// lines, the Content-Usage HTTP header, or both (the zero value).
+	Placement Placement
+	// Reserve writes the reservation statement (Reservation) above the
+	// preferences in robots.txt.
+	Reserve bool
 	// Line is where `ai:` is written in the config, BlockLine where
-	// `block:` is, MetaLine where `meta:` is; 0 when absent. For messages
-	// and explain.
-	Line, BlockLine, MetaLine int
+	// `block:` is, MetaLine where `meta:` is, and so on; 0 when absent. For
+	// messages and explain.
+	Line, BlockLine, MetaLine        int
+	TrainLine, SearchLine, InputLine int
+	PlacementLine, ReserveLine       int
+}
+
+// Placement is the value of `ai.placement`: where the preferences are
+// written. Its zero value is Both.
+type Placement int8
+
+// The placements.
+const (
+	// Both writes the Content-Signal and Content-Usage lines in robots.txt
+	// and sends Content-Usage as an HTTP header.
+	Both Placement = iota
+	// RobotsTxt writes the robots.txt lines only; no header.
+	RobotsTxt
+	// Headers sends the Content-Usage HTTP header only: robots.txt gets no
+	// Content-Signal or Content-Usage line, which site auditors that know
+	// neither report as unknown directives (Lighthouse's robots-txt audit
+	// fails on both before 13.0.2 and on Content-Usage in every release).
+	// Content-Signal has no header form, and input no Content-Usage label,
+	// so a stated input preference is written nowhere (a Conflict of kind
+	// Unsaid).
+	Headers
+)
+
+// Placements lists the values `placement:` takes.
+const Placements = "both, robots.txt, headers"
+
+// String returns the word the config writes: "both", "robots.txt" or "headers".
+func (pl Placement) String() string {
+	switch pl {
+	case Both:
+		return "both"
+	case RobotsTxt:
+		return "robots.txt"
+	case Headers:
+		return "headers"
+	}
+	return fmt.Sprintf("Placement(%d)", int(pl))
+}
+
+// ParsePlacement reads a value of `placement:` (any case, surrounding
+// space ignored).
+func ParsePlacement(s string) (Placement, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "both":
+		return Both, nil
+	case "robots.txt":
+		return RobotsTxt, nil
+	case "headers":
+		return Headers, nil
+	}
+	return Both, fmt.Errorf("%q is not a placement (known: %s)", s, Placements)
+}
+
+// InRobotsTxt reports whether robots.txt gets the Content-Signal and
+// Content-Usage lines: the policy states a preference and the placement
+// is not Headers.
+func (p Policy) InRobotsTxt() bool { return p.States() && p.Placement != Headers }
+
+// InHeaders reports whether pages get the Content-Usage HTTP header: the
+// policy states a preference that has a label in the vocabulary
+// (ContentUsage is not empty) and the placement is not RobotsTxt.
+func (p Policy) InHeaders() bool { return p.ContentUsage() != "" && p.Placement != RobotsTxt }
+
+// Pref returns the preference the policy states for an AI purpose
+// (Train for crawlers.Training, Search for AISearch, Input for AIInput),
+// and Unset for any other purpose.
+func (p Policy) Pref(of crawlers.Purpose) Pref {
+	switch of {
+	case crawlers.Training:
+		return p.Train
+	case crawlers.AISearch:
+		return p.Search
+	case crawlers.AIInput:
+		return p.Input
+	}
+	return Unset
+}
+
+// key is the key of `ai:` that states the preference for an AI purpose.
+func key(of crawlers.Purpose) string {
+	switch of {
+	case crawlers.Training:
+		return "train"
+	case crawlers.AISearch:
+		return "search"
+	case crawlers.AIInput:
+		return "input"
+	}
+	return of.String()
+}
+
+// line is the config line of the key that states the preference for an AI purpose.
+func (p Policy) line(of crawlers.Purpose) int {
+	switch of {
+	case crawlers.Training:
+		return p.TrainLine
+	case crawlers.AISearch:
+		return p.SearchLine
+	case crawlers.AIInput:
+		return p.InputLine
+	}
+	return 0
 }
 
 // States reports whether the policy states any preference, that is,

@@ -3,6 +3,7 @@ package aipref
 import (
 	"flag"
 	"fmt"
+	"github.com/robotsmith/robotsmith/problem"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -11,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/crawlers"
-	"github.com/robotsmith/robotsmith/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -273,6 +273,205 @@ func FuzzCombine(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestPlacement(t *testing.T) {
+	for _, tc := range []struct {
+		in      string
+		want    Placement
+		wantErr string
+	}{
+		{"both", Both, ""},
+		{" Robots.TXT ", RobotsTxt, ""},
+		{"headers", Headers, ""},
+		{"header", Both, `"header" is not a placement (known: both, robots.txt, headers)`},
+		{"", Both, `"" is not a placement`},
+	} {
+		t.Run(tc.in, func(t *testing.T) {
+			got, err := ParsePlacement(tc.in)
+			if got != tc.want || (err == nil) != (tc.wantErr == "") || (err != nil && !strings.HasPrefix(err.Error(), tc.wantErr)) {
+				t.Errorf("ParsePlacement(%q) = %v, %v; want %v, %q", tc.in, got, err, tc.want, tc.wantErr)
+			}
+			if err == nil {
+				if back, _ := ParsePlacement(got.String()); back != got {
+					t.Errorf("%v.String() = %q reads back as %v", got, got.String(), back)
+				}
+			}
+		})
+	}
+	// Which signals each placement writes.
+	for _, tc := range []struct {
+		desc          string
+		p             Policy
+		robots, heads bool
+	}{
+		{"both (the zero value)", Policy{Train: No}, true, true},
+		{"robots.txt", Policy{Train: No, Placement: RobotsTxt}, true, false},
+		{"headers", Policy{Train: No, Placement: Headers}, false, true},
+		{"nothing stated writes nothing", Policy{Placement: Both}, false, false},
+		{"input alone has no header", Policy{Input: No}, true, false},
+		{"input alone in headers is written nowhere", Policy{Input: No, Placement: Headers}, false, false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := tc.p.InRobotsTxt(); got != tc.robots {
+				t.Errorf("InRobotsTxt() = %v, want %v", got, tc.robots)
+			}
+			if got := tc.p.InHeaders(); got != tc.heads {
+				t.Errorf("InHeaders() = %v, want %v", got, tc.heads)
+			}
+		})
+	}
+}
+
+func TestConflicts(t *testing.T) {
+	cat := crawlers.Default()
+	type want struct {
+		kind     ConflictKind
+		line     int
+		other    int
+		crawlers string // names, space-separated; "" for none
+		msg      string // a part of String()
+	}
+	training := []crawlers.Purpose{crawlers.Training}
+	for _, tc := range []struct {
+		desc string
+		p    Policy
+		want []want
+	}{
+		{
+			// The case reported from a real site: SPEC §9's example policy. Google-Extended governs
+			// training and grounding in Gemini (Google's common crawlers page); Amazonbot's index
+			// also feeds Alexa answers that cite the site (Amazon's Amazonbot page).
+			desc: "SPEC example: training blocked, search and input allowed",
+			p:    Policy{Train: No, Search: Yes, Input: Yes, Block: training, BlockLine: 6, SearchLine: 4, InputLine: 5},
+			want: []want{
+				{BlockedUse, 6, 4, "Amazonbot", "block: training disallows Amazonbot (Amazon), which the crawler catalogue also lists for ai-search, and search: yes (line 4) allows ai-search"},
+				{BlockedUse, 6, 5, "Google-Extended", "block: training disallows Google-Extended (Google), which the crawler catalogue also lists for ai-input, and input: yes (line 5) allows ai-input: the block withholds it from ai-input as well"},
+			},
+		},
+		{
+			desc: "input no: nothing contradicts",
+			p:    Policy{Train: No, Search: No, Input: No, Block: training},
+		},
+		{
+			desc: "unset is not yes",
+			p:    Policy{Train: No, Block: training},
+		},
+		{
+			desc: "a category the policy says yes to blocks all of its crawlers",
+			p:    Policy{Input: Yes, Block: []crawlers.Purpose{crawlers.AIInput}},
+			want: []want{{BlockedUse, 0, 0,
+				"ChatGPT-User Claude-User Perplexity-User meta-externalfetcher MistralAI-User DuckAssistBot Amzn-User cohere-ai Google-Agent YandexAdditional Google-Extended",
+				"block: ai-input disallows Google-Extended (Google), ChatGPT-User (OpenAI), Claude-User (Anthropic), Perplexity-User (Perplexity), meta-externalfetcher (Meta) and 6 more, which"}},
+		},
+		{
+			desc: "a crawler blocked by two categories is reported under the first",
+			p:    Policy{Train: Yes, Input: Yes, Block: []crawlers.Purpose{crawlers.AIInput, crawlers.Training}},
+			want: []want{
+				{BlockedUse, 0, 0, "Google-Extended", "block: ai-input disallows Google-Extended (Google), which the crawler catalogue also lists for training, and train: yes allows training"},
+				{BlockedUse, 0, 0, "ChatGPT-User Claude-User Perplexity-User meta-externalfetcher MistralAI-User DuckAssistBot Amzn-User cohere-ai Google-Agent YandexAdditional Google-Extended", "ai-input"},
+				{BlockedUse, 0, 0, "GPTBot ClaudeBot anthropic-ai Applebot-Extended CCBot Bytespider TikTokSpider meta-externalagent FacebookBot Amazonbot cohere-training-data-crawler DeepSeekBot PanguBot Timpibot AI2Bot Ai2Bot-Dolma Webzio-Extended Cotoyogi ICC-Crawler LAIONDownloader img2dataset", "block: training disallows GPTBot (OpenAI)"},
+			},
+		},
+		{
+			desc: "placement headers drops the input preference",
+			p:    Policy{Train: No, Input: No, Placement: Headers, PlacementLine: 7, InputLine: 3},
+			want: []want{{Unsaid, 7, 3, "", "placement: headers writes only the Content-Usage header, which has no label for ai-input, so input: no (line 3) is written nowhere"}},
+		},
+		{
+			desc: "placement headers without input says everything",
+			p:    Policy{Train: No, Search: Yes, Placement: Headers},
+		},
+		{
+			desc: "reserve with nothing to reserve",
+			p:    Policy{Train: Yes, Reserve: true, ReserveLine: 8},
+			want: []want{{NothingReserved, 8, 0, "", "reserve: true, but train, search and input say no to nothing"}},
+		},
+		{
+			desc: "reserve with something to reserve",
+			p:    Policy{Train: No, Reserve: true},
+		},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			got := tc.p.Conflicts(cat)
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d conflicts, want %d:\n%v", len(got), len(tc.want), got)
+			}
+			for i, w := range tc.want {
+				g := got[i]
+				var names []string
+				for _, c := range g.Crawlers {
+					names = append(names, c.Name())
+				}
+				slices.Sort(names)
+				wantNames := strings.Fields(w.crawlers)
+				slices.Sort(wantNames)
+				if g.Kind != w.kind || g.Line != w.line || g.OtherLine != w.other || !slices.Equal(names, wantNames) {
+					t.Errorf("conflict %d = %v lines %d,%d crawlers %v; want %v lines %d,%d crawlers %v",
+						i, g.Kind, g.Line, g.OtherLine, names, w.kind, w.line, w.other, wantNames)
+				}
+				if !strings.Contains(g.String(), w.msg) {
+					t.Errorf("conflict %d says:\n%s\nwant it to contain:\n%s", i, g.String(), w.msg)
+				}
+			}
+		})
+	}
+}
+
+// TestReservation writes the reservation statement of every policy that says no to something,
+// under each placement, to a golden file, and checks what each says: every use the policy says
+// no to and no other, the Directive's article, and the signals the placement writes.
+func TestReservation(t *testing.T) {
+	if got := (Policy{Train: No}).Reservation(); got != nil {
+		t.Errorf("without reserve: %q, want nil", got)
+	}
+	if got := (Policy{Train: Yes, Search: Yes, Reserve: true}).Reservation(); got != nil {
+		t.Errorf("nothing said no to: %q, want nil", got)
+	}
+	var b strings.Builder
+	prefs := []Pref{Unset, Yes, No}
+	for _, pl := range []Placement{Both, RobotsTxt, Headers} {
+		for _, tr := range prefs {
+			for _, se := range prefs {
+				for _, in := range prefs {
+					p := Policy{Train: tr, Search: se, Input: in, Placement: pl, Reserve: true}
+					lines := p.Reservation()
+					if len(p.reserved()) == 0 {
+						if lines != nil {
+							t.Errorf("%+v: a statement with nothing to reserve: %q", p, lines)
+						}
+						continue
+					}
+					fmt.Fprintf(&b, "placement=%s train=%s search=%s input=%s\n", pl, tr, se, in)
+					for _, l := range lines {
+						if len(l) > ReservationWidth {
+							t.Errorf("%+v: line of %d characters: %q", p, len(l), l)
+						}
+						fmt.Fprintf(&b, "# %s\n", l)
+					}
+					b.WriteString("\n")
+					text := strings.Join(lines, " ")
+					for use, words := range uses {
+						if got, want := strings.Contains(text, words), p.Pref(use) == No; got != want {
+							t.Errorf("%+v: mentions %q: %v, want %v", p, words, got, want)
+						}
+					}
+					for _, s := range []string{"Article 4(3) of Directive (EU) 2019/790", "expressly reserved"} {
+						if !strings.Contains(text, s) {
+							t.Errorf("%+v: %q does not say %q", p, text, s)
+						}
+					}
+					if got := strings.Contains(text, "below"); got != p.InRobotsTxt() {
+						t.Errorf("%+v: names robots.txt lines: %v, InRobotsTxt %v", p, got, p.InRobotsTxt())
+					}
+					if got := strings.Contains(text, "HTTP header"); got != p.InHeaders() {
+						t.Errorf("%+v: names the header: %v, InHeaders %v", p, got, p.InHeaders())
+					}
+				}
+			}
+		}
+	}
+	golden(t, "reservations.golden", b.String())
 }
 
 // TestProblemCodes checks the codes of the values ParsePref and ParseCategory refuse.

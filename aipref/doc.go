@@ -15,7 +15,22 @@
 //     field and robots.txt rule);
 //   - `noai, noimageai` robots values on every page when Meta is set
 //     (advisory: no major AI vendor documents honouring them);
-//   - the crawlers to disallow by user agent, from the crawler catalogue.
+//   - the crawlers to disallow by user agent, from the crawler catalogue;
+//   - a reservation of rights under Article 4(3) of Directive (EU) 2019/790
+//     (Reservation), comment lines above the preferences in robots.txt when
+//     Reserve is set, naming exactly the uses the policy says no to.
+//
+// Placement (`ai.placement`) chooses the signals: Both (the zero value),
+// RobotsTxt, or Headers, which leaves the Content-Signal and Content-Usage
+// lines out of robots.txt (site auditors such as Lighthouse report them as
+// unknown directives) and sends Content-Usage as an HTTP header alone.
+//
+// Conflicts lists the settings that contradict each other, each naming both:
+// a category of Block that disallows a crawler the catalogue also lists for
+// a use the policy says yes to (block: [training] with input: yes blocks
+// Google-Extended, which Google reads for grounding Gemini's answers too), a
+// preference the placement writes nowhere, a reservation with nothing to
+// reserve.
 //
 // The drafts changed their labels several times (train-genai, ai-use, bots,
 // ai-output came and went); Label tells which draft defined a label, so that
@@ -29,6 +44,11 @@
 //	p.ContentSignal()          // "search=yes, ai-input=yes, ai-train=no"
 //	p.ContentUsage()           // "train-ai=n, search=y"
 //	p.Blocked(crawlers.Default()) // GPTBot, ClaudeBot, Google-Extended, ...
+//	for _, c := range p.Conflicts(crawlers.Default()) {
+//		fmt.Printf("robotsmith.yaml:%d: %s\n", c.Line, c) // block: training disallows Google-Extended ...
+//	}
+//	p.Reserve = true
+//	p.Reservation() // ["Reservation of rights: the use of this site's content ...", ...]
 //
 // The package is pure: values in, strings out.
 package aipref

@@ -1,6 +1,7 @@
 package crawlers
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -393,4 +394,37 @@ func FuzzParse(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPurposesOfSharedTokens: tokens that one operator reads for several uses, so that blocking
+// them for one withholds the others (aipref's Conflicts warns of it). Each is checked against its
+// operator's page as the catalogue's sources name it.
+func TestPurposesOfSharedTokens(t *testing.T) {
+	c := Default()
+	for _, tc := range []struct {
+		token, purposes, source string
+	}{
+		// Google's common crawlers page: Google-Extended manages whether content may be used for
+		// training future generations of Gemini models and for grounding in Gemini Apps and
+		// Grounding with Google Search on Vertex AI.
+		{"Google-Extended", "[training ai-input]", "google-common"},
+		// Apple's About Applebot: Applebot-Extended governs training of Apple's foundation models.
+		{"Applebot-Extended", "[training]", "apple"},
+		// Amazon's About Amazonbot: improves services such as Alexa answers that cite the site, and
+		// may train Amazon's AI models.
+		{"Amazonbot", "[training ai-search]", "amazon"},
+	} {
+		t.Run(tc.token, func(t *testing.T) {
+			cr, ok := c.Lookup(tc.token)
+			if !ok {
+				t.Fatalf("%s is not in the catalogue", tc.token)
+			}
+			if got := fmt.Sprint(cr.Purposes); got != tc.purposes {
+				t.Errorf("purposes %s, want %s", got, tc.purposes)
+			}
+			if !slices.ContainsFunc(cr.Sources, func(s Source) bool { return s.Key == tc.source }) {
+				t.Errorf("sources %v lack %s", cr.Sources, tc.source)
+			}
+		})
+	}
 }

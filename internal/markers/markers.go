@@ -30,7 +30,31 @@ import (
 const (
 	Begin = "# robotsmith: begin"
 	End   = "# robotsmith: end"
+	// HTMLBegin and HTMLEnd mark robotsmith's block in a Markdown file such
+	// as llms.txt, where a line starting with '#' is a heading: an HTML
+	// comment is valid Markdown that renders as nothing.
+	HTMLBegin = "<!-- robotsmith: begin -->"
+	HTMLEnd   = "<!-- robotsmith: end -->"
 )
+
+// Style is the kind of marker lines a file takes: Hash ("# robotsmith:
+// begin", for files with '#' comments) or HTML (HTMLBegin and HTMLEnd, for
+// Markdown files). The package's functions use Hash.
+type Style int8
+
+// The styles.
+const (
+	Hash Style = iota
+	HTML
+)
+
+// Lines returns the style's begin and end marker lines.
+func (st Style) Lines() (begin, end string) {
+	if st == HTML {
+		return HTMLBegin, HTMLEnd
+	}
+	return Begin, End
+}
 
 // ErrUnclosed is a begin marker with no end marker after it; the error is an
 // *Error. It is of code problem.UnclosedBlock.
@@ -42,6 +66,8 @@ var ErrUnclosed error = problem.New(problem.UnclosedBlock, problem.Position{}, `
 type Error struct {
 	File string // the file as the caller names it ("public/_headers"); Merge leaves it ""
 	Line int    // 1-based line of the begin marker
+	// Style is the file's kind of marker lines.
+	Style Style
 }
 
 func (e *Error) Error() string {
@@ -54,7 +80,12 @@ func (e *Error) Error() string {
 
 // msg is the message without the place.
 func (e *Error) msg() string {
-	return fmt.Sprintf("%v; add %q after robotsmith's lines (or delete this line), so that the lines after it stay yours", ErrUnclosed, End)
+	begin, end := e.Style.Lines()
+	unclosed := error(ErrUnclosed)
+	if e.Style != Hash {
+		unclosed = fmt.Errorf("%q has no %q after it", begin, end)
+	}
+	return fmt.Sprintf("%v; add %q after robotsmith's lines (or delete this line), so that the lines after it stay yours", unclosed, end)
 }
 
 // Problem is the error as a problem.Problem of code problem.UnclosedBlock at the begin marker's
@@ -84,7 +115,11 @@ var bom = []byte("\xef\xbb\xbf")
 
 // Find returns the robotsmith blocks of data in file order. A begin marker
 // inside a block and an end marker outside one are ordinary lines.
-func Find(data []byte) []Span {
+func Find(data []byte) []Span { return Hash.Find(data) }
+
+// Find is the package's Find for the marker lines of st.
+func (st Style) Find(data []byte) []Span {
+	begin, end := st.Lines()
 	var spans []Span
 	inBlock := false
 	for off, n := 0, 1; off < len(data); n++ {
@@ -97,12 +132,12 @@ func Find(data []byte) []Span {
 			line = bytes.TrimPrefix(line, bom) // a file may start with a byte order mark
 		}
 		switch string(bytes.TrimSpace(line)) {
-		case Begin:
+		case begin:
 			if !inBlock {
 				inBlock = true
 				spans = append(spans, Span{Start: off, End: len(data), Line: n})
 			}
-		case End:
+		case end:
 			if inBlock {
 				inBlock = false
 				s := &spans[len(spans)-1]
@@ -120,11 +155,14 @@ func Find(data []byte) []Span {
 // text. An empty block removes the blocks, and leaves a file without one
 // as it was. Every byte outside the blocks is kept. A begin marker without an
 // end marker is an *Error, and nothing is merged.
-func Merge(existing, block []byte) ([]byte, error) {
-	spans := Find(existing)
+func Merge(existing, block []byte) ([]byte, error) { return Hash.Merge(existing, block) }
+
+// Merge is the package's Merge for the marker lines of st.
+func (st Style) Merge(existing, block []byte) ([]byte, error) {
+	spans := st.Find(existing)
 	for _, s := range spans {
 		if !s.Closed {
-			return nil, &Error{Line: s.Line}
+			return nil, &Error{Line: s.Line, Style: st}
 		}
 	}
 	if len(spans) == 0 {

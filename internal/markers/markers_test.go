@@ -181,3 +181,34 @@ func TestProblemCode(t *testing.T) {
 		t.Errorf("ErrUnclosed: code %s, want %s", got, problem.UnclosedBlock)
 	}
 }
+
+// TestHTMLStyle: a Markdown file (llms.txt) marks robotsmith's block with HTML comments, since a
+// line starting with '#' is a heading there; "# robotsmith: begin" in it is the owner's heading.
+func TestHTMLStyle(t *testing.T) {
+	htmlBlk := HTMLBegin + "\n# Site\n" + HTMLEnd + "\n"
+	for _, tc := range []struct {
+		desc, existing, want, wantErr string
+	}{
+		{"created", "", htmlBlk, ""},
+		{"replaced in place", "# Mine\n\n" + HTMLBegin + "\nold\n" + HTMLEnd + "\n## More\n", "# Mine\n\n" + htmlBlk + "## More\n", ""},
+		{"a hash marker is an ordinary line", Begin + "\n", Begin + "\n\n" + htmlBlk, ""},
+		{"unclosed", "a\n" + HTMLBegin + "\nb\n", "",
+			`the file:2: "<!-- robotsmith: begin -->" has no "<!-- robotsmith: end -->" after it; add "<!-- robotsmith: end -->" after robotsmith's lines`},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			got, err := HTML.Merge([]byte(tc.existing), []byte(htmlBlk))
+			if tc.wantErr != "" {
+				if err == nil || !strings.HasPrefix(err.Error(), tc.wantErr) || !errors.Is(err, ErrUnclosed) {
+					t.Fatalf("err = %v, want %q wrapping ErrUnclosed", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Errorf("HTML.Merge = %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+	if got := len(Hash.Find([]byte(htmlBlk))); got != 0 {
+		t.Errorf("Hash.Find found %d blocks in an HTML-marked file", got)
+	}
+}

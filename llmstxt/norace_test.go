@@ -1,0 +1,5 @@
+//go:build !race
+
+package llmstxt
+
+const raceEnabled = false
