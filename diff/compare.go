@@ -57,7 +57,8 @@ type Change struct {
 	Joined    []string            `json:"joined_index"`
 	Items     []Item              `json:"items"`
 
-	robotsBlocked bool // robots.txt newly keeps a search crawler from it while its directives let it index it
+	robotsBlocked bool   // robots.txt newly keeps a search crawler from it while its directives let it index it
+	whyWhat       string // for Why canonical, the target; for class, the class: Summary's cause
 }
 
 // LeavesIndex reports whether the URL leaves a search engine's index.
@@ -126,8 +127,12 @@ func next(r *indexability.Reader) (*indexability.Record, error) {
 	return rec, err
 }
 
+func newChange(r *indexability.Record, home bool) *Change {
+	return &Change{URL: r.URL, File: r.File, Source: r.Source, Home: home, Left: []string{}, Joined: []string{}}
+}
+
 func added(b *indexability.Record) *Change {
-	c := &Change{URL: b.URL, File: b.File, Source: b.Source, Home: b.IsHome()}
+	c := newChange(b, b.IsHome())
 	for _, e := range indexability.SearchEngines {
 		if b.Index(e) == indexability.InIndex {
 			c.Joined = append(c.Joined, e)
@@ -138,7 +143,7 @@ func added(b *indexability.Record) *Change {
 }
 
 func removed(a *indexability.Record) *Change {
-	c := &Change{URL: a.URL, File: a.File, Source: a.Source, Home: a.IsHome()}
+	c := newChange(a, a.IsHome())
 	for _, e := range indexability.SearchEngines {
 		if a.Index(e) == indexability.InIndex {
 			c.Left = append(c.Left, e)
@@ -163,13 +168,19 @@ func describe(r *indexability.Record) string {
 // compare is the change from a to b (the same URL), or nil when nothing a crawler is told differs.
 // Sources are not compared: a rule moved down robotsmith.yaml changes no page.
 func compare(a, b *indexability.Record, s *Summary) *Change {
-	c := &Change{URL: b.URL, File: b.File, Source: b.Source, Home: a.IsHome() || b.IsHome()}
+	c := newChange(b, a.IsHome() || b.IsHome())
 	for _, e := range indexability.SearchEngines {
 		was, is := a.Index(e), b.Index(e)
 		switch {
 		case was == indexability.InIndex && is != indexability.InIndex:
 			if len(c.Left) == 0 {
 				c.Why, c.WhySource = string(is), whySource(b, e, is)
+				switch is {
+				case indexability.OutCanonical:
+					c.whyWhat = canonical(b)
+				case indexability.OutClass:
+					c.whyWhat = string(b.Class)
+				}
 			}
 			c.Left = append(c.Left, e)
 		case was != indexability.InIndex && is == indexability.InIndex:
@@ -192,8 +203,8 @@ func compare(a, b *indexability.Record, s *Summary) *Change {
 	}
 	for _, who := range indexability.Crawlers {
 		was, is := *a.RobotsTxt.Of(who), *b.RobotsTxt.Of(who)
-		if was.Blocked == is.Blocked && was.Crawlers == is.Crawlers {
-			continue
+		if was.String() == is.String() {
+			continue // the same verdict: a category the catalogue grew keeps its "may crawl"
 		}
 		c.Items = append(c.Items, Item{Aspect: RobotsTxt, Who: who, Old: was.String(), New: is.String(), Source: is.Source})
 		s.robotsTxt(who, was, is, b.URL)

@@ -29,11 +29,10 @@ func ExampleRun() {
 	fmt.Println("failures:", len(rep.Failures))
 	// Output:
 	// robotsmith diff: 2 URLs -> 2 URLs: 2 URLs changed
-	//   2 URLs leave the index (2 noindex), 0 enter it: 2 -> 0 in the index
+	//   2 URLs leave the index (2 noindex), 0 enter it; in the index: 2 -> 0
 	//     2 noindex: rule 1 at robotsmith.yaml:12 (first /)
 	//   the home page / leaves the index: noindex (rule 1 at robotsmith.yaml:12)
 	//   2 URLs leave the sitemap, 0 enter it: 2 -> 0 listed
-	//   other changes (URLs): index 2
 	//
 	// /  (home page)  leaves the index: noindex
 	//   robots: index -> noindex  (rule 1 at robotsmith.yaml:12)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/indexability"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
 )
 
@@ -40,22 +41,35 @@ func markdownHead(rep *Report) string {
 	}
 	b.WriteString("| | before | after |\n|---|--:|--:|\n")
 	fmt.Fprintf(&b, "| URLs | %d | %d |\n", s.OldURLs, s.NewURLs)
-	fmt.Fprintf(&b, "| in the index | %d | %d |\n", s.OldIndexed, s.NewIndexed)
+	if indexCounts(s) == fmt.Sprintf("%d -> %d", s.Engines[0].Old, s.Engines[0].New) {
+		fmt.Fprintf(&b, "| in the index | %d | %d |\n", s.Engines[0].Old, s.Engines[0].New)
+	} else {
+		for _, e := range s.Engines {
+			fmt.Fprintf(&b, "| in %s's index | %d | %d |\n", e.Engine, e.Old, e.New)
+		}
+	}
 	fmt.Fprintf(&b, "| in a sitemap | %d | %d |\n", s.OldListed, s.NewListed)
 	if len(s.Causes) > 0 {
 		b.WriteString("\n| leave the index | URLs | first |\n|---|--:|---|\n")
 		for _, c := range s.Causes {
-			fmt.Fprintf(&b, "| %s %s | %d | %s |\n", md(c.Why), code(shownSource(c.Source)), c.URLs, code(c.First))
+			what := md(c.Why) + " " + code(shownSource(c.Source))
+			if c.What != "" {
+				what = md(c.Why) + " " + code(excerpt.Cut(c.What))
+			}
+			fmt.Fprintf(&b, "| %s | %d | %s |\n", what, c.URLs, code(c.First))
 		}
 		if s.OtherCauses > 0 {
 			fmt.Fprintf(&b, "| other causes | %d | |\n", s.OtherCauses)
 		}
 	}
-	if len(s.RobotsTxt) > 0 {
-		b.WriteString("\n")
-		for _, l := range s.RobotsTxt {
-			fmt.Fprintf(&b, "- %s\n", md(robotsPhrase(l)))
+	var lines []string // those the headline leaves out: the AI categories', and what is let through
+	for _, l := range s.RobotsTxt {
+		if !l.Blocks || (l.Who != indexability.Googlebot && l.Who != indexability.Bingbot) {
+			lines = append(lines, "- "+md(robotsPhrase(l))+"\n")
 		}
+	}
+	if len(lines) > 0 {
+		b.WriteString("\n" + strings.Join(lines, ""))
 	}
 	if o := others(s); o != "" {
 		fmt.Fprintf(&b, "\nOther changes (URLs): %s.\n", md(o))

@@ -386,13 +386,13 @@ func because(b Because) string {
 	return strings.Join(parts, ", ")
 }
 
-// others is "follow 4, snippet 2" for the aspects the headline does not count.
+// others is "follow 4, snippet 2" for the aspects the summary's other lines do not count.
 func others(s *Summary) string {
 	var parts []string
 	for _, a := range aspects {
 		switch a {
-		case Added, Removed, Sitemap, RobotsTxt:
-			continue
+		case Added, Removed, Class, Index, Sitemap, RobotsTxt:
+			continue // counted by the lines before
 		}
 		if n := s.Aspects[a]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%s %d", a, n))
@@ -414,9 +414,9 @@ func textHead(rep *Report) string {
 		if s.LeaveIndex > 0 {
 			fmt.Fprintf(&b, " (%s)", because(s.LeaveBecause))
 		}
-		fmt.Fprintf(&b, ", %d %s it: %d -> %d in the index\n", s.EnterIndex, verb(s.EnterIndex, "enters", "enter"), s.OldIndexed, s.NewIndexed)
+		fmt.Fprintf(&b, ", %d %s it; in the index: %s\n", s.EnterIndex, verb(s.EnterIndex, "enters", "enter"), indexCounts(s))
 		for _, c := range s.Causes {
-			fmt.Fprintf(&b, "    %d %s: %s (first %s)\n", c.URLs, c.Why, shownSource(c.Source), c.First)
+			fmt.Fprintf(&b, "    %d %s\n", c.URLs, causeText(c))
 		}
 		if s.OtherCauses > 0 {
 			fmt.Fprintf(&b, "    %d by other causes\n", s.OtherCauses)
@@ -451,6 +451,35 @@ func textHead(rep *Report) string {
 	}
 	b.WriteByte('\n')
 	return b.String()
+}
+
+// indexCounts is "23 -> 0" when the search engines' indexes change alike, else "googlebot 23 ->
+// 13, bingbot 23 -> 23".
+func indexCounts(s *Summary) string {
+	alike := true
+	for _, e := range s.Engines {
+		alike = alike && e == Engine{Engine: e.Engine, Old: s.Engines[0].Old, New: s.Engines[0].New}
+	}
+	if alike {
+		return fmt.Sprintf("%d -> %d", s.Engines[0].Old, s.Engines[0].New)
+	}
+	var parts []string
+	for _, e := range s.Engines {
+		parts = append(parts, fmt.Sprintf("%s %d -> %d", e.Engine, e.Old, e.New))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// causeText is a cause as the summary prints it: "noindex: rule 2 at robotsmith.yaml:14 (first
+// /blog/a/)", "canonical to /blog/ (noindex) (first /blog/a/, public/blog/a/index.html:6)".
+func causeText(c Cause) string {
+	switch {
+	case c.Why == string(indexability.OutCanonical):
+		return fmt.Sprintf("canonical to %s (first %s, %s)", excerpt.Cut(c.What), c.First, shownSource(c.Source))
+	case c.What != "":
+		return fmt.Sprintf("%s: %s (first %s)", c.Why, excerpt.Cut(c.What), c.First)
+	}
+	return fmt.Sprintf("%s: %s (first %s)", c.Why, shownSource(c.Source), c.First)
 }
 
 // shownSource is a source as the summary prints it: "(no source)" for none.

@@ -18,8 +18,10 @@ type Summary struct {
 	Added   int `json:"added"`
 	Removed int `json:"removed"`
 
-	OldIndexed int `json:"old_indexed"` // URLs in the index, in OLD
+	OldIndexed int `json:"old_indexed"` // URLs in the index, in OLD: the base of noindex:N%
 	NewIndexed int `json:"new_indexed"`
+	// Engines are the same counts for each search engine's index (googlebot, bingbot).
+	Engines []Engine `json:"engines"`
 	// LeaveIndex and EnterIndex count the URLs of both sides that leave or enter the index (a
 	// removed URL is counted in Removed), LeaveBecause why they leave.
 	LeaveIndex   int     `json:"leave_index"`
@@ -52,6 +54,13 @@ type Summary struct {
 	lines  map[robotsKey]int
 }
 
+// Engine is how many URLs are in one search engine's index.
+type Engine struct {
+	Engine string `json:"engine"` // googlebot, bingbot
+	Old    int    `json:"old"`
+	New    int    `json:"new"`
+}
+
 // Because counts the URLs that leave the index by the reason NEW gives.
 type Because struct {
 	Noindex   int `json:"noindex"`
@@ -60,15 +69,19 @@ type Because struct {
 	Class     int `json:"class"` // became an error page or a redirect stub
 }
 
-// Cause is one source that takes URLs out of the index.
+// Cause is one source that takes URLs out of the index, or for canonical links (each page's own
+// line), one target they now name.
 type Cause struct {
-	Why    string              `json:"why"` // noindex, robots.txt, canonical, class
-	Source indexability.Source `json:"source"`
+	Why string `json:"why"` // noindex, robots.txt, canonical, class
+	// What is the canonical links' target ("/blog/ (noindex)") or the class ("error page"); "" for
+	// the other reasons, which Source says.
+	What   string              `json:"what"`
+	Source indexability.Source `json:"source"` // for canonical links, the first's
 	URLs   int                 `json:"urls"`
 	First  string              `json:"first"` // the first URL it takes out
 }
 
-type cause struct{ why, text string }
+type cause struct{ why, what, text string }
 
 // Home is a home page that leaves the index, and why.
 type Home struct {
@@ -103,6 +116,9 @@ const (
 func newSummary() *Summary {
 	s := &Summary{Aspects: map[Aspect]int{}, causes: map[cause]int{}, lines: map[robotsKey]int{},
 		Causes: []Cause{}, Home: []Home{}, RobotsTxt: []RobotsLine{}}
+	for _, e := range indexability.SearchEngines {
+		s.Engines = append(s.Engines, Engine{Engine: e})
+	}
 	for _, a := range aspects {
 		s.Aspects[a] = 0
 	}
@@ -114,6 +130,11 @@ func (s *Summary) countOld(r *indexability.Record) {
 	if r.Indexed() {
 		s.OldIndexed++
 	}
+	for i, e := range indexability.SearchEngines {
+		if r.Index(e) == indexability.InIndex {
+			s.Engines[i].Old++
+		}
+	}
 	if r.Listed() {
 		s.OldListed++
 	}
@@ -123,6 +144,11 @@ func (s *Summary) countNew(r *indexability.Record) {
 	s.NewURLs++
 	if r.Indexed() {
 		s.NewIndexed++
+	}
+	for i, e := range indexability.SearchEngines {
+		if r.Index(e) == indexability.InIndex {
+			s.Engines[i].New++
+		}
 	}
 	if r.Listed() {
 		s.NewListed++
@@ -181,7 +207,10 @@ func (s *Summary) because(c *Change) {
 	case indexability.OutClass:
 		s.LeaveBecause.Class++
 	}
-	k := cause{c.Why, c.WhySource.Text}
+	k := cause{why: c.Why, what: c.whyWhat, text: c.WhySource.Text}
+	if c.whyWhat != "" {
+		k.text = "" // each page's own link: the target is the cause
+	}
 	if i, ok := s.causes[k]; ok {
 		s.Causes[i].URLs++
 		return
@@ -191,7 +220,7 @@ func (s *Summary) because(c *Change) {
 		return
 	}
 	s.causes[k] = len(s.Causes)
-	s.Causes = append(s.Causes, Cause{Why: c.Why, Source: c.WhySource, URLs: 1, First: c.URL})
+	s.Causes = append(s.Causes, Cause{Why: c.Why, What: c.whyWhat, Source: c.WhySource, URLs: 1, First: c.URL})
 }
 
 // robotsTxt counts a change of robots.txt's verdict for who, from was to is, at the URL url.

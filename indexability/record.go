@@ -50,11 +50,12 @@ func (c Class) Known() bool {
 // Source is where a value comes from: Text as explain gives it ("rule 2 at robotsmith.yaml:14",
 // "front matter robots at content/blog/a.md:3", "default", "public/robots.txt:5: Disallow: /docs/"),
 // and its File and Line apart for tools that link to it. File is relative to the site's root; ""
-// (and Line 0) for a source without one, such as the built-in defaults or the environment.
+// (and Line 0) for a source without one, such as the built-in defaults or the environment, and
+// then left out of the JSON, as Line is when it is not known.
 type Source struct {
 	Text string `json:"text"`
-	File string `json:"file"`
-	Line int    `json:"line"`
+	File string `json:"file,omitzero"`
+	Line int    `json:"line,omitzero"`
 }
 
 // String is Text.
@@ -66,7 +67,10 @@ type Value struct {
 	Source Source `json:"source"`
 }
 
-// Record is one URL: everything a crawler is told about it once build is done.
+// Record is one URL: everything a crawler is told about it once build is done. In JSON, a value
+// that is not there (a source where no line decided, a canonical link a page does not have, an AI
+// preference the site does not state) is left out, and a list is [] when empty: most URLs are told
+// the defaults, and the record of a site of 100,000 URLs is read on every pull request.
 type Record struct {
 	// URL is the URL path as served ("/blog/a/", "/files/x.pdf"), not percent-encoded, without the
 	// base URL's path: the sort key.
@@ -86,8 +90,8 @@ type Record struct {
 	// ("public/sitemap.xml:12"); none when no sitemap lists it.
 	Sitemaps  []Source  `json:"sitemaps"`
 	RobotsTxt RobotsTxt `json:"robots_txt"`
-	Canonical Canonical `json:"canonical"`
-	AI        AI        `json:"ai"`
+	Canonical Canonical `json:"canonical,omitzero"` // left out when the page has none
+	AI        AI        `json:"ai,omitzero"`
 	// XRobotsTag are the X-Robots-Tag lines a host sends for the URL (_headers or the configured
 	// host's file), in the order written: "noindex, nofollow", "googlebot: nosnippet".
 	XRobotsTag []Value `json:"x_robots_tag"`
@@ -156,7 +160,7 @@ type Crawl struct {
 	Blocked  int `json:"blocked"`  // how many of them robots.txt keeps from the URL
 	// Source is the line that decided (for a category, the first blocked crawler's, else the first
 	// crawler's): "public/robots.txt:5: Disallow: /docs/"; empty when no line matched (allowed).
-	Source Source `json:"source"`
+	Source Source `json:"source,omitzero"`
 }
 
 // Allowed reports whether every crawler of the verdict may fetch the URL.
@@ -191,11 +195,11 @@ type Canonical struct {
 type AI struct {
 	// Header is the Content-Usage HTTP header a host sends for it (the ai policy, through
 	// _headers or the host's file).
-	Header Value `json:"header"`
+	Header Value `json:"header,omitzero"`
 	// ContentUsage and ContentSignal are the robots.txt preferences for the URL that crawlers
 	// without a group of their own read (the "*" groups).
-	ContentUsage  Value `json:"content_usage"`
-	ContentSignal Value `json:"content_signal"`
+	ContentUsage  Value `json:"content_usage,omitzero"`
+	ContentSignal Value `json:"content_signal,omitzero"`
 }
 
 // Agent is the entry for the crawler name (lower case), or nil when the record lists none for it.

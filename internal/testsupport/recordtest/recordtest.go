@@ -107,8 +107,8 @@ func Noindex(r *indexability.Record, src indexability.Source) {
 	r.Sitemaps = nil
 }
 
-// Set replaces the directive old (its name: "index", "max-snippet") of the agent with tok, won by
-// src, or adds tok where the agent has no such directive; an agent r does not list gets robots's
+// Set replaces the directive old (its name: "index", "max-snippet"), or one of tok's name, of the
+// agent with tok, won by src, or adds tok where the agent has no such directive; an agent r does not list gets robots's
 // directives and tok.
 func Set(r *indexability.Record, agentName, old, tok string, src indexability.Source) {
 	a := r.Agent(agentName)
@@ -117,8 +117,11 @@ func Set(r *indexability.Record, agentName, old, tok string, src indexability.So
 		r.Agents = append(r.Agents, indexability.Agent{Name: agentName, Directives: robots.Directives, From: slices.Clone(robots.From)})
 		a = &r.Agents[len(r.Agents)-1]
 	}
+	name, _, _ := strings.Cut(tok, ":")
 	toks := indexability.Tokens(a.Directives)
-	at := slices.IndexFunc(toks, func(t string) bool { return t == old || strings.HasPrefix(t, old+":") })
+	at := slices.IndexFunc(toks, func(t string) bool {
+		return t == old || strings.HasPrefix(t, old+":") || t == name || strings.HasPrefix(t, name+":")
+	})
 	if at >= 0 {
 		toks[at] = tok
 	} else {
@@ -129,7 +132,7 @@ func Set(r *indexability.Record, agentName, old, tok string, src indexability.So
 	for _, f := range a.From {
 		var kept []string
 		for _, t := range indexability.Tokens(f.Directives) {
-			if t != old && !strings.HasPrefix(t, old+":") {
+			if t != old && !strings.HasPrefix(t, old+":") && t != name && !strings.HasPrefix(t, name+":") {
 				kept = append(kept, t)
 			}
 		}
