@@ -275,9 +275,13 @@ func TestItems(t *testing.T) {
 		}), nil, ""},
 		{"out of the sitemap", page, with(func(r *indexability.Record) { r.Sitemaps = nil }),
 			[]item{{"sitemap", "", "listed", "not listed", ""}}, ""},
-		{"blocked for bingbot", page, with(func(r *indexability.Record) { recordtest.Block(r, indexability.Bingbot, recordtest.RobotsLine(3, "Disallow: /a/")) }),
+		{"blocked for bingbot", page, with(func(r *indexability.Record) {
+			recordtest.Block(r, indexability.Bingbot, recordtest.RobotsLine(3, "Disallow: /a/"))
+		}),
 			[]item{{"robots.txt", "bingbot", "may crawl", "may not crawl", "public/robots.txt:3: Disallow: /a/"}}, "bingbot: robots.txt"},
-		{"training crawlers blocked", page, with(func(r *indexability.Record) { recordtest.Block(r, indexability.Training, recordtest.RobotsLine(9, "Disallow: /")) }),
+		{"training crawlers blocked", page, with(func(r *indexability.Record) {
+			recordtest.Block(r, indexability.Training, recordtest.RobotsLine(9, "Disallow: /"))
+		}),
 			[]item{{"robots.txt", "training", "may crawl", "20 of 20 may not crawl", "public/robots.txt:9: Disallow: /"}}, ""},
 		{"some AI search crawlers blocked", page, with(func(r *indexability.Record) {
 			r.RobotsTxt.AISearch.Blocked, r.RobotsTxt.AISearch.Source = 2, recordtest.RobotsLine(9, "Disallow: /")
@@ -437,7 +441,9 @@ func TestFailOnRules(t *testing.T) {
 			recordtest.Block(r, indexability.Googlebot, recordtest.RobotsLine(4, "Disallow: /docs/page-01/"))
 		})
 	}
-	nofollow := edit(site(), "/about/", func(r *indexability.Record) { recordtest.Set(r, "robots", "follow", "nofollow", recordtest.Rule(1, 12)) })
+	nofollow := edit(site(), "/about/", func(r *indexability.Record) {
+		recordtest.Set(r, "robots", "follow", "nofollow", recordtest.Rule(1, 12))
+	})
 	tests := []struct {
 		desc, failOn string
 		new          []indexability.Record
