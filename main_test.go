@@ -201,7 +201,7 @@ func TestRunArgs(t *testing.T) {
 		{"explain -q", []string{"explain", "-q", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag -q (build, check and watch do) (see robotsmith help explain)`},
 		{"check --strict misspelt", []string{"check", "--strcit"}, 2, "", `robotsmith check: unknown flag --strcit; did you mean --strict? (see robotsmith help check)`},
 		{"build --strict", []string{"build", "--strict"}, 2, "", `robotsmith build: build takes no flag --strict (check does) (see robotsmith help build)`},
-		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check and explain do) (see robotsmith help version)`},
+		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check, explain and diff do) (see robotsmith help version)`},
 		{"flag without its value", []string{"build", "--config"}, 2, "", `robotsmith build: flag --config needs a value: --config FILE (see robotsmith help build)`},
 		{"bad boolean", []string{"check", "--json=maybe"}, 2, "", `robotsmith check: invalid value "maybe" for flag --json (see robotsmith help check)`},
 
