@@ -65,16 +65,20 @@ type Change struct {
 func (c *Change) LeavesIndex() bool { return len(c.Left) > 0 }
 
 // Compare reads OLD and NEW side by side in URL order, calls visit for every URL that changed, in URL
-// order, and returns the counts. It holds one record of each side at a time, so its memory does not
-// grow with the site. The first error of either reader (a record that is not whole, a URL out of
+// order, and returns the counts. It holds a few records of each side at a time, so its memory does
+// not grow with the site; each side is decoded on a goroutine of its own, decoding being most of a
+// comparison's work. The first error of either reader (a record that is not whole, a URL out of
 // order) or of visit ends it.
 func Compare(old, new *indexability.Reader, visit func(*Change) error) (*Summary, error) {
+	ra, rb := readAhead(old), readAhead(new)
+	defer ra.close()
+	defer rb.close()
 	s := newSummary()
-	a, err := next(old)
+	a, err := ra.next()
 	if err != nil {
 		return nil, err
 	}
-	b, err := next(new)
+	b, err := rb.next()
 	if err != nil {
 		return nil, err
 	}
@@ -84,23 +88,23 @@ func Compare(old, new *indexability.Reader, visit func(*Change) error) (*Summary
 		case b == nil || (a != nil && a.URL < b.URL):
 			s.countOld(a)
 			c = removed(a)
-			if a, err = next(old); err != nil {
+			if a, err = ra.next(); err != nil {
 				return nil, err
 			}
 		case a == nil || b.URL < a.URL:
 			s.countNew(b)
 			c = added(b)
-			if b, err = next(new); err != nil {
+			if b, err = rb.next(); err != nil {
 				return nil, err
 			}
 		default:
 			s.countOld(a)
 			s.countNew(b)
 			c = compare(a, b, s)
-			if a, err = next(old); err != nil {
+			if a, err = ra.next(); err != nil {
 				return nil, err
 			}
-			if b, err = next(new); err != nil {
+			if b, err = rb.next(); err != nil {
 				return nil, err
 			}
 		}
@@ -118,13 +122,78 @@ func Compare(old, new *indexability.Reader, visit func(*Change) error) (*Summary
 	return s, nil
 }
 
-// next is r's next record, or nil at its end.
-func next(r *indexability.Reader) (*indexability.Record, error) {
-	rec, err := r.Next()
-	if err == io.EOF {
-		return nil, nil
+// ahead reads a record file's records on a goroutine of its own, a batch at a time, a few batches
+// ahead of the comparison.
+type ahead struct {
+	ch   chan batch
+	stop chan struct{}
+	cur  []*indexability.Record
+	err  error // the error that ended the batches; io.EOF at the end
+}
+
+type batch struct {
+	recs []*indexability.Record
+	err  error
+}
+
+// The records of a batch, and the batches read ahead.
+const (
+	batchSize  = 64
+	batchAhead = 4
+)
+
+func readAhead(r *indexability.Reader) *ahead {
+	a := &ahead{ch: make(chan batch, batchAhead), stop: make(chan struct{})}
+	go func() {
+		defer close(a.ch)
+		for {
+			b := batch{recs: make([]*indexability.Record, 0, batchSize)}
+			for len(b.recs) < batchSize {
+				rec, err := r.Next()
+				if err != nil {
+					b.err = err
+					break
+				}
+				b.recs = append(b.recs, rec)
+			}
+			select {
+			case a.ch <- b:
+			case <-a.stop:
+				return
+			}
+			if b.err != nil {
+				return
+			}
+		}
+	}()
+	return a
+}
+
+// next is the next record, or nil at the end.
+func (a *ahead) next() (*indexability.Record, error) {
+	for len(a.cur) == 0 {
+		if a.err == io.EOF {
+			return nil, nil
+		}
+		if a.err != nil {
+			return nil, a.err
+		}
+		b, ok := <-a.ch
+		if !ok {
+			return nil, nil
+		}
+		a.cur, a.err = b.recs, b.err
 	}
-	return rec, err
+	rec := a.cur[0]
+	a.cur = a.cur[1:]
+	return rec, nil
+}
+
+// close stops the goroutine and waits for it.
+func (a *ahead) close() {
+	close(a.stop)
+	for range a.ch {
+	}
 }
 
 func newChange(r *indexability.Record, home bool) *Change {

@@ -8,9 +8,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
@@ -559,5 +561,33 @@ func validate(t *testing.T, doc []byte) {
 	}
 	if err := sch.Validate(inst); err != nil {
 		t.Errorf("the report does not match schema/diff.schema.json: %v\n%s", err, doc)
+	}
+}
+
+// TestVisitStops: an error from visit ends the comparison with that error, and the goroutines that
+// read the two records ahead end with it.
+func TestVisitStops(t *testing.T) {
+	var recs []indexability.Record
+	for i := range 2000 {
+		recs = append(recs, recordtest.Page(fmt.Sprintf("/p/%04d/", i)))
+	}
+	hidden := edit(recs, "*", func(r *indexability.Record) { recordtest.Noindex(r, recordtest.Rule(1, 12)) })
+	before := runtime.NumGoroutine()
+	stop := errors.New("enough")
+	n := 0
+	_, err := diff.Compare(reader(t, "old", recs), reader(t, "new", hidden), func(*diff.Change) error {
+		if n++; n == 3 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || n != 3 {
+		t.Errorf("got %v after %d changes, want %v after 3", err, n, stop)
+	}
+	for i := 0; runtime.NumGoroutine() > before && i < 100; i++ {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if got := runtime.NumGoroutine(); got > before {
+		t.Errorf("%d goroutines, %d before the comparison", got, before)
 	}
 }

@@ -325,9 +325,9 @@ func (r *Record) SourceOf(agent, tok string) Source {
 var ErrOrder = errors.New("not in URL order")
 
 // check is what Writer and Reader both require of a record, so that a record is never written that
-// the reader refuses: an absolute URL path in order, a known class, and for what a crawler may index
-// (pages and files) directives for every crawler that agree with the class. A page whose record lost
-// its directives would otherwise read as public.
+// the reader refuses: an absolute URL path in order, a known class, and for pages and files
+// directives for every crawler that agree with the class. A page whose record lost its directives
+// would otherwise read as public.
 func (r *Record) check(prev string, first bool) error {
 	switch {
 	case r.URL == "" || r.URL[0] != '/':
@@ -340,10 +340,10 @@ func (r *Record) check(prev string, first bool) error {
 	case !r.Class.Known():
 		return fmt.Errorf("url %s: unknown class %s", excerpt.Quote(r.URL), excerpt.Quote(string(r.Class)))
 	}
-	if r.Class == ErrorPage || r.Class == Redirect {
-		return nil
-	}
 	robots := r.Agent("robots")
+	if robots == nil && r.Class != Public && r.Class != Noindex && r.Class != File {
+		return nil // an error page, a redirect, an .html file left alone: no tag is written
+	}
 	switch {
 	case robots == nil:
 		return fmt.Errorf("url %s: no directives for robots (every crawler)", excerpt.Quote(r.URL))
