@@ -131,15 +131,18 @@ func (rd *renderer) change(w io.Writer, c *Change) error {
 	rd.n++
 	switch rd.format {
 	case JSON:
-		b, err := json.MarshalIndent(c, "    ", "  ")
-		if err != nil {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("    ", "  ")
+		enc.SetEscapeHTML(false) // as every report robotsmith prints: a URL's & stays &
+		if err := enc.Encode(c); err != nil {
 			return err
 		}
 		sep := ","
 		if rd.n == 1 {
 			sep = ""
 		}
-		_, err = fmt.Fprintf(w, "%s\n    %s", sep, b)
+		_, err := fmt.Fprintf(w, "%s\n    %s", sep, bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 		return err
 	case Markdown:
 		row := markdownRow(c)
