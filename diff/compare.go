@@ -362,6 +362,11 @@ func directiveItems(items []Item, a, b *indexability.Record) []Item {
 	if !hasDirectives(a) || !hasDirectives(b) {
 		return items // an error page or a redirect has none to compare; its class says it
 	}
+	if slices.EqualFunc(a.Agents, b.Agents, func(x, y indexability.Agent) bool {
+		return x.Name == y.Name && x.Directives == y.Directives
+	}) {
+		return items // most URLs: the same directives, written the same
+	}
 	agents := []string{"robots"}
 	for _, r := range []*indexability.Record{a, b} {
 		for _, ag := range r.Agents {
