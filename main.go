@@ -9,13 +9,15 @@
 //	robotsmith explain [flags] [SITE] PATH...  where each directive of a page or file comes from
 //	robotsmith watch [flags] [SITE] [-- CMD ARGS...]
 //	                                           fix every page, then keep the output in step while the site is edited
+//	robotsmith diff [flags] OLD NEW            what a change does to what search engines see: two records compared
 //	robotsmith help [COMMAND]                  a command's usage, flags and an example
 //	robotsmith version
 //
 // Exit status: 0 success (check: nothing would change; watch: stopped by SIGINT or SIGTERM); 1
 // errors, or check found something that would change or a finding, or explain got an unknown path;
 // 2 a usage error (one line on stderr says what was wrong and where to get help); 130 and 143 when
-// SIGINT or SIGTERM stopped the run (watch: its CMD's own status when CMD fails).
+// SIGINT or SIGTERM stopped the run (watch: its CMD's own status when CMD fails). diff exits 1 when
+// a change meets a rule of --fail-on, or a record cannot be read.
 package main
 
 import (
@@ -38,6 +40,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/diff"
 	"github.com/robotsmith/robotsmith/internal/heapcap"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/pipeline"
@@ -146,6 +149,8 @@ type options struct {
 	poll            bool
 	strict          bool
 	agents          agentList
+	markdown        bool   // diff --markdown
+	failOn          string // diff --fail-on, parsed by diff.ParseFailOn
 }
 
 // agentList is explain's --agent: repeated (--agent GPTBot --agent CCBot) or comma-separated.
@@ -270,6 +275,36 @@ robotsmith watch --poll public/                        # a folder of HTML on a n
 				noCommandAccepted(fs, o, "watch")
 			},
 			run: runWatch,
+		},
+		{
+			name:    "diff",
+			args:    "OLD NEW",
+			summary: "compare two builds' indexability records: what leaves the index, the sitemaps, robots.txt",
+			about: `Compares two indexability records URL by URL (files that build --record FILE and check
+--record FILE write) and prints the counts first, then each changed URL with old -> new and
+the source of the new value: which URLs leave or enter the index and why (noindex, robots.txt,
+a canonical link to another URL), which leave the sitemaps, what robots.txt newly keeps
+Googlebot, Bingbot or an AI category from, and every change of directives, canonical, AI
+preferences and X-Robots-Tag. A URL is in the index when Googlebot or Bingbot indexes it as
+itself. A record compared with itself has no change. OLD and NEW are record files; an output
+folder is not read yet.
+
+--fail-on names what makes diff exit 1, rules separated by commas: home (a home page leaves
+the index), noindex:N or noindex:N% (more than N URLs, or N per cent of those in the index,
+leave it), sitemap:N or sitemap:N%, robots (robots.txt newly keeps Googlebot or Bingbot from
+a URL they may index), any (any change), or none. Under GitHub Actions (GITHUB_ACTIONS=true)
+each rule met is an error annotation, and --markdown also appends the report to the job's
+summary ($GITHUB_STEP_SUMMARY).`,
+			example: `robotsmith diff base.jsonl site.jsonl
+robotsmith diff --fail-on home,noindex:5,robots base.jsonl site.jsonl
+robotsmith diff --markdown base.jsonl site.jsonl > comment.md   # a pull-request comment`,
+			exit: "0 no change --fail-on names; 1 such a change, or a record that cannot be read; 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) {
+				fs.BoolVar(&o.json, "json", false, "print the JSON report (schema/diff.schema.json) on stdout instead of the text")
+				fs.BoolVar(&o.markdown, "markdown", false, "print the report as Markdown, for a pull-request comment")
+				fs.StringVar(&o.failOn, "fail-on", diff.DefaultFailOn, "exit 1 on these `RULES`: home, noindex:N[%], sitemap:N[%], robots, any, none (default "+diff.DefaultFailOn+")")
+			},
+			run: runDiff,
 		},
 		{
 			name:    "help",

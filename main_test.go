@@ -134,7 +134,8 @@ type runResult struct {
 }
 
 // runEnv runs robotsmith with args in the environment env (nothing else is set). Every JSON report
-// it prints is validated against schema/report.schema.json, so every report the tests produce is.
+// it prints is validated against schema/report.schema.json (diff's against schema/diff.schema.json),
+// so every report the tests produce is.
 func runEnv(t *testing.T, env map[string]string, args ...string) runResult {
 	t.Helper()
 	return runCtx(t, context.Background(), env, args...)
@@ -147,7 +148,11 @@ func runCtx(t *testing.T, ctx context.Context, env map[string]string, args ...st
 	r := runResult{exitCode(err), stdout.String(), stderr.String()}
 	help := slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" })
 	if slices.Contains(args, "--json") && r.code != 2 && !help {
-		validateReport(t, []byte(r.stdout))
+		if args[0] == "diff" {
+			validateAgainst(t, diffSchemaFile, []byte(r.stdout))
+		} else {
+			validateReport(t, []byte(r.stdout))
+		}
 	}
 	return r
 }
@@ -196,7 +201,7 @@ func TestRunArgs(t *testing.T) {
 		{"explain -q", []string{"explain", "-q", "--no-command", "/"}, 2, "", `robotsmith explain: explain takes no flag -q (build, check and watch do) (see robotsmith help explain)`},
 		{"check --strict misspelt", []string{"check", "--strcit"}, 2, "", `robotsmith check: unknown flag --strcit; did you mean --strict? (see robotsmith help check)`},
 		{"build --strict", []string{"build", "--strict"}, 2, "", `robotsmith build: build takes no flag --strict (check does) (see robotsmith help build)`},
-		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check and explain do) (see robotsmith help version)`},
+		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check, explain and diff do) (see robotsmith help version)`},
 		{"flag without its value", []string{"build", "--config"}, 2, "", `robotsmith build: flag --config needs a value: --config FILE (see robotsmith help build)`},
 		{"bad boolean", []string{"check", "--json=maybe"}, 2, "", `robotsmith check: invalid value "maybe" for flag --json (see robotsmith help check)`},
 
@@ -330,6 +335,7 @@ func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
 		"build":   {"config", "json", "no-command", "output", "q", "v"},
 		"check":   {"config", "json", "no-command", "output", "q", "strict", "v"},
+		"diff":    {"fail-on", "json", "markdown"},
 		"explain": {"agent", "config", "json", "no-command", "output"},
 		"help":    nil,
 		"version": nil,

@@ -13,17 +13,34 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-// schemaFile is the JSON schema of every report robotsmith prints with --json.
-const schemaFile = "schema/report.schema.json"
+// schemaFile is the JSON schema of every report build, check and explain print with --json;
+// diffSchemaFile is diff's.
+const (
+	schemaFile     = "schema/report.schema.json"
+	diffSchemaFile = "schema/diff.schema.json"
+)
 
-// schemaPath is schemaFile from the package's folder, for tests that change the working directory.
-var schemaPath, _ = filepath.Abs(schemaFile)
+// schemaPath is schemaFile from the package's folder, for tests that change the working directory;
+// diffSchemaPath likewise.
+var (
+	schemaPath, _     = filepath.Abs(schemaFile)
+	diffSchemaPath, _ = filepath.Abs(diffSchemaFile)
+)
 
 func compileSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	sch, err := jsonschema.NewCompiler().Compile(schemaPath)
+	return compileSchemaFile(t, schemaFile)
+}
+
+func compileSchemaFile(t *testing.T, file string) *jsonschema.Schema {
+	t.Helper()
+	abs := schemaPath
+	if file == diffSchemaFile {
+		abs = diffSchemaPath
+	}
+	sch, err := jsonschema.NewCompiler().Compile(abs)
 	if err != nil {
-		t.Fatalf("%s: %v", schemaFile, err)
+		t.Fatalf("%s: %v", file, err)
 	}
 	return sch
 }
@@ -31,13 +48,25 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 // validateReport fails t unless report is one JSON object that the schema accepts.
 func validateReport(t *testing.T, report []byte) {
 	t.Helper()
+	validateAgainst(t, schemaFile, report)
+}
+
+// validateAgainst fails t unless report is one JSON object that the schema file accepts.
+func validateAgainst(t *testing.T, file string, report []byte) {
+	t.Helper()
+	if err := schemaErr(t, file, report); err != nil {
+		t.Errorf("the JSON report does not match %s: %v\n%s", file, err, report)
+	}
+}
+
+// schemaErr is why the schema file does not accept report; nil when it does.
+func schemaErr(t *testing.T, file string, report []byte) error {
+	t.Helper()
 	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(report))
 	if err != nil {
 		t.Fatalf("the JSON report is not JSON: %v\n%s", err, report)
 	}
-	if err := compileSchema(t).Validate(inst); err != nil {
-		t.Errorf("the JSON report does not match %s: %v\n%s", schemaFile, err, report)
-	}
+	return compileSchemaFile(t, file).Validate(inst)
 }
 
 // TestSchemaRejects makes sure the validation can fail: each of these breaks the contract.
