@@ -589,10 +589,11 @@ func TestREADMEInstall(t *testing.T) {
 	}
 }
 
-// TestREADMECloudflare runs README's Cloudflare Pages build command, as written, in a Hugo site
-// with robotsmith's source at robotsmith/ and `headers: {format: cloudflare}` in its robotsmith.yaml,
-// with the real Hugo: it builds robotsmith from source, runs Hugo, then robotsmith on public/.
-func TestREADMECloudflare(t *testing.T) {
+// TestCloudflareGuide runs the build command of docs/guides/cloudflare-pages.md, as written, in a
+// Hugo site with robotsmith's source at robotsmith/ and `headers: {format: cloudflare}` in its
+// robotsmith.yaml, with the real Hugo: it builds robotsmith from source, runs Hugo, then robotsmith
+// on public/.
+func TestCloudflareGuide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds robotsmith and runs Hugo; not with -short")
 	}
@@ -600,10 +601,15 @@ func TestREADMECloudflare(t *testing.T) {
 	if hugo == "" {
 		testtool.Missing(t, "HUGO is not set: .ci/run builds Hugo v0.165.0; export HUGO=$HOME/.cache/robotsmith/tools/bin/hugo")
 	}
-	readme := readFile(t, "README.md")
-	m := regexp.MustCompile("\\*\\*Cloudflare Pages\\*\\*[^`]*`([^`]+)`").FindStringSubmatch(readme)
+	guide := readFile(t, filepath.Join("docs", "guides", "cloudflare-pages.md"))
+	_, section, ok := strings.Cut(guide, "\n## The build command\n")
+	if !ok {
+		t.Fatal("docs/guides/cloudflare-pages.md has no \"## The build command\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	m := regexp.MustCompile("(?s)```sh\n([^\n]+)\n```").FindStringSubmatch(section)
 	if m == nil {
-		t.Fatal("README.md has no Cloudflare Pages build command")
+		t.Fatal("the guide's build command section has no sh block of one line")
 	}
 	command := m[1]
 	site := t.TempDir()
@@ -620,7 +626,7 @@ func TestREADMECloudflare(t *testing.T) {
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GITHUB_ACTIONS=", "CF_PAGES=", "CONTEXT=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("README's Cloudflare build command %q: %v\n%s", command, err, out)
+		t.Fatalf("the guide's Cloudflare build command %q: %v\n%s", command, err, out)
 	}
 	if got := readFile(t, filepath.Join(site, "public", "index.html")); !strings.Contains(got, robotsmithBlock) {
 		t.Errorf("public/index.html has no robotsmith tags after %q:\n%s", command, out)
