@@ -32,7 +32,7 @@ import (
 func buildRobotsmith(t *testing.T) string {
 	t.Helper()
 	bin := filepath.Join(t.TempDir(), "robotsmith")
-	// -trimpath, as README's host build commands have it: the build cache then serves a copy of the
+	// -trimpath, as the host guides' build commands have it: the build cache then serves a copy of the
 	// source elsewhere (TestNetlifyPluginInNetns builds one) without compiling it again.
 	if out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -79,10 +79,11 @@ func TestNetlifyPluginVersion(t *testing.T) {
 }
 
 // TestNetlifyPluginInNetns builds copies of the sample site with `netlify build --offline`, the
-// stand-in generator as the build command and plugins/netlify installed as a local plugin, as
-// README's Netlify section says: in production robotsmith's tags and _headers are in the publish
-// folder; in a deploy preview (previews: noindex) every page is noindex; the config input names a
-// configuration elsewhere; a broken front matter fails the build, and robotsmith writes nothing.
+// stand-in generator as the build command and plugins/netlify installed as a local plugin, as the
+// Netlify guide (docs/guides/netlify.md) says: in production robotsmith's tags and _headers are in
+// the publish folder; in a deploy preview (previews: noindex) every page is noindex; the config
+// input names a configuration elsewhere; a broken front matter fails the build, and robotsmith
+// writes nothing.
 func TestNetlifyPluginInNetns(t *testing.T) {
 	netlifyBuilds(t, []netlifyCase{
 		{
@@ -180,7 +181,7 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 			site := copySite(t, gen)
 			command, plugin := gen, "./plugins/robotsmith"
 			if tc.fromSource {
-				// README's netlify.toml: the source at robotsmith/ (a submodule or a copy), built by the
+				// the Netlify guide's netlify.toml: the source at robotsmith/ (a submodule or a copy), built by the
 				// build command, and the plugin from it.
 				testtool.CopyTree(t, ".", filepath.Join(site, "robotsmith"), ".git", "sample-site/public")
 				command = "go build -C robotsmith -trimpath -o ../bin/robotsmith . && " + gen
@@ -301,7 +302,7 @@ func moduleProxy(t *testing.T, version string) []string {
 }
 
 // jekyllSite copies the plugin fixture, with plugins/jekyll/lib/jekyll-robotsmith.rb in its _plugins/ and
-// robotsmith named in its _config.yml, as README's Jekyll section says.
+// robotsmith named in its _config.yml, as the Jekyll guide (docs/guides/jekyll.md) says.
 func jekyllSite(t *testing.T, bin string) string {
 	t.Helper()
 	site := t.TempDir()
@@ -402,7 +403,7 @@ func TestJekyllPlugin(t *testing.T) {
 	})
 
 	t.Run("binary in the site", func(t *testing.T) {
-		// README's host-build setup keeps a Linux binary at bin/robotsmith in the site's repository.
+		// The host guides' setup keeps a Linux binary at bin/robotsmith in the site's repository.
 		// Jekyll copies every file it is not told to exclude: without the plugin's exclusion the
 		// 9 MB binary was published at _site/bin/robotsmith.
 		site := jekyllSite(t, "bin/robotsmith")
@@ -589,10 +590,11 @@ func TestREADMEInstall(t *testing.T) {
 	}
 }
 
-// TestREADMECloudflare runs README's Cloudflare Pages build command, as written, in a Hugo site
-// with robotsmith's source at robotsmith/ and `headers: {format: cloudflare}` in its robotsmith.yaml,
-// with the real Hugo: it builds robotsmith from source, runs Hugo, then robotsmith on public/.
-func TestREADMECloudflare(t *testing.T) {
+// TestCloudflareGuide runs the build command of docs/guides/cloudflare-pages.md, as written, in a
+// Hugo site with robotsmith's source at robotsmith/ and `headers: {format: cloudflare}` in its
+// robotsmith.yaml, with the real Hugo: it builds robotsmith from source, runs Hugo, then robotsmith
+// on public/.
+func TestCloudflareGuide(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds robotsmith and runs Hugo; not with -short")
 	}
@@ -600,10 +602,15 @@ func TestREADMECloudflare(t *testing.T) {
 	if hugo == "" {
 		testtool.Missing(t, "HUGO is not set: .ci/run builds Hugo v0.165.0; export HUGO=$HOME/.cache/robotsmith/tools/bin/hugo")
 	}
-	readme := readFile(t, "README.md")
-	m := regexp.MustCompile("\\*\\*Cloudflare Pages\\*\\*[^`]*`([^`]+)`").FindStringSubmatch(readme)
+	guide := readFile(t, filepath.Join("docs", "guides", "cloudflare-pages.md"))
+	_, section, ok := strings.Cut(guide, "\n## The build command\n")
+	if !ok {
+		t.Fatal("docs/guides/cloudflare-pages.md has no \"## The build command\" section")
+	}
+	section, _, _ = strings.Cut(section, "\n## ")
+	m := regexp.MustCompile("(?s)```sh\n([^\n]+)\n```").FindStringSubmatch(section)
 	if m == nil {
-		t.Fatal("README.md has no Cloudflare Pages build command")
+		t.Fatal("the guide's build command section has no sh block of one line")
 	}
 	command := m[1]
 	site := t.TempDir()
@@ -620,7 +627,7 @@ func TestREADMECloudflare(t *testing.T) {
 	cmd.Env = append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"), "GITHUB_ACTIONS=", "CF_PAGES=", "CONTEXT=")
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		t.Fatalf("README's Cloudflare build command %q: %v\n%s", command, err, out)
+		t.Fatalf("the guide's Cloudflare build command %q: %v\n%s", command, err, out)
 	}
 	if got := readFile(t, filepath.Join(site, "public", "index.html")); !strings.Contains(got, robotsmithBlock) {
 		t.Errorf("public/index.html has no robotsmith tags after %q:\n%s", command, out)
