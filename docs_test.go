@@ -2,10 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -336,6 +338,60 @@ func TestCodeSection(t *testing.T) {
 	if got, want := wrapParagraph("aaaa bbbb - cccc 1. dddd eeee", 9), "aaaa bbbb -\ncccc 1.\ndddd eeee\n"; got != want {
 		t.Errorf("wrapParagraph: got %q, want %q: no line may begin with - or 1.", got, want)
 	}
+}
+
+// TestReferenceRecordExample: the pretty-printed line of docs/reference/record.md is a line of the
+// record format's example, indexability/testdata/site.golden.jsonl (which indexability's TestGolden
+// keeps as the writer writes it): the same JSON, value for value.
+func TestReferenceRecordExample(t *testing.T) {
+	page := filepath.Join("docs", "reference", "record.md")
+	block := testedBlock(t, page, "TestReferenceRecordExample")
+	var got map[string]any
+	if err := json.Unmarshal([]byte(block), &got); err != nil {
+		t.Fatalf("%s: the example is not JSON: %v", page, err)
+	}
+	golden, err := os.ReadFile(filepath.Join("indexability", "testdata", "site.golden.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for l := range strings.Lines(string(golden)) {
+		var rec map[string]any
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec["url"] != got["url"] {
+			continue
+		}
+		if !reflect.DeepEqual(got, rec) {
+			t.Errorf("%s: the example of the URL %v is not the record's:\n--- the page says:\n%s\n--- the record has:\n%s", page, got["url"], block, l)
+		}
+		return
+	}
+	t.Errorf("%s: the example's URL %v is not in the record's example", page, got["url"])
+}
+
+// testedBlock is the text of the fenced block of a Markdown file that the comment
+// "<!-- doctest: tested-by NAME -->" marks as the test NAME's.
+func testedBlock(t *testing.T, file, name string) string {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, after, ok := strings.Cut(string(src), "<!-- doctest: tested-by "+name+" -->\n")
+	if !ok {
+		t.Fatalf("%s has no block marked <!-- doctest: tested-by %s -->", file, name)
+	}
+	fence, rest, _ := strings.Cut(after, "\n")
+	fence = strings.TrimSpace(fence)
+	if !strings.HasPrefix(fence, "```") {
+		t.Fatalf("%s: the line after <!-- doctest: tested-by %s --> is not a fence", file, name)
+	}
+	body, _, ok := strings.Cut(rest, "\n```\n")
+	if !ok {
+		t.Fatalf("%s: the block of %s is never closed", file, name)
+	}
+	return body + "\n"
 }
 
 // TestDocLinks: every relative link of README.md, CONTRIBUTING.md and docs/ leads to a file of the
