@@ -487,3 +487,65 @@ func TestActionWorkflowExample(t *testing.T) {
 		}
 	}
 }
+
+// TestCIGuideAction: the CI guide (docs/guides/ci.md) shows the example workflow whole, as
+// action/workflow.example.yml has it, and its tables give every input of action.yml with its
+// default, and every output, and nothing the action does not have.
+func TestCIGuideAction(t *testing.T) {
+	guide := filepath.Join("docs", "guides", "ci.md")
+	example, err := os.ReadFile(filepath.Join("action", "workflow.example.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := testedBlock(t, guide, "TestCIGuideAction"); got != string(example) {
+		t.Errorf("%s shows a workflow that is not action/workflow.example.yml:\n--- the guide:\n%s--- the file:\n%s", guide, got, example)
+	}
+	a := readAction(t)
+	sections := referenceSections(t, guide, 3)
+	row := regexp.MustCompile("(?m)^\\| `([a-z-]+)` \\| ([^|]*) \\|")
+	for _, tc := range []struct {
+		section  string
+		declared map[string]string // name -> default, for inputs
+	}{
+		{"Inputs", func() map[string]string {
+			m := map[string]string{}
+			for k, in := range a.Inputs {
+				m[k] = in.Default
+			}
+			return m
+		}()},
+		{"Outputs", func() map[string]string {
+			m := map[string]string{}
+			for k := range a.Outputs {
+				m[k] = ""
+			}
+			return m
+		}()},
+	} {
+		t.Run(tc.section, func(t *testing.T) {
+			sec, ok := sections[tc.section]
+			if !ok {
+				t.Fatalf("%s has no section \"### %s\"", guide, tc.section)
+			}
+			rows := map[string]string{}
+			for _, m := range row.FindAllStringSubmatch(sec, -1) {
+				rows[m[1]] = m[2]
+			}
+			for name, def := range tc.declared {
+				cell, ok := rows[name]
+				switch {
+				case !ok:
+					t.Errorf("%s: ### %s has no row for %s", guide, tc.section, name)
+				case tc.section != "Inputs":
+				case def == "" && cell != "empty", def != "" && cell != "`"+def+"`":
+					t.Errorf("%s: the input %s's default: the guide says %s, action.yml %q", guide, name, cell, def)
+				}
+			}
+			for name := range rows {
+				if _, ok := tc.declared[name]; !ok {
+					t.Errorf("%s: ### %s has a row for %s, which the action does not have", guide, tc.section, name)
+				}
+			}
+		})
+	}
+}

@@ -1,6 +1,6 @@
 // Command robotsmith makes a static site's robots signals right and consistent: it resolves the
 // robots directives of every page and file, rewrites the robots <meta> tags in the generated HTML and
-// writes _headers for X-Robots-Tag. README.md is the user's guide.
+// writes _headers for X-Robots-Tag. README.md is the front door, docs/ the user's manual.
 //
 // Usage:
 //

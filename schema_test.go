@@ -118,22 +118,56 @@ func TestSchemaRejects(t *testing.T) {
 	}
 }
 
-// TestReferenceDocumentsEveryField: every field the schema names is documented in the manual's
-// JSON report page, docs/reference/json-report.md, written as `name`.
+// TestReferenceDocumentsEveryField: every field a schema names is documented, written as `name`, in
+// the manual's page of its format: build's, check's and explain's in docs/reference/json-report.md,
+// diff's in that page's section "## robotsmith diff", the indexability record's in
+// docs/reference/record.md.
 func TestReferenceDocumentsEveryField(t *testing.T) {
-	page, err := os.ReadFile(filepath.Join("docs", "reference", "json-report.md"))
-	if err != nil {
-		t.Fatal(err)
+	read := func(file string) string {
+		b, err := os.ReadFile(filepath.Join("docs", "reference", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
 	}
-	section, ok := strings.CutPrefix(string(page), "# The JSON report\n")
+	report, ok := strings.CutPrefix(read("json-report.md"), "# The JSON report\n")
 	if !ok {
 		t.Fatal("docs/reference/json-report.md does not begin with \"# The JSON report\"")
 	}
-	documented := map[string]bool{}
-	for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(section, -1) {
-		documented[m[1]] = true
+	report, diff, ok := strings.Cut(report, "\n## robotsmith diff\n")
+	if !ok {
+		t.Fatal("docs/reference/json-report.md has no section \"## robotsmith diff\"")
 	}
-	raw, err := os.ReadFile(schemaFile)
+	for _, tc := range []struct {
+		schema, page, text string
+		min                int // fields at least, lest a broken walk find none
+	}{
+		{schemaFile, "docs/reference/json-report.md", report, 30},
+		{diffSchemaFile, "docs/reference/json-report.md, ## robotsmith diff", diff, 30},
+		{"schema/record.schema.json", "docs/reference/record.md", read("record.md"), 20},
+	} {
+		t.Run(tc.schema, func(t *testing.T) {
+			documented := map[string]bool{}
+			for _, m := range regexp.MustCompile("`([a-z_]+)`").FindAllStringSubmatch(tc.text, -1) {
+				documented[m[1]] = true
+			}
+			fields := schemaFields(t, tc.schema)
+			if len(fields) < tc.min {
+				t.Fatalf("found %d fields in %s, want every field of its format", len(fields), tc.schema)
+			}
+			for _, f := range fields {
+				if !documented[f] {
+					t.Errorf("%s does not document `%s`", tc.page, f)
+				}
+			}
+		})
+	}
+}
+
+// schemaFields are the names of every property a JSON Schema file defines, sorted.
+func schemaFields(t *testing.T, file string) []string {
+	t.Helper()
+	raw, err := os.ReadFile(file)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,12 +198,5 @@ func TestReferenceDocumentsEveryField(t *testing.T) {
 	}
 	walk(schema)
 	slices.Sort(fields)
-	if len(fields) < 30 {
-		t.Fatalf("found %d fields in the schema, want every field of both reports", len(fields))
-	}
-	for _, f := range fields {
-		if !documented[f] {
-			t.Errorf("docs/reference/json-report.md does not document `%s`", f)
-		}
-	}
+	return fields
 }

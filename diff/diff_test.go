@@ -150,7 +150,9 @@ func TestSelfDiff(t *testing.T) {
 
 // TestFixtures are the mistakes that take a site out of search, each as the records of the build
 // before and after it; each fails the default --fail-on. Their reports in every format are golden
-// files: testdata/NAME.{txt,md,json} (go test -update rewrites them).
+// files: testdata/NAME.{txt,md,json} (go test -update rewrites them). The records the manual's
+// examples of robotsmith diff compare are golden files too: the site's, testdata/site.jsonl, and
+// the fixture's, testdata/NAME.jsonl.
 func TestFixtures(t *testing.T) {
 	tests := []struct {
 		name, desc string
@@ -158,6 +160,7 @@ func TestFixtures(t *testing.T) {
 		want       []string // the rules of the default --fail-on it fails
 		leave      int      // URLs that leave the index
 		why        string   // the first cause's reason
+		manual     bool     // the manual's examples compare its records
 	}{
 		{
 			"staging-noindex", "a staging noindex in the home page's template",
@@ -166,7 +169,7 @@ func TestFixtures(t *testing.T) {
 					recordtest.Noindex(r, recordtest.Tag("robots", "public/index.html", 5))
 				}
 			}),
-			[]string{"home"}, 1, "noindex",
+			[]string{"home"}, 1, "noindex", true,
 		},
 		{
 			"rule-widened", "a rule widened from /drafts/** to /**",
@@ -175,21 +178,21 @@ func TestFixtures(t *testing.T) {
 					recordtest.Noindex(r, recordtest.Rule(1, 12))
 				}
 			}),
-			[]string{"home", "noindex:10%"}, 23, "noindex",
+			[]string{"home", "noindex:10%"}, 23, "noindex", false,
 		},
 		{
 			"robots-blocks-docs", "a robots.txt line that blocks Googlebot from the docs",
 			edit(site(), "/docs/", func(r *indexability.Record) {
 				recordtest.Block(r, indexability.Googlebot, recordtest.RobotsLine(4, "Disallow: /docs/"))
 			}),
-			[]string{"noindex:10%"}, 10, "robots.txt",
+			[]string{"noindex:10%"}, 10, "robots.txt", false,
 		},
 		{
 			"canonical-to-noindex", "the posts' canonical moved to the blog's list page, which is noindex",
 			edit(site(), "/blog/post-", func(r *indexability.Record) {
 				r.Canonical.URL, r.Canonical.Href, r.Canonical.Status = "/blog/", "https://example.org/blog/", "noindex"
 			}),
-			[]string{"noindex:10%"}, 10, "canonical",
+			[]string{"noindex:10%"}, 10, "canonical", false,
 		},
 	}
 	for _, tc := range tests {
@@ -209,6 +212,10 @@ func TestFixtures(t *testing.T) {
 					t.Errorf("%s: causes %+v, want the first for %s", tc.desc, rep.Summary.Causes, tc.why)
 				}
 				golden(t, filepath.Join("testdata", tc.name+"."+f.ext), out)
+			}
+			if tc.manual {
+				golden(t, filepath.Join("testdata", "site.jsonl"), string(recordtest.Write(t, site()...)))
+				golden(t, filepath.Join("testdata", tc.name+".jsonl"), string(recordtest.Write(t, tc.new...)))
 			}
 		})
 	}

@@ -18,8 +18,8 @@ import (
 // the owner's outside it are kept (Options.Existing is the file as it is).
 //
 // nginx sends a location's own add_header lines only: in robotsmith's locations, the add_header
-// lines of the server { } block are not sent. The file's comment and the README say how to keep
-// them (add_header_inherit merge on nginx 1.29.3 and later, else Options.NginxInclude).
+// lines of the server { } block are not sent. The file's comment and docs/internals/hosts.md say
+// how to keep them (add_header_inherit merge on nginx 1.29.3 and later, else Options.NginxInclude).
 func Nginx(files Files, opt Options) (Result, error) {
 	paths, ds, errs := hostPaths(files, NginxFile, false, nil)
 	usage, err := usageValue(opt, NginxFile, "/")

@@ -14,7 +14,7 @@ import (
 )
 
 // Report is what a build or check did. With --json it is printed as a Document; its field names are
-// part of the user contract (README "JSON report", schema/report.schema.json).
+// part of the user contract (docs/reference/json-report.md, schema/report.schema.json).
 type Report struct {
 	Site      string `json:"site"`      // the site's root folder
 	Config    string `json:"config"`    // the configuration file read, "" for none
@@ -258,7 +258,7 @@ func ParseUnpublished(s string) Unpublished {
 
 // Document is the JSON report of `build --json` and `check --json`: the Report's fields, with its
 // warnings, findings and unpublished pages as objects, and the run's errors. No field is ever null:
-// an empty list is [] (SPEC §1). README "JSON report" documents every field and
+// an empty list is [] (SPEC §1). docs/reference/json-report.md documents every field and
 // schema/report.schema.json describes them.
 type Document struct {
 	Command string  // build or check

@@ -10,9 +10,9 @@ var benchSite = flag.String("site", "", "BenchmarkCheckSite: the site to check (
 
 // BenchmarkCheckSite runs check, in this process, on the site -site names: with -cpuprofile it
 // shows where check's CPU goes on the site-level benchmark's sites (internal/sitebench keeps them),
-// which the benchmark itself, timing robotsmith's process, does not. README's Figures give the
-// share of the indexability model's reads (sitemaps, robots.txt, pages' canonical and hreflang
-// links) measured so.
+// which the benchmark itself, timing robotsmith's process, does not. docs/internals/performance.md
+// ("Where the time goes") gives the share of the indexability model's reads (sitemaps, robots.txt,
+// pages' canonical and hreflang links) measured so.
 func BenchmarkCheckSite(b *testing.B) {
 	if *benchSite == "" {
 		b.Skip("no -site: run internal/sitebench first, then -site its site folder")

@@ -59,7 +59,7 @@ func TestSelectors(t *testing.T) {
 		{"jekyll post is not a page", spec2Kinds, selRule(list("pages"), nil, nil), page("posts", "", "/2024/01/02/a.html"), ""},
 		// Any site.
 		{"file: a PDF of no page", "SPEC §2: file is a non-HTML file", selRule(list("file"), nil, nil), file("", "", "/files/x.pdf"), "kind: file"},
-		{"file: a bundle resource", "README: a bundle resource is a file, in its page's language", selRule(list("file"), nil, nil), file("", "fr", "/fr/posts/a/photo.jpg"), "kind: file"},
+		{"file: a bundle resource", "docs/reference/configuration.md: a bundle resource is a file, in its page's language", selRule(list("file"), nil, nil), file("", "fr", "/fr/posts/a/photo.jpg"), "kind: file"},
 		{"file: a page's feed is a file too", "SPEC §2: file is a non-HTML file", selRule(list("file"), nil, nil), file("section", "en", "/posts/index.xml"), "kind: file"},
 		{"file is not a page", "SPEC §2: file is a non-HTML file", selRule(list("file"), nil, nil), page("page", "en", "/posts/a/"), ""},
 		{"html: a page", "SPEC §2: html is any page", selRule(list("html"), nil, nil), page("page", "en", "/posts/a/"), "kind: html"},
@@ -71,7 +71,7 @@ func TestSelectors(t *testing.T) {
 		{"lang in another case", "SPEC §2; Hugo lower-cases language keys", selRule(nil, list("FR"), nil), page("page", "fr", "/fr/a/"), "lang: fr"},
 		{"lang list", "SPEC §2 example lang: [de, fr]", selRule(nil, list("de", "fr"), nil), page("page", "fr", "/fr/a/"), "lang: fr"},
 		{"another language", "SPEC §2", selRule(nil, list("de", "fr"), nil), page("page", "en", "/a/"), ""},
-		{"a file of no page has no language", "README: files of no page have no language", selRule(nil, list("fr"), nil), file("", "", "/fr/x.pdf"), ""},
+		{"a file of no page has no language", "docs/reference/configuration.md: files of no page have no language", selRule(nil, list("fr"), nil), file("", "", "/fr/x.pdf"), ""},
 		// Combined.
 		{"kind and lang both match", spec2 + "; SPEC §2 example kind: page, lang: [de, fr]", selRule(list("page"), list("de", "fr"), nil), page("page", "de", "/de/a/"), "kind: page, lang: de"},
 		{"kind matches, lang does not", spec2, selRule(list("page"), list("de", "fr"), nil), page("page", "en", "/a/"), ""},

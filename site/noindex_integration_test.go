@@ -18,7 +18,7 @@ import (
 	"github.com/robotsmith/robotsmith/site"
 )
 
-// The real-site method of the README, on every fixture: build it with its generator, give every
+// The real-site method of docs/internals/mapping.md, on every fixture: build it with its generator, give every
 // source it rendered a noindex, run `robotsmith build`, and check that every page rendered from a
 // source (pager pages included) got the noindex, that no page without a source did, and that
 // `check` after `build` has nothing to say.

@@ -17,7 +17,8 @@ import (
 
 // TestHugoSitemaps builds testdata/hugo-multilingual with Hugo: a sitemap index at the root and
 // one sitemap per language, with xhtml:link hreflang alternates; and again with --minify, as the
-// README tells users to build, which puts each sitemap on one line.
+// host guides (docs/guides/netlify.md, cloudflare-pages.md) build, which puts each sitemap on one
+// line.
 func TestHugoSitemaps(t *testing.T) {
 	hugo, version := testtool.Hugo(t)
 	if version != testtool.HugoVersion {

@@ -40,7 +40,8 @@ const latencySample = 200
 //     generator wrote for it): the site is mapped again before the page is processed (site.Remap:
 //     the edited source read again, the other sources' readings kept).
 //
-// The figures for the README (50 edits on a 10,000-page site; the site is written once, first):
+// The figures of docs/internals/performance.md, "Watch mode" (50 edits on a 10,000-page site; the
+// site is written once, first):
 //
 //	go run ./sample-site/gen -C /tmp/latency -synthetic 10000 -seed 1
 //	go test ./watch -run '^$' -bench Latency -benchtime 50x -watch.site /tmp/latency

@@ -104,7 +104,8 @@
 // floor (a temporary file and a rename each), one syncfs before the renames
 // 1.60 times, an fsync per file 3.3 times (one run on a busy 2-core machine).
 // The site-level benchmark's floor+tx step measures it on a generated site;
-// README "Safety" has both commands and what they gave.
+// docs/internals/performance.md ("What the transaction costs") has both
+// commands and what they gave.
 //
 // In memory, a transaction keeps 64 bytes a file until it commits (the
 // name, the identities of the original and of the temporary file, the

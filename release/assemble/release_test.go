@@ -61,8 +61,9 @@ func requireLinuxAMD64(t *testing.T) {
 const fixturePage = "<!doctype html><html><head><meta charset=\"utf-8\"><title>t</title></head><body>x</body></html>\n"
 
 // TestReleaseArchive takes the linux/amd64 archive as a user downloads it: its checksum matches
-// checksums.txt (readRelease), it holds the binary, README.md and LICENSE, and the binary prints
-// the release's version and commit and builds a site.
+// checksums.txt (readRelease), it holds the binary, README.md, LICENSE, the manual (every file of
+// docs/, which README.md links to) and the JSON Schemas the manual links to (schema/*.json), and
+// nothing else; and the binary prints the release's version and commit and builds a site.
 func TestReleaseArchive(t *testing.T) {
 	dist, version := realDist(t)
 	requireLinuxAMD64(t)
@@ -89,11 +90,21 @@ func TestReleaseArchive(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		members = append(members, h.Name)
+		if h.Typeflag != tar.TypeDir {
+			members = append(members, h.Name)
+		}
 	}
 	slices.Sort(members)
-	if want := []string{"LICENSE", "README.md", "robotsmith"}; !slices.Equal(members, want) {
-		t.Errorf("%s holds %q, want %q", name, members, want)
+	files := append([]string{"LICENSE", "README.md", "robotsmith"}, manualFiles(t)...)
+	for _, m := range members {
+		if !slices.Contains(files, m) {
+			t.Errorf("%s holds %s, which it should not", name, m)
+		}
+	}
+	for _, f := range files {
+		if !slices.Contains(members, f) {
+			t.Errorf("%s lacks %s", name, f)
+		}
 	}
 
 	bin := filepath.Join(t.TempDir(), "robotsmith")
@@ -120,6 +131,36 @@ func TestReleaseArchive(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(site, "index.html")); !strings.Contains(string(b), `<meta name="robots" content="index, follow">`) {
 		t.Errorf("the release's robotsmith did not write its tags:\n%s", b)
 	}
+}
+
+// manualFiles are the files of the manual as the source tree has them, slash paths relative to the
+// repository: every file of docs/, and the JSON Schemas in schema/ that it links to.
+func manualFiles(t *testing.T) []string {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	var out []string
+	err := filepath.WalkDir(filepath.Join(root, "docs"), func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(root, p)
+		out = append(out, filepath.ToSlash(rel))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := filepath.Glob(filepath.Join(root, "schema", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range schemas {
+		out = append(out, "schema/"+filepath.Base(s))
+	}
+	if len(out) < 20 {
+		t.Fatalf("found %d files of the manual in %s: want docs/ and schema/", len(out), root)
+	}
+	return out
 }
 
 // pathWithout is PATH without any folder that holds a robotsmith, so that a test proves the binary
