@@ -77,37 +77,35 @@ func (j *job) step(w *worker, f *record, full bool) (o outcome) {
 		o.err = err
 		return o
 	}
-	decided := false
-	changed, err := w.proc.ProcessTo(&w.out, w.in,
-		func(meta string) bool { return j.res.IsAgent(meta, cs...) },
-		func(pg rewrite.Page) rules.Directives {
-			decided = true
-			w.links = j.pageLinks(w.links[:0], f, pg)
-			f.tagLine = 0
-			if !j.cfg.ReplaceExisting() {
-				f.tagLine = noindexTagLine(pg.Tags)
-			}
-			if full {
-				o.page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
-			}
-			it := file
-			it.Compiled, it.Asset, it.Inputs, it.Redirect = cs, false, w.pageInputs(j, name, pg), pg.Redirect
-			if !o.decide(j, f, it, full) {
-				return rules.Directives{}
-			}
-			return f.verdict.Directives
-		})
-	switch {
-	case err != nil:
+	// Scan, decide, splice: the page is scanned once, and its decision applied to what the scan found.
+	pg, err := w.proc.Scan(w.in, func(meta string) bool { return j.res.IsAgent(meta, cs...) })
+	if err != nil {
 		o.err = fmt.Errorf("%s: %w", name, err)
 		return o
-	case o.err != nil:
-		return o
-	case !decided:
+	}
+	if !pg.HTML {
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
 		o.decide(j, f, file, full)
+		return o
+	}
+	w.links = j.pageLinks(w.links[:0], f, pg)
+	f.tagLine = 0
+	if !j.cfg.ReplaceExisting() {
+		f.tagLine = noindexTagLine(pg.Tags)
+	}
+	if full {
+		o.page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
+	}
+	it := file
+	it.Compiled, it.Asset, it.Inputs, it.Redirect = cs, false, w.pageInputs(j, name, pg), pg.Redirect
+	if !o.decide(j, f, it, full) {
+		return o
+	}
+	changed, err := w.proc.Splice(&w.out, f.verdict.Directives)
+	if err != nil {
+		o.err = fmt.Errorf("%s: %w", name, err)
 		return o
 	}
 	if len(w.links) > 0 {
