@@ -34,22 +34,20 @@ func newBacklog() backlog {
 	return backlog{retry: map[string]bool{}, emptied: map[string]bool{}, pending: map[string]bool{}}
 }
 
-// take moves every file waiting, to retry or pending, into todo, and says whether the site steps
-// were waiting: the batch about to run does them all.
-func (b *backlog) take(todo map[string]bool) (site bool) {
+// waiting says whether the site steps wait for the next batch.
+func (b *backlog) waiting() bool { return b.siteRetry || b.sitePending }
+
+// take moves every file waiting, to retry or pending, into todo, and the site steps with them:
+// the batch about to run does them all (waiting said whether it has the site steps to do).
+func (b *backlog) take(todo map[string]bool) {
 	for _, m := range []map[string]bool{b.retry, b.pending} {
 		for p := range m {
 			todo[p] = true
 		}
 		clear(m)
 	}
-	site = b.siteRetry || b.sitePending
 	b.siteRetry, b.sitePending = false, false
-	return site
 }
-
-// waiting says whether the site steps wait for this batch.
-func (b *backlog) waiting() bool { return b.siteRetry || b.sitePending }
 
 // clear forgets everything waiting: a full pass does it all.
 func (b *backlog) clear() {

@@ -244,12 +244,19 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	switch {
 	case !l.ready:
 		l.full(ctx, u, FirstPass, l.plan, l.where, true)
-		return u
 	case b.Lost:
 		l.full(ctx, u, "events lost", l.plan, l.where, true)
-		return u
+	default:
+		l.partial(ctx, u, sources, outs)
 	}
+	return u
+}
 
+// partial is a pass over the files that the changes of a batch affect, with the current plan, or a
+// new one made from it and the sources changed (remap): the output files those sources decide
+// otherwise, the output files changed (outs), and those waiting (backlog); and the site steps when
+// they may have changed.
+func (l *Live) partial(ctx context.Context, u *Update, sources []string, outs []watch.Change) {
 	todo := map[string]bool{}
 	siteDirty := l.wait.waiting()
 	if len(sources) > 0 {
@@ -263,7 +270,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 		for p := range todo {
 			l.wait.later(p, false)
 		}
-		return u
+		return
 	}
 	defer l.close(u, out)
 	l.wait.take(todo)
@@ -292,7 +299,6 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	if len(idx) > 0 || siteDirty {
 		l.run(ctx, u, l.pass(out), idx, siteDirty, true, nil)
 	}
-	return u
 }
 
 // sortChanges sorts a batch's changes by what they changed: robotsmith's configuration or the
