@@ -255,6 +255,9 @@ func TestRunArgs(t *testing.T) {
 			if !strings.Contains(r.stdout, tc.stdout) {
 				t.Errorf("stdout: got %q, want it to contain %q", r.stdout, tc.stdout)
 			}
+			if tc.stdout == "" && r.stdout != "" {
+				t.Errorf("stdout: got %q, want nothing", r.stdout)
+			}
 			if tc.code == 2 {
 				// A usage error is one line, not the usage.
 				if r.stdout != "" {

@@ -12,10 +12,10 @@ import (
 
 	whatwg "github.com/nlnwa/whatwg-url/url"
 
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/rules"
-	"github.com/robotsmith/robotsmith/site"
 )
 
 // ErrUnknownPath is returned (wrapped) by Explain for a path that is not in the output.
@@ -114,74 +114,80 @@ type Tag struct {
 // ErrUnknownPath; the others are still explained.
 func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, error) {
 	opt.Write, opt.RunCommand = false, false
-	j, err := prepare(ctx, opt)
+	p, out, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
-	defer j.close()
-	// The site-level part of the record: the output's files (a link or a sitemap names a file by
-	// its place in the list), robots.txt, and which sitemaps list which file.
-	if j.files, _, err = j.walkContext(ctx); err != nil {
+	defer out.close()
+	if p, err = p.Read(ctx); err != nil {
 		return nil, err
 	}
-	m := &model{robots: j.robots.model()}
-	if err := j.sitemaps(m, newFindings(), &Report{}, listSitemaps); err != nil {
+	// The site-level part of the record: the output's files (a link or a sitemap names a file by
+	// its place in the list), robots.txt, and which sitemaps list which file.
+	files, _, err := out.walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	p.Locate(files)
+	ps := &pass{p: p, out: out, files: files, links: plan.NewLinks()}
+	m := &model{robots: out.robots.model()}
+	if err := ps.sitemaps(m, newFindings(), &Report{}, listSitemaps); err != nil {
 		return nil, err
 	}
 	var (
-		out  []Explanation
+		es   []Explanation
 		errs []error
 		w    worker
 	)
 	for _, q := range paths {
-		f, ok, err := j.lookup(q)
+		f, ok, err := ps.lookup(q)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
 		if !ok {
-			errs = append(errs, fmt.Errorf("%s: %w %s", q, ErrUnknownPath, j.site.Output))
+			errs = append(errs, fmt.Errorf("%s: %w %s", q, ErrUnknownPath, out.name))
 			continue
 		}
-		e, err := j.explain(&w, m, q, f)
+		e, err := ps.explain(&w, m, opt.Agents, q, f)
 		if err != nil {
 			errs = append(errs, err)
 			continue
 		}
-		out = append(out, e)
+		es = append(es, e)
 	}
-	return out, errors.Join(errs...)
+	return es, errors.Join(errs...)
 }
 
 // lookup finds the output file for a URL path (the file a host serves it from) or a file path
 // (relative to the working directory or to the output folder), among the walk's files; then, for
 // the URL a user copies (absolute with any host, or a path with the base URL's path or without
-// it, either percent-encoded), the file a sitemap's <loc> of that URL is matched to (locPath: one
-// mapping for both). A file the walk leaves out (a FIFO, a link outside the output) is an error
+// it, either percent-encoded), the file a sitemap's <loc> of that URL is matched to (plan.URLs.Loc:
+// one mapping for both). A file the walk leaves out (a FIFO, a link outside the output) is an error
 // saying why.
-func (j *job) lookup(q string) (record, bool, error) {
+func (ps *pass) lookup(q string) (plan.Record, bool, error) {
 	var candidates []string
 	served := func(rel string) bool {
 		candidates = append(candidates, rel)
 		return false
 	}
 	if strings.HasPrefix(q, "/") {
-		servedBy(q, served)
+		plan.ServedBy(q, served)
 	}
 	// A file named through the output folder as given, or through the folder its links lead to.
-	for _, out := range []string{j.site.Output, j.outDir} {
+	for _, out := range []string{ps.out.name, ps.out.dir} {
 		if rel, err := filepath.Rel(out, q); err == nil && !strings.HasPrefix(rel, "..") {
 			candidates = append(candidates, filepath.ToSlash(rel))
 		}
 	}
 	candidates = append(candidates, filepath.ToSlash(q))
 	urls := []string{q}
-	if strings.HasPrefix(q, "/") && j.urls.path != "/" {
-		urls = append(urls, j.urls.path+q[1:]) // a path within the site, percent-encoded
+	if base := ps.p.URLs().Path(); strings.HasPrefix(q, "/") && base != "/" {
+		urls = append(urls, base+q[1:]) // a path within the site, percent-encoded
 	}
 	for _, u := range urls {
-		if p, _, ok := j.locPath(u); ok {
-			servedBy(p, served)
+		if p, _, ok := ps.p.URLs().Loc(u); ok {
+			plan.ServedBy(p, served)
 		}
 	}
 	for _, c := range candidates {
@@ -189,61 +195,59 @@ func (j *job) lookup(q string) (record, bool, error) {
 		if c == "" {
 			continue
 		}
-		if i := j.fileIndex(c); i >= 0 {
-			return j.files[i], true, nil
+		if i := ps.fileIndex(c); i >= 0 {
+			return ps.files[i], true, nil
 		}
-		fi, err := j.root.Lstat(c)
+		fi, err := ps.out.root.Lstat(c)
 		if err != nil || fi.IsDir() {
 			continue
 		}
-		fl, warning, ok := j.classify(c, fi.Mode().Type())
+		link, warning, ok := ps.out.classify(c, fi.Mode().Type())
 		if !ok {
-			return record{}, false, errors.New(warning)
+			return plan.Record{}, false, errors.New(warning)
 		}
-		r := newRecord("/" + c)
-		r.flags |= fl
-		return r, true, nil
+		rs := []plan.Record{plan.NewRecord("/"+c, link)}
+		ps.p.Locate(rs)
+		return rs[0], true, nil
 	}
-	return record{}, false, nil
+	return plan.Record{}, false, nil
 }
 
-func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, error) {
-	e := Explanation{Query: q, URL: f.url(), File: j.outName(f.rel())}
-	at := j.fileIndex(f.rel())
-	o := j.step(w, &f, true)
-	for _, r := range o.matches {
+func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.Record) (Explanation, error) {
+	e := Explanation{Query: q, URL: f.URL(), File: ps.out.outName(f.Rel())}
+	at := ps.fileIndex(f.Rel())
+	o, err := ps.step(w, &f, true)
+	for _, r := range o.Matches {
 		e.Rules = append(e.Rules, Rule{Rule: r.Rule, File: r.Source.File, Line: r.Source.Line,
 			Path: r.Path, Kind: r.Kind, Lang: r.Lang, Text: r.String()})
 	}
-	if o.err == nil && o.from != nil {
-		o.err = o.from.src.err()
+	if err == nil {
+		err = ps.p.Source(&f).Err()
 	}
-	if o.err != nil {
-		return e, o.err
+	if err != nil {
+		return e, err
 	}
-	if o.from != nil && o.from.source != "" {
-		e.Source = o.from.source
-	} else if a := j.pages.Owner(f.rel()); a.Role == site.RoleAlias {
-		e.AliasOf = a.Page.Source
+	if e.Source = ps.p.SourceOf(&f); e.Source == "" {
+		e.AliasOf = ps.p.AliasOf(f.Rel())
 	}
-	d := o.decision
+	d := o.Decision
 	e.Class = d.Class.String()
 	switch {
-	case f.link():
+	case f.Link():
 		e.Class = "a link to another file of the output (left as a link; decided as a file)"
-	case !f.html():
+	case !f.HTML():
 		e.Class = "file"
-	case f.skipped():
+	case f.Skipped():
 		e.Class = "not an HTML document (left alone)"
 	}
 	// The lines build writes to _headers: pages too with `headers: {html: true}`.
-	for _, l := range j.headerLines(&f) {
+	for _, l := range ps.p.HeaderLines(&f) {
 		e.Header = append(e.Header, l.String())
 	}
-	e.ContentUsage = j.cfg.AI.ContentUsage()
-	page := j.urls.pageURL(f.url())
-	for _, a := range j.opt.Agents {
-		e.Crawlers = append(e.Crawlers, j.explainCrawler(a, page.Pathname()))
+	e.ContentUsage = ps.p.Config().AI.ContentUsage()
+	page := ps.p.URLs().Page(f.URL())
+	for _, a := range agents {
+		e.Crawlers = append(e.Crawlers, ps.explainCrawler(a, page.Pathname()))
 	}
 	for _, a := range d.Agents {
 		ea := Agent{Name: a.Name}
@@ -256,13 +260,13 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 		e.Replaced = append(e.Replaced, Replaced{Agent: r.Agent, Tokens: strings.Join(r.Tokens, ", "),
 			Source: r.Source.String(), By: r.By.String()})
 	}
-	if f.html() && !f.skipped() {
-		for _, t := range f.verdict.Directives.Tags {
+	if f.HTML() && !f.Skipped() {
+		for _, t := range f.Verdict().Directives.Tags {
 			e.Tags = append(e.Tags, Tag{Name: t.Name, Content: t.Content})
 		}
 	}
-	path := crawlPath(page.Pathname())
-	for _, a := range j.crawlAgents(m, d) {
+	path := plan.CrawlPath(page.Pathname())
+	for _, a := range crawlAgents(m, d) {
 		dec := m.robots.crawler(a).Decide(path)
 		c := Crawl{Agent: a, Allowed: dec.Allowed, Rule: implicitRule(path)}
 		if dec.Rule != nil {
@@ -272,12 +276,12 @@ func (j *job) explain(w *worker, m *model, q string, f record) (Explanation, err
 	}
 	if at >= 0 {
 		for _, l := range m.listedIn(at) {
-			e.Sitemaps = append(e.Sitemaps, fmt.Sprintf("%s:%d", j.outName(m.sitemaps[l.sitemap]), l.line))
+			e.Sitemaps = append(e.Sitemaps, fmt.Sprintf("%s:%d", ps.out.outName(m.sitemaps[l.sitemap]), l.line))
 		}
 	}
-	if o.page != nil {
-		for _, l := range o.page.Links {
-			e.Links = append(e.Links, j.explainLink(w, page, o.page.Base, l))
+	if o.Page != nil {
+		for _, l := range o.Page.Links {
+			e.Links = append(e.Links, ps.explainLink(w, page, o.Page.Base, l))
 		}
 	}
 	return e, nil
@@ -295,7 +299,7 @@ func implicitRule(path string) string {
 // crawlAgents are the crawlers explain asks robots.txt about: every crawler (robots), the search
 // engines whose tags robotsmith writes, the agents the decision names, and those robots.txt's
 // groups name.
-func (j *job) crawlAgents(m *model, d rules.Decision) []string {
+func crawlAgents(m *model, d rules.Decision) []string {
 	agents := append([]string(nil), searchAgents[:]...)
 	for _, a := range d.Agents {
 		if !slices.Contains(agents, a.Name) {
@@ -312,38 +316,44 @@ func (j *job) crawlAgents(m *model, d rules.Decision) []string {
 
 // explainLink resolves one of a page's links as the step does and says what it points at,
 // deciding the target file when the run has not.
-func (j *job) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.Link) Link {
+func (ps *pass) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.Link) Link {
 	el := Link{Rel: l.Rel, Hreflang: l.Hreflang, Href: l.Href, Line: l.Line}
-	abs, _, to, ours := j.resolveLink(page, base, l.Href)
+	urls := ps.p.URLs()
+	abs, p, ours := urls.Resolve(page, base, l.Href)
+	to := -1
+	if ours {
+		to = ps.fileOf(p)
+	}
 	switch {
 	case abs == nil:
 		el.Status = "unresolvable"
 		return el
 	case !ours:
-		el.URL, el.Status = j.urls.shown(abs), "other site"
+		el.URL, el.Status = urls.Shown(abs), "other site"
 		return el
 	case to < 0:
-		el.URL, el.Status = j.urls.shown(abs), "no file"
+		el.URL, el.Status = urls.Shown(abs), "no file"
 		return el
 	}
-	el.URL = j.urls.shown(abs)
-	t := &j.files[to]
-	el.Target = j.outName(t.rel())
-	if t.verdict == nil {
-		if o := j.step(w, t, false); o.err != nil {
-			el.Status = "unreadable: " + o.err.Error()
+	el.URL = urls.Shown(abs)
+	t := &ps.files[to]
+	el.Target = ps.out.outName(t.Rel())
+	if t.Verdict() == nil {
+		if _, err := ps.step(w, t, false); err != nil {
+			el.Status = "unreadable: " + err.Error()
 			return el
 		}
 	}
+	v := t.Verdict()
 	switch {
-	case t.verdict.Noindex("robots"):
+	case v.Noindex("robots"):
 		el.Status = "noindex"
-	case !t.html() || t.skipped():
+	case !t.HTML() || t.Skipped():
 		el.Status = "file"
-	case t.verdict.Class == rules.Public:
+	case v.Class == rules.Public:
 		el.Status = "indexable"
 	default:
-		el.Status = t.verdict.Class.String()
+		el.Status = v.Class.String()
 	}
 	return el
 }

@@ -155,7 +155,7 @@ func TestExplainRelativeLinks(t *testing.T) {
 			if strings.Join(got, " ") != strings.Join(tc.want, " ") {
 				t.Errorf("links' URLs:\ngot  %q\nwant %q", got, tc.want)
 			}
-			if text := es[0].Text(); strings.Contains(text, placeholderBase) {
+			if text := es[0].Text(); strings.Contains(text, "robotsmith.invalid") {
 				t.Errorf("explain prints the placeholder host:\n%s", text)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -63,62 +64,11 @@ func (fs *findings) report(rep *Report) {
 	}
 }
 
-// noindexBy is where a file's noindex comes from, as a finding names it: the source, and what it
-// says of it ("rule 1 at robotsmith.yaml:3 (kind: posts)", a rule with the selectors that chose the
-// file; else the source's own String).
-type noindexBy struct {
-	rules.Source
-	text string
-}
-
-func (b noindexBy) String() string { return b.text }
-
-// noindexSource is where a file's noindex for agent ("robots": every crawler) comes from, for the
-// file's side of a finding: the rule, cascade, front matter or environment that says it (decided
-// again from the compiled sources alone, which reads no file, with the file's kind and language
-// as the step decides it, so that a rule's kind and lang select it as they did), else the robots
-// tag the page carries (its line, from the step's scan), else the output file itself.
-func (j *job) noindexSource(f *record, agent string) noindexBy {
-	it := rules.Item{Path: f.url(), Compiled: []*rules.Compiled{nil, j.env}, Asset: !f.html() || f.skipped()}
-	if p := j.pageOf(f); p != nil {
-		kl := j.kindLangs[p.kl]
-		it.Kinds, it.Lang = kl.kinds, kl.lang
-		if p.src != nil {
-			it.Compiled[0] = p.src.inputs
-		}
-	}
-	d, _, _ := j.res.Decide(it)
-	a, ok := d.Agent(agent)
-	if !ok {
-		a, ok = d.Agent("robots")
-	}
-	if ok {
-		for _, v := range a.Values {
-			if v.Token != "noindex" {
-				continue
-			}
-			by := noindexBy{v.Source, v.Source.String()}
-			if v.Source.Kind == rules.FromRule && v.Source.Rule > 0 {
-				for _, m := range j.res.Matching(it) {
-					if m.Rule == v.Source.Rule {
-						m.Source = v.Source // the value's own line, with the rule's selectors
-						by.text = m.String()
-						break
-					}
-				}
-			}
-			return by
-		}
-	}
-	s := rules.Source{Kind: rules.FromPage, File: j.outName(f.rel()), Line: int(f.tagLine)}
-	return noindexBy{s, s.String()}
-}
-
 // place is where a finding about a file's noindex is reported: its source's file and line, or the
 // output file.
-func (j *job) place(s noindexBy, f *record) string {
+func (ps *pass) place(s plan.NoindexBy, f *plan.Record) string {
 	if s.File == "" {
-		return j.outName(f.rel())
+		return ps.out.outName(f.Rel())
 	}
 	if s.Line > 0 {
 		return s.File + ":" + strconv.Itoa(s.Line)
@@ -127,11 +77,11 @@ func (j *job) place(s noindexBy, f *record) string {
 }
 
 // owner names what decides a file, for telling findings apart: its source page, or the file.
-func (j *job) owner(f *record) string {
-	if p := j.pageOf(f); p != nil && p.source != "" {
-		return p.source
+func (ps *pass) owner(f *plan.Record) string {
+	if s := ps.p.SourceOf(f); s != "" {
+		return s
 	}
-	return f.path
+	return f.Path()
 }
 
 // searchAgents are the crawlers whose reading of robots.txt matters for a noindex for every
@@ -141,10 +91,10 @@ var searchAgents = [...]string{"robots", "googlebot", "bingbot"}
 
 // crawlFindings is finding 1: a file noindex for a crawler that robots.txt keeps from crawling it,
 // so that the crawler never sees the noindex and may index the URL from links alone.
-func (j *job) crawlFindings(m *model, fs *findings) {
-	for i := range j.files {
-		f := &j.files[i]
-		v := f.verdict
+func (ps *pass) crawlFindings(m *model, fs *findings) {
+	for i := range ps.files {
+		f := &ps.files[i]
+		v := f.Verdict()
 		if v == nil || v.Class == rules.ErrorPage || v.Class == rules.Redirect {
 			continue
 		}
@@ -162,7 +112,7 @@ func (j *job) crawlFindings(m *model, fs *findings) {
 		if len(agents) == 0 {
 			continue
 		}
-		path := crawlPath(j.urls.pageURL(f.url()).Pathname())
+		path := ps.fileCrawlPath(f.URL())
 		// The agents kept out, by the line that keeps them out.
 		var order []int
 		blocked := map[int][]string{}
@@ -179,10 +129,10 @@ func (j *job) crawlFindings(m *model, fs *findings) {
 			blocked[d.Rule.Num] = append(blocked[d.Rule.Num], a)
 		}
 		for _, n := range order {
-			src := j.noindexSource(f, blocked[n][0])
+			src := ps.p.NoindexSource(f, blocked[n][0])
 			fs.add(SeverityError, "crawl\x00"+src.String()+"\x00"+strconv.Itoa(n),
 				"%s: %s is noindex (%s), but %s:%d (%s) keeps %s from crawling it, so they never see the noindex and may index the URL from links alone (\"Indexed, though blocked by robots.txt\")",
-				j.place(src, f), f.url(), src, m.robots.name, n, rule[n], strings.Join(blocked[n], ", "))
+				ps.place(src, f), f.URL(), src, m.robots.name, n, rule[n], strings.Join(blocked[n], ", "))
 		}
 	}
 }
@@ -191,77 +141,75 @@ func (j *job) crawlFindings(m *model, fs *findings) {
 // the site that is noindex or has no file (an error: the page hands its signals to a URL that
 // cannot take them), and a noindex page whose canonical points at another URL (a warning: mixed
 // signals; a canonical to itself is fine).
-func (j *job) linkFindings(fs *findings) {
-	for i := range j.files {
-		f := &j.files[i]
-		v := f.verdict
-		if v == nil || f.nlinks == 0 {
+func (ps *pass) linkFindings(fs *findings) {
+	for i := range ps.files {
+		f := &ps.files[i]
+		v := f.Verdict()
+		if v == nil {
 			continue
 		}
-		for _, l := range j.linkTab.of(f) {
-			to, ok := l.target()
-			at := fmt.Sprintf("%s:%d", j.outName(f.rel()), l.line)
-			what := l.kind.String()
-			if l.kind == hreflangLink {
-				what = "hreflang " + j.linkTab.lang(l)
+		for _, l := range ps.links.Of(f) {
+			to, ok := l.Target()
+			at := fmt.Sprintf("%s:%d", ps.out.outName(f.Rel()), l.Line())
+			what := l.Kind().String()
+			if l.Kind() == plan.Hreflang {
+				what = "hreflang " + ps.links.Lang(l)
 			}
-			if l.relative && v.Class == rules.Public {
+			if l.Relative() && v.Class == rules.Public {
 				fs.add(SeverityWarning, "relative-hreflang",
 					"%s: the %s link of %s is a relative URL (to %s): search engines ignore an hreflang link that is not absolute; %s",
-					at, what, f.url(), j.linkPath(l), j.absoluteAdvice())
+					at, what, f.URL(), ps.linkPath(l), ps.absoluteAdvice())
 			}
 			switch v.Class {
 			case rules.Public:
 				var target, why, key string
 				switch {
 				case !ok:
-					target = j.linkTab.missingPath(l)
-					why, key = "has no file in "+j.site.Output, target
-				case j.files[to].verdict != nil && j.files[to].verdict.Noindex("robots"):
-					t := &j.files[to]
-					target, key = t.url(), j.owner(t)
-					why = "is noindex (" + j.noindexSource(t, "robots").String() + ")"
+					target = ps.links.MissingPath(l)
+					why, key = "has no file in "+ps.out.name, target
+				case ps.files[to].Verdict() != nil && ps.files[to].Verdict().Noindex("robots"):
+					t := &ps.files[to]
+					target, key = t.URL(), ps.owner(t)
+					why = "is noindex (" + ps.p.NoindexSource(t, "robots").String() + ")"
 				default:
 					continue
 				}
-				fs.add(SeverityError, "link\x00"+what+"\x00"+j.owner(f)+"\x00"+key,
+				fs.add(SeverityError, "link\x00"+what+"\x00"+ps.owner(f)+"\x00"+key,
 					"%s: the %s link of %s points at %s, which %s: the page hands its signals to a URL that cannot take them",
-					at, what, f.url(), target, why)
+					at, what, f.URL(), target, why)
 			case rules.NonPublic:
-				if l.kind != canonicalLink || to == i {
+				if l.Kind() != plan.Canonical || to == i {
 					continue
 				}
-				dest := j.linkTab.missingPath
-				if ok {
-					dest = func(link) string { return j.files[to].url() }
-				}
-				src := j.noindexSource(f, "robots")
-				fs.add(SeverityWarning, "canonical\x00"+j.owner(f)+"\x00"+dest(l),
+				dest := ps.linkPath(l)
+				src := ps.p.NoindexSource(f, "robots")
+				fs.add(SeverityWarning, "canonical\x00"+ps.owner(f)+"\x00"+dest,
 					"%s: %s is noindex (%s), but its canonical (%s) points at %s: mixed signals (noindex says drop this URL, the canonical says index it as another); make it canonical to itself or drop the noindex",
-					j.place(src, f), f.url(), src, at, dest(l))
+					ps.place(src, f), f.URL(), src, at, dest)
 			}
 		}
 	}
 }
 
 // linkPath is the URL path within the site that l points at.
-func (j *job) linkPath(l link) string {
-	if to, ok := l.target(); ok {
-		return j.files[to].url()
+func (ps *pass) linkPath(l plan.Link) string {
+	if to, ok := l.Target(); ok {
+		return ps.files[to].URL()
 	}
-	return j.linkTab.missingPath(l)
+	return ps.links.MissingPath(l)
 }
 
 // absoluteAdvice is what to do about a relative URL where search engines want an absolute one
 // (a sitemap's <loc>, a Sitemap: line, an hreflang link): the generator writes absolute URLs from
 // the site's base URL, when it has one.
-func (j *job) absoluteAdvice() string {
-	switch {
-	case j.urls.own:
-		return "write it absolute, under the site's base URL " + j.urls.base.Href(false)
-	case j.site.Generator == site.Hugo:
+func (ps *pass) absoluteAdvice() string {
+	urls := ps.p.URLs()
+	switch gen := ps.p.Site().Generator; {
+	case urls.Own():
+		return "write it absolute, under the site's base URL " + urls.Base().Href(false)
+	case gen == site.Hugo:
 		return "set the site's base URL (baseURL in Hugo's configuration), from which Hugo writes absolute URLs"
-	case j.site.Generator == site.Jekyll:
+	case gen == site.Jekyll:
 		return "set the site's base URL (url in _config.yml), from which Jekyll writes absolute URLs"
 	}
 	return "write it absolute (https://your.site/...)"
@@ -269,18 +217,18 @@ func (j *job) absoluteAdvice() string {
 
 // stagingFindings is finding 5: the home page noindex, or every page, in a build that is not a
 // preview: a staging setting shipped to production.
-func (j *job) stagingFindings(fs *findings) {
-	if previewKey(j.cfg, j.opt.Env) != "" {
+func (ps *pass) stagingFindings(fs *findings) {
+	if ps.p.Preview() {
 		return
 	}
 	pages, noindex := 0, 0
 	home := -1
-	for i := range j.files {
-		f := &j.files[i]
-		if f.verdict == nil || !f.html() || f.skipped() {
+	for i := range ps.files {
+		f := &ps.files[i]
+		if f.Verdict() == nil || !f.HTML() || f.Skipped() {
 			continue
 		}
-		switch f.verdict.Class {
+		switch f.Verdict().Class {
 		case rules.Public:
 			pages++
 		case rules.NonPublic:
@@ -289,31 +237,31 @@ func (j *job) stagingFindings(fs *findings) {
 		default:
 			continue
 		}
-		if f.rel() == "index.html" {
+		if f.Rel() == "index.html" {
 			home = i
 		}
 	}
 	switch {
 	case pages > 1 && noindex == pages:
-		f := &j.files[max(home, 0)]
+		f := &ps.files[max(home, 0)]
 		if home < 0 {
-			for i := range j.files {
-				if v := j.files[i].verdict; v != nil && v.Class == rules.NonPublic {
-					f = &j.files[i]
+			for i := range ps.files {
+				if v := ps.files[i].Verdict(); v != nil && v.Class == rules.NonPublic {
+					f = &ps.files[i]
 					break
 				}
 			}
 		}
-		src := j.noindexSource(f, "robots")
+		src := ps.p.NoindexSource(f, "robots")
 		fs.add(SeverityWarning, "staging",
 			"%s: every page of the site (%d) is noindex, %s by %s, in a build that is not a preview: a staging setting shipped to production?",
-			j.place(src, f), pages, f.url(), src)
-	case home >= 0 && j.files[home].verdict.Class == rules.NonPublic:
-		f := &j.files[home]
-		src := j.noindexSource(f, "robots")
+			ps.place(src, f), pages, f.URL(), src)
+	case home >= 0 && ps.files[home].Verdict().Class == rules.NonPublic:
+		f := &ps.files[home]
+		src := ps.p.NoindexSource(f, "robots")
 		fs.add(SeverityWarning, "staging",
 			"%s: the home page / is noindex (%s) in a build that is not a preview: a staging setting shipped to production?",
-			j.place(src, f), src)
+			ps.place(src, f), src)
 	}
 }
 
@@ -322,30 +270,30 @@ func (j *job) stagingFindings(fs *findings) {
 // nofollow: the crawler obeys the more restrictive, so one of the two is not what happens. Pages
 // that robotsmith's block gives lines of their own are headers.Lint's (the rules then clash in
 // _headers itself). One finding per rule, the pages it contradicts counted.
-func (j *job) headerFindings(name string, existing []byte, files []record) []string {
+func (ps *pass) headerFindings(name string, existing []byte) []string {
 	if len(existing) == 0 {
 		return nil
 	}
 	fs := newFindings()
-	for _, u := range headers.UserRobotsTags(existing, j.format) {
+	for _, u := range headers.UserRobotsTags(existing, ps.p.Format()) {
 		said := headers.Interpret(u.Value)
 		if said.Warning != "" {
 			fs.add(SeverityWarning, "sep\x00"+strconv.Itoa(u.Line), "%s:%d: rule %s: X-Robots-Tag: %s", name, u.Line, excerpt.Cut(u.Path), said.Warning)
 		}
-		for i := range files {
-			f := &files[i]
-			v := f.verdict
-			if v == nil || !f.html() || f.skipped() || (v.Class != rules.Public && v.Class != rules.NonPublic) || len(j.headerLines(f)) > 0 {
+		for i := range ps.files {
+			f := &ps.files[i]
+			v := f.Verdict()
+			if v == nil || !f.HTML() || f.Skipped() || (v.Class != rules.Public && v.Class != rules.NonPublic) || len(ps.p.HeaderLines(f)) > 0 {
 				continue
 			}
-			served := f.url()
+			served := f.URL()
 			if !u.Matches(served) && !(strings.HasSuffix(served, ".html") && u.Matches(strings.TrimSuffix(served, ".html"))) {
 				continue
 			}
 			if d := disagreement(v, said); d != "" {
 				fs.add(SeverityWarning, strconv.Itoa(u.Line),
 					"%s:%d: rule %s sends X-Robots-Tag: %s for %s (%s), whose robots tags say %s: crawlers obey the more restrictive of the two",
-					name, u.Line, excerpt.Cut(u.Path), excerpt.Cut(u.Value), served, j.outName(f.rel()), d)
+					name, u.Line, excerpt.Cut(u.Path), excerpt.Cut(u.Value), served, ps.out.outName(f.Rel()), d)
 			}
 		}
 	}

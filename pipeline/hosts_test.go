@@ -22,6 +22,7 @@ import (
 	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
 	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
 
@@ -150,7 +151,7 @@ func checkBuild(t *testing.T, format string, html bool, host hosttest.Host, host
 			return err
 		}
 		if rel = filepath.ToSlash(rel); rel != "_headers" {
-			urls = append(urls, pipeline.URLPath(rel))
+			urls = append(urls, plan.URLPath(rel))
 		}
 		return nil
 	})

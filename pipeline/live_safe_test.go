@@ -117,14 +117,14 @@ func TestLiveSiteSteps(t *testing.T) {
 		if !ok {
 			t.Fatal("no record of blog/a")
 		}
-		ls := l.j.linkTab.of(&l.files[i])
+		ls := l.links.table.Of(&l.files[i])
 		if len(ls) != 1 {
 			t.Fatalf("blog/a has %d links, want 1", len(ls))
 		}
-		if to, ok := ls[0].target(); ok {
-			return l.files[to].path
+		if to, ok := ls[0].Target(); ok {
+			return l.files[to].Path()
 		}
-		return "missing " + l.j.linkTab.missingPath(ls[0])
+		return "missing " + l.links.table.MissingPath(ls[0])
 	}
 	if got := target(); got != "missing /blog/c/" {
 		t.Errorf("the canonical before c exists: %s", got)

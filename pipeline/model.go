@@ -3,7 +3,8 @@ package pipeline
 // model is the site-level part of every file's indexability record (SPEC §7), read once per run
 // after the step has decided every file: robots.txt as crawlers will read it once the build is in
 // place, parsed once, and which sitemaps list each file, at which line. With a file's record
-// (its verdict: directives per agent and X-Robots-Tag lines; its canonical and hreflang links)
+// (plan.Record: its verdict, directives per agent and X-Robots-Tag lines; its canonical and
+// hreflang links)
 // it answers everything the record holds: build acts on it (prunes the sitemaps), check reports
 // its contradictions, explain prints it.
 type model struct {
@@ -12,22 +13,22 @@ type model struct {
 	listed   []listing // which sitemaps list each file, sorted by file
 }
 
-// indexability builds the model for the run's files (j.files, decided by the step), prunes the
-// sitemaps (writeFile: put in place with the run's other files) and reports the findings into
-// rep. It returns the model (watch mode asks which sitemaps it read).
-func (j *job) indexability(rep *Report) (*model, error) {
-	m := &model{robots: j.robots.model()}
+// indexability builds the model for the pass's files (decided by the step), prunes the sitemaps
+// (writeFile: put in place with the run's other files) and reports the findings into rep. It
+// returns the model (watch mode asks which sitemaps it read).
+func (ps *pass) indexability(rep *Report) (*model, error) {
+	m := &model{robots: ps.out.robots.model()}
 	fs := newFindings()
 	mode := pruneSitemaps
-	if j.cfg.KeepSitemaps() {
+	if ps.p.Config().KeepSitemaps() {
 		mode = keepSitemaps
 	}
-	if err := j.sitemaps(m, fs, rep, mode); err != nil {
+	if err := ps.sitemaps(m, fs, rep, mode); err != nil {
 		return nil, err
 	}
-	j.crawlFindings(m, fs)
-	j.linkFindings(fs)
-	j.stagingFindings(fs)
+	ps.crawlFindings(m, fs)
+	ps.linkFindings(fs)
+	ps.stagingFindings(fs)
 	fs.report(rep)
 	return m, nil
 }

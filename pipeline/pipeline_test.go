@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -65,21 +66,6 @@ func plainSite(t testing.TB) string {
 	return dir
 }
 
-func TestURLPath(t *testing.T) {
-	tests := []struct{ rel, want string }{
-		{"index.html", "/"},
-		{"posts/a/index.html", "/posts/a/"},
-		{"files/x.pdf", "/files/x.pdf"},
-		{"404.html", "/404.html"},
-		{"about.html", "/about.html"},
-	}
-	for _, tc := range tests {
-		if got := URLPath(tc.rel); got != tc.want {
-			t.Errorf("URLPath(%q): got %q, want %q", tc.rel, got, tc.want) // SPEC §2 "URL paths are as served"
-		}
-	}
-}
-
 func TestPreviewInputs(t *testing.T) {
 	tests := []struct {
 		desc     string
@@ -100,7 +86,11 @@ func TestPreviewInputs(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			dir := t.TempDir()
-			cfg := "previews: " + firstOf(tc.previews, "off") + "\n"
+			previews := tc.previews
+			if previews == "" {
+				previews = "off"
+			}
+			cfg := "previews: " + previews + "\n"
 			if tc.branch != "" {
 				cfg += "production_branch: " + tc.branch + "\n"
 			}
@@ -230,18 +220,18 @@ func TestWriteFile(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			j, err := open(context.Background(), Options{Root: dir, Write: true})
+			_, out, err := open(context.Background(), Options{Root: dir, Write: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, n := range names {
-				_, fi, err := j.readFile(n, nil)
+				_, fi, err := out.readFile(n, nil)
 				if errors.Is(err, fs.ErrNotExist) {
 					fi = nil
 				} else if err != nil {
 					t.Fatal(err)
 				}
-				if err := j.writeFile(n, fi, []byte("new "+n)); err != nil {
+				if err := out.writeFile(n, fi, []byte("new "+n)); err != nil {
 					t.Fatal(err)
 				}
 			}
@@ -249,12 +239,12 @@ func TestWriteFile(t *testing.T) {
 				t.Fatalf("index.html holds %q before the commit, want old", b)
 			}
 			if commitIt {
-				wrote, _, err := j.commit(context.Background())
+				wrote, _, err := out.commit(context.Background())
 				if err != nil || !wrote {
 					t.Fatalf("commit: %v, %v; want written", wrote, err)
 				}
 			}
-			j.close()
+			out.close()
 			for _, n := range names {
 				b, err := os.ReadFile(filepath.Join(dir, n))
 				want := "old"
@@ -360,24 +350,24 @@ func TestFragmentHeaders(t *testing.T) {
 func TestProcessSubset(t *testing.T) {
 	dir := plainSite(t)
 	before := readTree(t, dir)
-	j, files := prepareWalk(t, Options{Root: dir, Write: true})
-	var subset []record
-	for _, f := range files {
-		if f.rel() == "tags/index.html" || f.rel() == "files/x.pdf" {
+	ps := prepareWalk(t, Options{Root: dir, Write: true})
+	var subset []plan.Record
+	for _, f := range ps.files {
+		if f.Rel() == "tags/index.html" || f.Rel() == "files/x.pdf" {
 			subset = append(subset, f)
 		}
 	}
-	j.process(context.Background(), subset)
-	wrote, _, err := j.commit(context.Background())
+	ps.process(context.Background(), subset)
+	wrote, _, err := ps.out.commit(context.Background())
 	if err != nil || !wrote {
 		t.Fatalf("commit: %v, %v; want written", wrote, err)
 	}
 	for _, f := range subset {
-		if f.verdict == nil {
-			t.Errorf("%s: not decided", f.rel())
+		if f.Verdict() == nil {
+			t.Errorf("%s: not decided", f.Rel())
 		}
-		if f.changed() != (f.rel() == "tags/index.html") {
-			t.Errorf("%s: changed %v, want tags/index.html alone", f.rel(), f.changed())
+		if f.Changed() != (f.Rel() == "tags/index.html") {
+			t.Errorf("%s: changed %v, want tags/index.html alone", f.Rel(), f.Changed())
 		}
 	}
 	after := readTree(t, dir)

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -53,20 +54,37 @@ type Symlink struct {
 	Target string `json:"target"` // the folder robotsmith works in: "elsewhere"
 }
 
+// newReport is the report of a run of the plan p over the output out, before it counts anything.
+func newReport(p *plan.Plan, out *output) *Report {
+	return &Report{Site: p.Options().Root, Generator: p.Site().Generator, Output: out.name, Symlinks: out.symlinks, Config: p.Config().File}
+}
+
+// sources counts the source pages the generator publishes nothing for, and reports those whose
+// output cannot be found (SPEC §2), by the output's files as listed (plan.Outputs.Unpublished).
+func (rep *Report) sources(p *plan.Plan, pages *plan.Outputs, files []plan.Record) {
+	unpublished, missing := pages.Unpublished(files)
+	rep.NoOutput += len(unpublished)
+	rep.Unpublished = append(rep.Unpublished, unpublished...)
+	for _, m := range missing {
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", m.Source, p.OutName(m.File)))
+	}
+}
+
 // count counts the file in the report; listChanged lists it among ChangedFiles if it changed.
-func (rep *Report) count(f *record) {
-	if f.changed() {
+func (rep *Report) count(f *plan.Record) {
+	if f.Changed() {
 		rep.Changed++
 	}
+	v := f.Verdict()
 	switch {
-	case f.skipped():
+	case f.Skipped():
 		rep.Skipped++
-	case !f.html():
+	case !f.HTML():
 		rep.Files++
-	case f.verdict == nil: // not processed: a read error, reported as such
+	case v == nil: // not processed: a read error, reported as such
 	default:
 		rep.Pages++
-		switch f.verdict.Class {
+		switch v.Class {
 		case rules.Public:
 			rep.Public++
 		case rules.NonPublic:
@@ -82,10 +100,10 @@ func (rep *Report) count(f *record) {
 // listChanged adds the files that changed to ChangedFiles. Run calls it once the build's
 // transaction is committed and has let its entries go: a path a file is 16 bytes a changed file,
 // 2 MB at 100,000 pages, which the run need not hold beside the transaction's.
-func (rep *Report) listChanged(files []record) {
+func (rep *Report) listChanged(files []plan.Record) {
 	for i := range files {
-		if files[i].changed() {
-			rep.ChangedFiles = append(rep.ChangedFiles, files[i].rel())
+		if files[i].Changed() {
+			rep.ChangedFiles = append(rep.ChangedFiles, files[i].Rel())
 		}
 	}
 }

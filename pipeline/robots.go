@@ -12,12 +12,13 @@ import (
 	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/robotsblock"
 	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
-// robots.txt at the output root (SPEC §9, §7). It is read once, when the job is opened:
+// robots.txt at the output root (SPEC §9, §7). It is read once, when the output is opened:
 // robotsmith's block is rendered from the config and merged into it, and the merged file is
 // parsed once. Every check and explain reads that parse, so each sees robots.txt as the run leaves
 // it; build writes the merged bytes with the other files.
@@ -45,17 +46,17 @@ type robotsTxt struct {
 // the result. A file that is not a regular file is a warning and is left alone, unread; problems
 // with the config's robots_txt and ai (sitemaps without a base URL) and a block whose end marker
 // is missing are errors.
-func (j *job) readRobotsTxt() (*robotsTxt, error) {
-	sf, err := j.readSiteFile("robots.txt")
+func (out *output) readRobotsTxt() (*robotsTxt, error) {
+	sf, err := out.readSiteFile("robots.txt")
 	if err != nil {
 		return nil, err
 	}
 	if len(sf.data) > maxRobotsTxt {
-		return nil, &safefs.SizeError{Name: j.outName(sf.rel), Size: int64(len(sf.data)), Limit: maxRobotsTxt}
+		return nil, &safefs.SizeError{Name: out.outName(sf.rel), Size: int64(len(sf.data)), Limit: maxRobotsTxt}
 	}
-	r := &robotsTxt{name: j.outName(sf.rel), rel: sf.rel, info: sf.info, old: sf.data, skip: sf.skip}
+	r := &robotsTxt{name: out.outName(sf.rel), rel: sf.rel, info: sf.info, old: sf.data, skip: sf.skip}
 	if r.skip != "" {
-		j.warnings = append(j.warnings, r.skip+"; left alone and not read")
+		out.warnings = append(out.warnings, r.skip+"; left alone and not read")
 	}
 	// The file without robotsmith's block: an unclosed block is an error here, before anything
 	// is decided (*markers.Error names the line).
@@ -66,7 +67,8 @@ func (j *job) readRobotsTxt() (*robotsTxt, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := robotsInput(j.cfg, j.sitemapPaths(), j.site.BaseURL)
+	cfg := out.p.Config()
+	in := robotsInput(cfg, out.sitemapPaths(), out.p.Site().BaseURL)
 	if len(in.Sitemaps) > 0 {
 		// A Sitemap: line the rest of the file has already (a theme's, the generator's) is not
 		// written again.
@@ -78,7 +80,7 @@ func (j *job) readRobotsTxt() (*robotsTxt, error) {
 	}
 	r.block, err = robotsblock.Render(in)
 	if err != nil {
-		return nil, configErrors(j.cfg.File, err)
+		return nil, configErrors(cfg.File, err)
 	}
 	if r.data, err = robotsblock.Merge(r.old, r.block); err != nil {
 		return nil, err // not reached: the block was found closed above
@@ -131,8 +133,8 @@ func unjoin(err error) []error {
 // sitemapPaths are the URL paths of the site's sitemaps that robots.txt's Sitemap: lines name:
 // sitemap.xml at the output root, which Hugo and Jekyll write (as a sitemap index where a site has
 // several, so the one line reaches them all).
-func (j *job) sitemapPaths() []string {
-	if fi, err := j.root.Stat("sitemap.xml"); err == nil && fi.Mode().IsRegular() {
+func (out *output) sitemapPaths() []string {
+	if fi, err := out.root.Stat("sitemap.xml"); err == nil && fi.Mode().IsRegular() {
 		return []string{"/sitemap.xml"}
 	}
 	return nil
@@ -187,22 +189,22 @@ func (r *robotsTxt) crawler(agent string) (c robotstxt.Crawler, token string, ok
 
 // origin names where a rule of the block comes from in the config, for messages:
 // "robots_txt.groups[2] at robotsmith.yaml:14", "ai.block at robotsmith.yaml:20".
-func (j *job) origin(br robotsblock.Rule) string {
+func origin(cfg *config.Config, br robotsblock.Rule) string {
 	switch {
 	case br.Group >= 0:
-		return fmt.Sprintf("robots_txt.groups[%d] at %s:%d", br.Group+1, j.cfg.File, j.cfg.RobotsTxt.Groups[br.Group].Line)
+		return fmt.Sprintf("robots_txt.groups[%d] at %s:%d", br.Group+1, cfg.File, cfg.RobotsTxt.Groups[br.Group].Line)
 	case br.Crawler != "":
-		return fmt.Sprintf("ai.block at %s:%d", j.cfg.File, j.cfg.AI.BlockLine)
+		return fmt.Sprintf("ai.block at %s:%d", cfg.File, cfg.AI.BlockLine)
 	}
-	return fmt.Sprintf("ai at %s:%d", j.cfg.File, j.cfg.AI.Line)
+	return fmt.Sprintf("ai at %s:%d", cfg.File, cfg.AI.Line)
 }
 
 // overruled is SPEC §9's merge check: each rule of robotsmith's block that a line outside the
 // block cancels once a crawler merges the groups that name it (RFC 9309), as an error finding that
 // names both lines. A user's `Allow: /` for GPTBot elsewhere in the file cancels the block's
 // `Disallow: /` for it.
-func (j *job) overruled() []string {
-	r := j.robots
+func (ps *pass) overruled() []string {
+	r := ps.out.robots
 	shown := r.name
 	var out []string
 	// One finding for each line that cancels a rule for a crawler as Google's parser reads it:
@@ -239,7 +241,7 @@ func (j *job) overruled() []string {
 				why = "the longer rule wins"
 			}
 			out = append(out, fmt.Sprintf("%s:%d: %s: %s for %s (robotsmith's block, from %s) is cancelled by line %d, %s: %s: a crawler merges %s, and %s",
-				shown, br.parsed.Num, br.parsed.Key, br.parsed.Value, a, j.origin(br.Rule), by.Num, by.Key, by.Value, who, why))
+				shown, br.parsed.Num, br.parsed.Key, br.parsed.Value, a, origin(ps.p.Config(), br.Rule), by.Num, by.Key, by.Value, who, why))
 		}
 	}
 	return out
@@ -250,26 +252,26 @@ func (j *job) overruled() []string {
 // rest of the file cancels (findings), and, when there is no error, writes the merged
 // file (writeFile) and counts it as a change. ok is false when the run already failed: then
 // nothing is written or counted.
-func (j *job) robotsTxtStep(rep *Report, files []record, ok bool) error {
-	r := j.robots
-	if err := j.hiddenNoindex(files); err != nil {
+func (ps *pass) robotsTxtStep(rep *Report, ok bool) error {
+	r := ps.out.robots
+	if err := ps.hiddenNoindex(); err != nil {
 		return err
 	}
-	rep.Findings = append(rep.Findings, j.overruled()...)
+	rep.Findings = append(rep.Findings, ps.overruled()...)
 	if !ok || bytes.Equal(r.data, r.old) && (r.info != nil || len(r.data) == 0) {
 		return nil
 	}
 	if r.skip != "" {
-		return fmt.Errorf("%s, so robotsmith cannot write its block (robots_txt and ai in %s) there; make it a file", r.skip, j.cfg.File)
+		return fmt.Errorf("%s, so robotsmith cannot write its block (robots_txt and ai in %s) there; make it a file", r.skip, ps.p.Config().File)
 	}
 	rep.Changed++
 	rep.ChangedFiles = append(rep.ChangedFiles, r.rel)
-	return j.writeFile(r.rel, r.info, r.data)
+	return ps.out.writeFile(r.rel, r.info, r.data)
 }
 
 // fileCrawlPath is the path a crawler asks robots.txt about for the output file served at the URL
-// path u (record.url: as served, not encoded), under the site's base URL.
-func (j *job) fileCrawlPath(u string) string { return crawlPath(j.urls.pageURL(u).Pathname()) }
+// path u (plan.Record.URL: as served, not encoded), under the site's base URL.
+func (ps *pass) fileCrawlPath(u string) string { return plan.CrawlPath(ps.p.URLs().Page(u).Pathname()) }
 
 // hiddenNoindex is SPEC §9's refusal: a Disallow that robotsmith's block writes from
 // robots_txt.groups over a page or file that is noindex for a crawler the rule keeps out would hide
@@ -282,8 +284,8 @@ func (j *job) fileCrawlPath(u string) string { return crawlPath(j.urls.pageURL(u
 // noindex to keep a page out of, and keeping them out of the whole site is what the user asks;
 // refusing would make ai.block unusable on any site with a single noindex page. "*" and crawlers
 // the catalogue does not know are checked.
-func (j *job) hiddenNoindex(files []record) error {
-	r := j.robots
+func (ps *pass) hiddenNoindex() error {
+	r := ps.out.robots
 	type watched struct {
 		agent, token string
 		c            robotstxt.Crawler
@@ -312,15 +314,15 @@ func (j *job) hiddenNoindex(files []record) error {
 	type hit struct {
 		rule  blockRule
 		agent string
-		first *record
+		first *plan.Record
 		more  int
 	}
 	var hits []*hit
 	byKey := map[string]*hit{}
 	obeysStar := map[string]bool{} // meta name → the crawler has no group of its own
-	for i := range files {
-		f := &files[i]
-		v := f.verdict
+	for i := range ps.files {
+		f := &ps.files[i]
+		v := f.Verdict()
 		if v == nil || v.Class == rules.ErrorPage || v.Class == rules.Redirect {
 			continue
 		}
@@ -336,7 +338,7 @@ func (j *job) hiddenNoindex(files []record) error {
 				continue
 			}
 		}
-		p := j.fileCrawlPath(f.url())
+		p := ps.fileCrawlPath(f.URL())
 		for _, w := range ws {
 			applies := all
 			for _, n := range names {
@@ -373,6 +375,7 @@ func (j *job) hiddenNoindex(files []record) error {
 		}
 	}
 	var errs []error
+	cfg := ps.p.Config()
 	for _, h := range hits {
 		more := ""
 		if h.more > 0 {
@@ -380,7 +383,7 @@ func (j *job) hiddenNoindex(files []record) error {
 		}
 		g := h.rule.Group
 		errs = append(errs, fmt.Errorf(`%s:%d: robots_txt.groups[%d]: Disallow: %s for %s would hide the noindex of %s (%s%s): a crawler kept out never reads it, and a search engine may still list the URL ("Indexed, though blocked by robots.txt"); let the crawler in there, or drop the noindex`,
-			j.cfg.File, j.cfg.RobotsTxt.Groups[g].Line, g+1, h.rule.Path, h.agent, h.first.url(), j.outName(h.first.rel()), more))
+			cfg.File, cfg.RobotsTxt.Groups[g].Line, g+1, h.rule.Path, h.agent, h.first.URL(), ps.out.outName(h.first.Rel()), more))
 	}
 	return errors.Join(errs...)
 }
@@ -429,11 +432,7 @@ func (r *robots) crawler(agent string) robotstxt.Crawler {
 	return c
 }
 
-// crawlPath is the path a crawler asks robots.txt about for the absolute URL path p (the base
-// URL's path included, percent-encoded as a browser sends it): robots.txt compares octets.
-func crawlPath(p string) string { return robotstxt.Escape(p) }
-
-// disallowedForAll returns the rule that keeps every crawler from the path (crawlPath), or nil when
+// disallowedForAll returns the rule that keeps every crawler from the path (plan.CrawlPath), or nil when
 // some crawler may fetch it: a crawler no group names, and each one a group names, must all be
 // kept out.
 func (r *robots) disallowedForAll(path string) *robotstxt.Rule {

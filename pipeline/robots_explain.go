@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/robotstxt"
 )
 
@@ -38,7 +39,7 @@ type Crawler struct {
 
 // explainCrawler is the Crawler for agent at the absolute URL path u (the base URL's path included,
 // as a crawler requests it).
-func (j *job) explainCrawler(agent, u string) Crawler {
+func (ps *pass) explainCrawler(agent, u string) Crawler {
 	c := Crawler{Agent: agent, Token: robotstxt.ProductToken(agent)}
 	if cr, ok := crawlers.Default().Lookup(agent); ok {
 		c.Operator, c.RobotsTxtOnly = cr.Operator, cr.RobotsTxtOnly
@@ -49,14 +50,14 @@ func (j *job) explainCrawler(agent, u string) Crawler {
 			c.Sources = append(c.Sources, s.URL)
 		}
 	}
-	r := j.robots
+	r := ps.out.robots
 	shown := filepath.ToSlash(r.name)
 	rc := r.file.Crawler() // a name Google's parser reads as no token obeys the "*" groups
 	if c.Token != "" {
 		rc = r.file.Crawler(c.Token)
 	}
 	c.OwnGroup = rc.Specific
-	p := crawlPath(u)
+	p := plan.CrawlPath(u)
 	d := rc.Decide(p)
 	c.Allowed, c.Rule = d.Allowed, implicitRule(p)
 	if d.Rule != nil {

@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -12,25 +11,31 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
-	"github.com/robotsmith/robotsmith/site"
 )
 
-// prepareWalk prepares a job (closed when the test ends) and lists its output.
-func prepareWalk(t *testing.T, opt Options) (*job, []record) {
+// prepareWalk opens the output (closed when the test ends), reads the plan and lists the output: a
+// pass over every file, as Explain makes one.
+func prepareWalk(t *testing.T, opt Options) *pass {
 	t.Helper()
-	j, err := prepare(context.Background(), opt)
+	ctx := context.Background()
+	p, out, err := open(ctx, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { j.close() })
-	files, _, err := j.walk()
+	t.Cleanup(func() { out.close() })
+	if p, err = p.Read(ctx); err != nil {
+		t.Fatal(err)
+	}
+	files, _, err := out.walk(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return j, files
+	p.Locate(files)
+	return &pass{p: p, out: out, files: files, links: plan.NewLinks()}
 }
 
 // sampleCopy copies the sample site's sources to a temporary folder and generates its output.
@@ -50,12 +55,13 @@ func sampleCopy(t *testing.T) string {
 func TestSampleSiteInvariants(t *testing.T) {
 	dir := sampleCopy(t)
 	ctx := context.Background()
-	j, first := prepareWalk(t, Options{Root: dir, Write: true})
+	ps := prepareWalk(t, Options{Root: dir, Write: true})
+	first := ps.files
 	for _, f := range first {
-		if !f.html() {
+		if !f.HTML() {
 			continue
 		}
-		src, err := os.ReadFile(filepath.Join(j.site.Output, filepath.FromSlash(f.rel())))
+		src, err := os.ReadFile(filepath.Join(ps.out.name, filepath.FromSlash(f.Rel())))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -64,95 +70,51 @@ func TestSampleSiteInvariants(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(same.Bytes(), src) {
-			t.Errorf("%s: empty directives changed the page", f.rel())
+			t.Errorf("%s: empty directives changed the page", f.Rel())
 		}
 	}
-	b := j.process(ctx, first)
+	b := ps.process(ctx, first)
 	if errs := b.errors(); len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	if _, _, err := j.commit(ctx); err != nil {
+	if _, _, err := ps.out.commit(ctx); err != nil {
 		t.Fatal(err)
 	}
 
-	j2, err := prepare(ctx, Options{Root: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer j2.close()
-	second, _, err := j2.walk()
-	if err != nil {
-		t.Fatal(err)
-	}
+	ps2 := prepareWalk(t, Options{Root: dir})
+	second := ps2.files
 	if len(second) != len(first) {
 		t.Fatalf("second pass: %d files, want %d", len(second), len(first))
 	}
-	j2.process(ctx, second)
+	ps2.process(ctx, second)
 	pages := 0
 	for i := range second {
 		f, g := &first[i], &second[i]
-		if f.path != g.path {
-			t.Fatalf("second pass: file %d is %s, want %s", i, g.path, f.path)
+		if f.Path() != g.Path() {
+			t.Fatalf("second pass: file %d is %s, want %s", i, g.Path(), f.Path())
 		}
-		if g.changed() {
-			t.Errorf("%s: the second pass changes it again", g.rel())
+		if g.Changed() {
+			t.Errorf("%s: the second pass changes it again", g.Rel())
 		}
-		if !f.html() || f.skipped() {
+		if !f.HTML() || f.Skipped() {
 			continue
 		}
 		pages++
-		if got, want := g.verdict.Directives, f.verdict.Directives; !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: second decision %+v, first %+v", g.rel(), got, want)
+		if got, want := g.Verdict().Directives, f.Verdict().Directives; !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: second decision %+v, first %+v", g.Rel(), got, want)
 		}
-		if f.verdict.Class == rules.Public {
-			out, err := os.ReadFile(filepath.Join(j.site.Output, filepath.FromSlash(f.rel())))
+		if f.Verdict().Class == rules.Public {
+			out, err := os.ReadFile(filepath.Join(ps.out.name, filepath.FromSlash(f.Rel())))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Contains(out, []byte(`<meta name="googlebot"`)) {
-				t.Errorf("%s: public page without a googlebot tag", f.rel())
+				t.Errorf("%s: public page without a googlebot tag", f.Rel())
 			}
 		}
 	}
 	if pages < 40 {
 		t.Errorf("checked %d pages, want the sample site's 40 or more", pages)
-	}
-}
-
-// TestLetPagesGo checks that once Run has let the site's map go, every output file of the sample
-// site takes its decision from the page the map gives it: the same source, compiled directives,
-// kinds and language, and none for an alias stub or a file of no page.
-func TestLetPagesGo(t *testing.T) {
-	j, files := prepareWalk(t, Options{Root: sampleCopy(t)})
-	want := make([]*pageInfo, len(files))
-	sourced, none := 0, 0
-	for i := range files {
-		if o := j.pages.Owner(files[i].rel()); o.Page != nil && o.Role != site.RoleAlias {
-			want[i] = &j.info[o.Index]
-			if want[i].source != o.Page.Source {
-				t.Fatalf("%s: page %d has source %q in the run, %q in the map", files[i].rel(), o.Index, want[i].source, o.Page.Source)
-			}
-		}
-		switch {
-		case want[i] == nil:
-			none++
-		case want[i].source != "":
-			sourced++
-		}
-	}
-	if sourced == 0 || none == 0 {
-		t.Fatalf("%d files of a source page, %d of none: the sample site should have both", sourced, none)
-	}
-	out := j.letPagesGo()
-	if j.pages != nil {
-		t.Fatal("the map is still kept")
-	}
-	out.givePages(files)
-	for i := range files {
-		got := j.pageOf(&files[i])
-		if (got == nil) != (want[i] == nil) || got != nil && *got != *want[i] {
-			t.Errorf("%s: page %+v, want %+v", files[i].rel(), got, want[i])
-		}
 	}
 }
 
@@ -180,29 +142,5 @@ func TestSourceReport(t *testing.T) {
 	}
 	if want := []string{"content/blog/hello-world.md: no output found (expected " + filepath.Join(dir, "public", "blog", "hello-world", "index.html") + ")"}; !slices.Equal(missing, want) {
 		t.Errorf("findings of missing output %q, want %q", missing, want)
-	}
-}
-
-// TestOutputsReasons: what a run keeps of why a page has no output is every page's own reason,
-// however many pages share one and however many distinct reasons there are.
-func TestOutputsReasons(t *testing.T) {
-	m := &site.Map{}
-	for i := range 1000 {
-		r := ""
-		switch {
-		case i%3 == 0:
-			r = "future"
-		case i%3 == 1:
-			r = fmt.Sprintf("reason %d", i) // 333 distinct: past what one byte indexes
-		}
-		p := site.Page{Source: fmt.Sprintf("content/%d.md", i)}
-		p.SetClass("page", "en", r)
-		m.Pages = append(m.Pages, p)
-	}
-	o := outputsOf(m)
-	for i := range m.Pages {
-		if got := o.noOutput(i); got != m.Pages[i].NoOutput() {
-			t.Fatalf("page %d: noOutput %q, want %q", i, got, m.Pages[i].NoOutput())
-		}
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sitemap"
 )
@@ -21,7 +21,7 @@ const maxSitemap = 100 << 20
 
 // listing is one <url> of a sitemap that names a file of the site.
 type listing struct {
-	file    int32  // index in job.files
+	file    int32  // index in the pass's files
 	line    int32  // the line of its <loc>
 	sitemap uint16 // index in model.sitemaps
 }
@@ -43,7 +43,7 @@ const (
 // crawler or have no file, or reports each as a finding. A kept entry that robots.txt disallows
 // for every crawler is a finding too. A pruned sitemap is written with the run's other files
 // (writeFile).
-func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) error {
+func (ps *pass) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) error {
 	var queue []int
 	queued := map[int]bool{}
 	add := func(i int) {
@@ -52,26 +52,27 @@ func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) er
 			queue = append(queue, i)
 		}
 	}
-	add(j.fileIndex("sitemap.xml"))
+	add(ps.fileIndex("sitemap.xml"))
+	urls := ps.p.URLs()
 	for _, l := range m.robots.file.Sitemaps {
-		if !absoluteURL(l.Value) {
+		if !plan.AbsoluteURL(l.Value) {
 			fs.add(SeverityWarning, fmt.Sprintf("sitemap-line\x00%d", l.Num),
 				"%s:%d: Sitemap: %.80s is a relative URL: search engines take only an absolute URL there; %s",
-				m.robots.name, l.Num, l.Value, j.absoluteAdvice())
+				m.robots.name, l.Num, l.Value, ps.absoluteAdvice())
 		}
 		// A Sitemap: line of another host names no file of the site; without a base URL of its
 		// own, the host cannot be told, and the path decides. A relative one is followed as a
 		// browser resolves it, against the base URL.
-		if u, err := j.urls.base.Parse(l.Value); err == nil {
-			if p, ok := j.urls.sitePath(u, !j.urls.own); ok {
-				add(j.fileOf(p))
+		if u, err := urls.Base().Parse(l.Value); err == nil {
+			if p, ok := urls.SitePath(u, !urls.Own()); ok {
+				add(ps.fileOf(p))
 			}
 		}
 	}
 	for len(queue) > 0 {
 		i := queue[0]
 		queue = queue[1:]
-		err := j.sitemap(m, fs, rep, mode, i, add)
+		err := ps.sitemap(m, fs, rep, mode, i, add)
 		switch {
 		case errors.As(err, new(*frontmatter.Error)), errors.Is(err, safefs.ErrNotRegular), errors.Is(err, safefs.ErrTooLarge):
 			// The sitemap is the generator's or the site's, not robotsmith's: one it cannot read
@@ -86,20 +87,21 @@ func (j *job) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) er
 }
 
 // sitemap reads (and prunes) one sitemap, files[i], calling queue with each sitemap an index lists.
-func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i int, queue func(int)) error {
-	rel := j.files[i].rel()
-	if j.files[i].link() {
+func (ps *pass) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i int, queue func(int)) error {
+	out := ps.out
+	rel := ps.files[i].Rel()
+	if ps.files[i].Link() {
 		// A link to a file of the output (the walk let no other in): the file it leads to is read
 		// and written, and the link stays a link.
 		var err error
-		if rel, err = safefs.ResolveLink(j.outDir, rel); err != nil {
-			return j.fileError(rel, err)
+		if rel, err = safefs.ResolveLink(out.dir, rel); err != nil {
+			return out.fileError(rel, err)
 		}
 	}
-	name := j.outName(rel)
-	fh, fi, err := j.out.Open(rel)
+	name := out.outName(rel)
+	fh, fi, err := out.folder.Open(rel)
 	if err != nil {
-		return j.fileError(rel, err)
+		return out.fileError(rel, err)
 	}
 	defer fh.Close()
 	if fi.Size() > maxSitemap {
@@ -107,20 +109,20 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	}
 	id := uint16(len(m.sitemaps))
 	m.sitemaps = append(m.sitemaps, rel)
-	out := &pruneOut{keep: mode == pruneSitemaps && j.tx != nil}
-	defer out.close()
+	po := &pruneOut{keep: mode == pruneSitemaps && out.tx != nil}
+	defer po.close()
 	relative := "relative-loc\x00" + name // its relative URLs are one warning
 	keep := func(ref sitemap.Ref) bool {
-		if !absoluteURL(ref.URL) {
+		if !plan.AbsoluteURL(ref.URL) {
 			fs.add(SeverityWarning, relative,
 				"%s:%d: sitemap lists %.80s as a relative URL: search engines take only absolute URLs in a sitemap; %s",
-				name, ref.Line, ref.URL, j.absoluteAdvice())
+				name, ref.Line, ref.URL, ps.absoluteAdvice())
 		}
-		p, crawl, ok := j.locPath(ref.URL)
+		p, crawl, ok := ps.p.URLs().Loc(ref.URL)
 		if !ok {
 			return true // not a URL of the site: nothing to say about it
 		}
-		to := j.fileOf(p)
+		to := ps.fileOf(p)
 		if ref.Index {
 			queue(to)
 			return true
@@ -131,15 +133,15 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 		if mode == listSitemaps {
 			return true
 		}
-		if j.indexable(to) {
+		if ps.indexable(to) {
 			if !ref.Alternate {
-				j.sitemapDisallowed(m, fs, name, ref, crawl)
+				ps.sitemapDisallowed(m, fs, name, ref, crawl)
 			}
 			return true
 		}
 		switch mode {
 		case pruneSitemaps:
-			out.changed = true
+			po.changed = true
 			return false
 		case keepSitemaps:
 			what := "lists " + ref.URL
@@ -147,11 +149,11 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 				what = fmt.Sprintf("lists %s as the %s alternate of %s", ref.URL, ref.Hreflang, ref.Entry)
 			}
 			fs.add(SeverityError, fmt.Sprintf("%s:%d", name, ref.Line), "%s:%d: sitemap %s, which %s; with `sitemap: keep` robotsmith leaves it there",
-				name, ref.Line, what, j.whyNotIndexable(to))
+				name, ref.Line, what, ps.whyNotIndexable(to))
 		}
 		return true
 	}
-	p, err := sitemap.Prune(out, fh, keep)
+	p, err := sitemap.Prune(po, fh, keep)
 	if fe := (*frontmatter.Error)(nil); errors.As(err, &fe) {
 		fe.File = name
 	}
@@ -163,16 +165,16 @@ func (j *job) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i i
 	}
 	rep.Changed++
 	rep.ChangedFiles = append(rep.ChangedFiles, rel)
-	if !out.keep {
+	if !po.keep {
 		return nil
 	}
-	// The new sitemap is the old one's first out.n bytes, read again now (the bytes, not the XML),
+	// The new sitemap is the old one's first po.n bytes, read again now (the bytes, not the XML),
 	// then what Prune wrote after it first left something out.
-	return j.createFile(rel, fi, func(w io.Writer) error {
-		if _, err := io.Copy(w, io.NewSectionReader(fh, 0, out.n)); err != nil {
+	return out.createFile(rel, fi, func(w io.Writer) error {
+		if _, err := io.Copy(w, io.NewSectionReader(fh, 0, po.n)); err != nil {
 			return err
 		}
-		return out.rest.writeTo(w)
+		return po.rest.writeTo(w)
 	})
 }
 
@@ -259,47 +261,31 @@ func (s *spill) close() {
 // not when there is no file, nor when the file is noindex for every crawler, nor when it is an
 // error page (which has no robots tag, but is never a page to index: jekyll-sitemap lists a
 // 404.html with permalink: /404). A file the step could not decide is kept.
-func (j *job) indexable(to int) bool {
+func (ps *pass) indexable(to int) bool {
 	if to < 0 {
 		return false
 	}
-	v := j.files[to].verdict
+	v := ps.files[to].Verdict()
 	return v == nil || !v.Noindex("robots") && v.Class != rules.ErrorPage
 }
 
 // whyNotIndexable says why a URL served by files[to] is not indexable: "has no file in public",
 // "is an error page (error_pages: /404.html)" or "is noindex (front matter robots at
 // content/a.md:3)".
-func (j *job) whyNotIndexable(to int) string {
+func (ps *pass) whyNotIndexable(to int) string {
 	if to < 0 {
-		return "has no file in " + j.site.Output
+		return "has no file in " + ps.out.name
 	}
-	f := &j.files[to]
-	if f.verdict != nil && f.verdict.Class == rules.ErrorPage {
-		return "is an error page (error_pages: " + j.res.ErrorPage(f.url()) + ")"
+	f := &ps.files[to]
+	if v := f.Verdict(); v != nil && v.Class == rules.ErrorPage {
+		return "is an error page (error_pages: " + ps.p.ErrorPage(f.URL()) + ")"
 	}
-	return "is noindex (" + j.noindexSource(f, "robots").String() + ")"
-}
-
-// locPath is the site's URL path of a sitemap's <loc> (matched by its path whatever its host) and
-// the path and query a crawler asks robots.txt about; ok is false for a URL that is not the
-// site's. A <loc> is absolute; one that is not is read as a browser would. Most are answered by
-// quickPath, without parsing: a sitemap lists every page of the site.
-func (j *job) locPath(loc string) (p, crawl string, ok bool) {
-	if q, ok := j.urls.quickPath("", loc); ok && !strings.ContainsAny(loc, "?#") {
-		return q, crawlPath(j.urls.path + q[1:]), true
-	}
-	u, err := j.urls.base.Parse(loc)
-	if err != nil {
-		return "", "", false
-	}
-	p, ok = j.urls.sitePath(u, true)
-	return p, crawlPath(u.Pathname() + u.Search()), ok
+	return "is noindex (" + ps.p.NoindexSource(f, "robots").String() + ")"
 }
 
 // sitemapDisallowed reports a sitemap entry that robots.txt keeps every crawler from (finding 2);
-// crawl is its path as locPath gives it.
-func (j *job) sitemapDisallowed(m *model, fs *findings, name string, ref sitemap.Ref, crawl string) {
+// crawl is its path as plan.URLs.Loc gives it.
+func (ps *pass) sitemapDisallowed(m *model, fs *findings, name string, ref sitemap.Ref, crawl string) {
 	r := m.robots.disallowedForAll(crawl)
 	if r == nil {
 		return

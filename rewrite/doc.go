@@ -18,10 +18,16 @@
 //	var out bytes.Buffer
 //	err = rewrite.Rewrite(&out, bytes.NewReader(src), d)   // 3. apply them
 //
-// [Process] does the three steps on a []byte in one call and tokenizes the
-// page's head once less. [ProcessTo] is Process for a caller that processes
-// page after page: it writes into the caller's buffer, takes the robots-family
-// test as a function, and writes nothing for a page that does not change.
+// A caller that processes page after page makes the same three calls on a
+// [Processor], which keeps its buffers from page to page and tokenizes the
+// page's head once less:
+//
+//	var p rewrite.Processor                  // one for each goroutine
+//	page, err := p.Scan(src, isAgent)         // 1. what the page carries
+//	d := decide(page)                         // 2. the caller's decision
+//	changed, err := p.Splice(&out, d)         // 3. the page with d applied, if it differs
+//
+// [Process] is the three calls on one page held in memory.
 //
 // # What counts as a robots tag
 //

@@ -46,8 +46,9 @@ type Found struct {
 	Kept bool
 }
 
-// Error is an I/O failure (Op "read" or "write"), or a bug caught before it
-// could crash the caller (Op "internal").
+// Error is an I/O failure (Op "read" or "write"), or an invariant of
+// rewrite's own found broken, a bug, before a page was written from it (Op
+// "internal").
 type Error struct {
 	Op  string
 	Err error
@@ -59,8 +60,8 @@ func (e *Error) Error() string { return "rewrite: " + e.Op + ": " + e.Err.Error(
 func (e *Error) Unwrap() error { return e.Err }
 
 // Scan reads a page. agents are extra robots-family names beyond rules.IsAgent.
-// The only errors are read errors (and, defensively, an *Error with Op
-// "internal" instead of a panic).
+// The only errors are read errors (and an *Error with Op "internal": see
+// Error).
 func Scan(r io.Reader, agents []string) (p Page, err error) {
 	src, err := readAll(r)
 	if err != nil {
@@ -87,26 +88,26 @@ func Rewrite(w io.Writer, r io.Reader, d rules.Directives) (err error) {
 	if err != nil {
 		return &Error{Op: "read", Err: err}
 	}
-	var edits []edit
-	if err := func() (err error) {
-		defer catch(&err)
-		edits = plan(src, scan(src, nameSet(nil, d), nil), d)
-		return nil
-	}(); err != nil {
-		return err
-	}
-	return write(w, src, edits)
+	defer catch(&err)
+	return write(w, src, plan(src, scan(src, nameSet(nil, d), nil), d))
 }
 
-// Process is Scan, decide and Rewrite on a page held in memory: it scans src
-// once with agents, asks decide for the page's Directives (decide is not
-// called for a page that is not HTML) and applies them, rescanning only when
-// the Directives name agents the first scan did not look for. out is src
-// itself when nothing changes. The result equals Rewrite's for the same
-// Directives.
+// Process is Scan, decide and Rewrite on a page held in memory, for a caller
+// with one page: it scans src once with agents, asks decide for the page's
+// Directives (decide is not called for a page that is not HTML) and applies
+// them (Processor.Scan and Processor.Splice). out is src itself when nothing
+// changes. The result equals Rewrite's for the same Directives.
 func Process(src []byte, agents []string, decide func(Page) rules.Directives) (out []byte, changed bool, err error) {
+	var p Processor
+	page, err := p.Scan(src, nameSet(agents, rules.Directives{}))
+	switch {
+	case err != nil:
+		return nil, false, err
+	case !page.HTML:
+		return src, false, nil
+	}
 	var buf bytes.Buffer
-	changed, err = new(Processor).ProcessTo(&buf, src, nameSet(agents, rules.Directives{}), decide)
+	changed, err = p.Splice(&buf, decide(page))
 	switch {
 	case err != nil:
 		return nil, false, err
@@ -116,39 +117,53 @@ func Process(src []byte, agents []string, decide func(Page) rules.Directives) (o
 	return buf.Bytes(), true, nil
 }
 
-// A Processor is what processing a page reuses for the next: a caller that
-// processes many keeps one for each goroutine (it is not safe for concurrent
-// use). The zero value is ready to use.
+// A Processor processes page after page in three calls each, the package's
+// call sequence with the caller's buffers kept from page to page: Scan says
+// what the page carries, the caller decides its Directives, and Splice writes
+// the page with them applied. It keeps the page it last scanned, and what it
+// reuses for the next: a caller that processes many pages keeps one for each
+// goroutine (it is not safe for concurrent use). The zero value is ready to
+// use.
 type Processor struct {
-	tz tokenizer
+	tz      tokenizer
+	src     []byte            // the page last scanned
+	isAgent func(string) bool // the robots-family test it was scanned with
+	res     scanResult        // what the scan found; html false before the first
 }
 
-// ProcessTo is Process for a caller that keeps its buffers from page to page:
-// isAgent tells a robots-family meta name (given lower-cased and trimmed)
-// instead of a list of extra agents, and the new page is written to dst
-// (reset first) only when it differs from src; changed reports that. A page
-// is scanned once when every agent and tag name of the Directives is one
-// that isAgent reports, as it is when both come from the same resolver.
-func (p *Processor) ProcessTo(dst *bytes.Buffer, src []byte, isAgent func(string) bool, decide func(Page) rules.Directives) (changed bool, err error) {
+// Scan reads the page src: what it carries, as the package's Scan reports
+// it. isAgent tells a robots-family meta name (given lower-cased and trimmed)
+// instead of a list of extra agents. The Processor keeps src, which must not
+// change before Splice.
+func (p *Processor) Scan(src []byte, isAgent func(string) bool) (page Page, err error) {
+	p.src, p.isAgent, p.res = src, isAgent, scanResult{}
+	defer catch(&err)
+	p.res = scan(src, isAgent, &p.tz)
+	return pageOf(src, p.res), nil
+}
+
+// Splice writes the page last scanned, with d applied, to dst (reset first)
+// only when it differs from the page; changed reports that. A page that is
+// not an HTML document is never changed. The page is scanned once more only
+// when d names an agent or tag that isAgent does not report (never when both
+// come from the same resolver).
+func (p *Processor) Splice(dst *bytes.Buffer, d rules.Directives) (changed bool, err error) {
 	defer catch(&err)
 	dst.Reset()
-	res := scan(src, isAgent, &p.tz)
-	if !res.html {
+	if !p.res.html || !d.Touches() {
 		return false, nil
 	}
-	d := decide(pageOf(src, res))
-	if !d.Touches() {
+	res := p.res
+	if extra := missingNames(p.isAgent, d); extra != nil {
+		isAgent := p.isAgent
+		res = scan(p.src, func(name string) bool { return isAgent(name) || extra[name] }, &p.tz)
+	}
+	edits := plan(p.src, res, d)
+	if unchanged(p.src, edits) {
 		return false, nil
 	}
-	if extra := missingNames(isAgent, d); extra != nil {
-		res = scan(src, func(name string) bool { return isAgent(name) || extra[name] }, &p.tz)
-	}
-	edits := plan(src, res, d)
-	if unchanged(src, edits) {
-		return false, nil
-	}
-	dst.Grow(len(src) + 512)
-	if err := write(dst, src, edits); err != nil {
+	dst.Grow(len(p.src) + 512)
+	if err := write(dst, p.src, edits); err != nil {
 		return false, err
 	}
 	return true, nil
@@ -230,12 +245,25 @@ func readAll(r io.Reader) ([]byte, error) {
 	return io.ReadAll(r)
 }
 
-// catch turns a panic into an *Error, so that none crosses the package
-// boundary.
+// failure is the panic rewrite raises on purpose: an invariant of its own
+// found broken, which no page must be written from.
+type failure struct{ err error }
+
+// catch, deferred at the package's boundary, returns a failure as an *Error
+// with Op "internal". Every other panic goes on: a runtime error is a bug
+// that a recover would turn into a page written wrongly, and a value rewrite
+// did not raise is not rewrite's to answer (text/template's parser recovers
+// its own errors alone, likewise).
 func catch(err *error) {
-	if p := recover(); p != nil {
-		*err = &Error{Op: "internal", Err: fmt.Errorf("panic: %v", p)}
+	p := recover()
+	if p == nil {
+		return
 	}
+	f, ok := p.(failure)
+	if !ok {
+		panic(p)
+	}
+	*err = &Error{Op: "internal", Err: f.err}
 }
 
 func pageOf(src []byte, res scanResult) Page {
@@ -589,8 +617,12 @@ func write(w io.Writer, src []byte, edits []edit) error {
 		return nil
 	}
 	for _, e := range edits {
-		start := max(e.start, at) // defensive: never write a byte twice
-		if err := put(src[at:start]); err != nil {
+		if e.start < at || e.end < e.start {
+			// plan's edits are sorted and apart: written over one another, a byte would go
+			// twice, or be lost.
+			panic(failure{fmt.Errorf("edit [%d, %d) overlaps the one before, which ends at %d", e.start, e.end, at)})
+		}
+		if err := put(src[at:e.start]); err != nil {
 			return err
 		}
 		if e.text != "" {
@@ -599,7 +631,7 @@ func write(w io.Writer, src []byte, edits []edit) error {
 				return &Error{Op: "write", Err: err}
 			}
 		}
-		at = max(e.end, start)
+		at = e.end
 	}
 	return put(src[at:])
 }

@@ -175,11 +175,15 @@ func checkInvariants(t *testing.T, src []byte, d rules.Directives) {
 	if !bytes.Equal(proc, once) {
 		t.Fatalf("Process differs from Rewrite for %q\nProcess: %q\nRewrite: %q", src, proc, once)
 	}
-	// ProcessTo, with a buffer that holds another page's bytes: the same page, written only when it
-	// changes; by a new Processor and by the one every check reuses, which read the pages before.
+	// A Processor's Scan and Splice, with a buffer that holds another page's bytes: the same page,
+	// written only when it changes; by a new Processor and by the one every check reuses, which read
+	// the pages before.
 	for _, p := range []*Processor{new(Processor), &reused} {
 		dst := bytes.NewBufferString("another page")
-		changed, err := p.ProcessTo(dst, src, nameSet(strip.Agents, rules.Directives{}), func(Page) rules.Directives { return d })
+		if _, err := p.Scan(src, nameSet(strip.Agents, rules.Directives{})); err != nil {
+			t.Fatal(err)
+		}
+		changed, err := p.Splice(dst, d)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -188,7 +192,7 @@ func checkInvariants(t *testing.T, src []byte, d rules.Directives) {
 			got = dst.Bytes()
 		}
 		if !bytes.Equal(got, once) || changed == bytes.Equal(once, src) {
-			t.Fatalf("ProcessTo (reused %v) differs from Rewrite for %q\nProcessTo (changed %v): %q\nRewrite: %q", p == &reused, src, changed, got, once)
+			t.Fatalf("Splice (reused %v) differs from Rewrite for %q\nSplice (changed %v): %q\nRewrite: %q", p == &reused, src, changed, got, once)
 		}
 	}
 }
@@ -349,4 +353,79 @@ func sameSources(a, b []Found) bool {
 		}
 	}
 	return true
+}
+
+// TestPanics: rewrite turns into an *Error (Op "internal") only the panics it raises on purpose
+// (failure, an invariant of its own broken), at its boundary; any other panic, a runtime error
+// above all, goes on to the caller, which a recover that caught it would have handed a page
+// written by code gone wrong (STYLE 16, as text/template's parser recovers only its own errors).
+func TestPanics(t *testing.T) {
+	src := []byte("<!DOCTYPE html><html><head><meta name=robots content=noindex></head></html>")
+	tests := []struct {
+		desc      string
+		raise     func()
+		wantError bool // an *Error with Op internal; else the panic goes on
+	}{
+		{"rewrite's own failure", func() { panic(failure{errors.New("edits overlap")}) }, true},
+		{"a runtime error", func() {
+			var s []int
+			_ = s[len(src)]
+		}, false},
+		{"another value", func() { panic("not rewrite's") }, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var (
+				err       error
+				recovered any
+			)
+			func() {
+				defer func() { recovered = recover() }()
+				var p Processor
+				_, err = p.Scan(src, func(name string) bool {
+					tc.raise()
+					return false
+				})
+			}()
+			var re *Error
+			switch {
+			case tc.wantError && (!errors.As(err, &re) || re.Op != "internal" || recovered != nil):
+				t.Errorf("got error %v and panic %v, want an *Error with Op internal", err, recovered)
+			case !tc.wantError && recovered == nil:
+				t.Errorf("got error %v, want the panic to go on", err)
+			}
+		})
+	}
+}
+
+// TestOverlappingEdits: edits that overlap, which plan never makes, are rewrite's own failure: an
+// *Error, and nothing written past the first of them, where they were written over one another.
+func TestOverlappingEdits(t *testing.T) {
+	src := []byte("0123456789")
+	tests := []struct {
+		desc  string
+		edits []edit
+		want  string // written; "" with an error
+	}{
+		{"apart", []edit{{span{1, 2}, "a"}, {span{4, 6}, "b"}}, "0a23b6789"},
+		{"an insertion at a removal's start", []edit{{span{3, 3}, "x"}, {span{3, 5}, ""}}, "012x56789"},
+		{"overlapping", []edit{{span{1, 4}, "a"}, {span{3, 6}, "b"}}, ""},
+		{"reversed", []edit{{span{5, 3}, "a"}}, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			var out bytes.Buffer
+			err := func() (err error) {
+				defer catch(&err)
+				return write(&out, src, tc.edits)
+			}()
+			var re *Error
+			switch {
+			case tc.want == "" && (!errors.As(err, &re) || re.Op != "internal"):
+				t.Errorf("got %q, %v; want an *Error with Op internal", out.String(), err)
+			case tc.want != "" && (err != nil || out.String() != tc.want):
+				t.Errorf("got %q, %v; want %q", out.String(), err, tc.want)
+			}
+		})
+	}
 }

@@ -1,10 +1,12 @@
-package pipeline
+package plan
 
 import (
 	"net/url"
 	"strings"
 
 	whatwg "github.com/nlnwa/whatwg-url/url"
+
+	"github.com/robotsmith/robotsmith/robotstxt"
 )
 
 // The site's URLs: pages' canonical and hreflang links and sitemaps' <loc> are URLs, and the
@@ -19,13 +21,13 @@ import (
 // relative links still resolve, and no absolute link is taken for the site's.
 const placeholderBase = "https://robotsmith.invalid/"
 
-// absoluteURL reports whether s is an absolute URL as the URL Standard reads one: a scheme
+// AbsoluteURL reports whether s is an absolute URL as the URL Standard reads one: a scheme
 // ("https:") first, after the spaces and controls a parser trims. A path ("/a/"), a relative
 // reference ("a/", "../a/") and a scheme-relative one ("//example.org/a/") are not: search engines
 // want an absolute URL in a sitemap's <loc>, a Sitemap: line and an hreflang link, and ignore
 // the others, which robotsmith still resolves as a browser would (against the page, or the base
 // URL).
-func absoluteURL(s string) bool {
+func AbsoluteURL(s string) bool {
 	s = strings.TrimLeftFunc(s, func(r rune) bool { return r <= ' ' })
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
@@ -40,10 +42,10 @@ func absoluteURL(s string) bool {
 	return false
 }
 
-// shown is an absolute URL of the site as robotsmith prints it: in full, or without the
+// Shown is an absolute URL of the site as robotsmith prints it: in full, or without the
 // placeholder host when the site has no base URL of its own (its path, query and fragment, as
 // the site's relative link meant them), so that the placeholder never reaches the user.
-func (u siteURLs) shown(abs *whatwg.Url) string {
+func (u URLs) Shown(abs *whatwg.Url) string {
 	h := abs.Href(false)
 	if u.own || !strings.EqualFold(abs.Host(), u.base.Host()) {
 		return h
@@ -51,8 +53,8 @@ func (u siteURLs) shown(abs *whatwg.Url) string {
 	return abs.Pathname() + abs.Search() + abs.Hash()
 }
 
-// siteURLs is the site's URL space, read-only after newSiteURLs.
-type siteURLs struct {
+// URLs is the site's URL space, read-only after newURLs.
+type URLs struct {
 	// base is the site's base URL, ending in "/"; placeholderBase when it has none, so that only
 	// relative links are then known to be the site's.
 	base   *whatwg.Url
@@ -61,11 +63,11 @@ type siteURLs struct {
 	own    bool   // the site has a base URL of its own
 }
 
-// newSiteURLs reads the site's base URL (site.Site.BaseURL). One that is not an absolute http(s)
+// newURLs reads the site's base URL (site.Site.BaseURL). One that is not an absolute http(s)
 // URL ("/blog", a Jekyll baseurl without url) keeps its path on the placeholder host.
-func newSiteURLs(baseURL string) siteURLs {
+func newURLs(baseURL string) URLs {
 	ph, _ := whatwg.Parse(placeholderBase)
-	u := siteURLs{base: ph, path: "/"}
+	u := URLs{base: ph, path: "/"}
 	if baseURL == "" {
 		return u
 	}
@@ -83,8 +85,18 @@ func newSiteURLs(baseURL string) siteURLs {
 	return u
 }
 
-// pageURL is the absolute URL an output file is served at (urlPath as record.url gives it).
-func (u siteURLs) pageURL(urlPath string) *whatwg.Url {
+// Base is the site's base URL, ending in "/"; a placeholder host when the site has none of its own
+// (Own).
+func (u URLs) Base() *whatwg.Url { return u.base }
+
+// Own reports whether the site has a base URL of its own.
+func (u URLs) Own() bool { return u.own }
+
+// Path is the base URL's path: "/", or "/docs/".
+func (u URLs) Path() string { return u.path }
+
+// Page is the absolute URL an output file is served at (urlPath as Record.URL gives it).
+func (u URLs) Page(urlPath string) *whatwg.Url {
 	// "./" keeps a first segment with a colon ("a:b/") from reading as a scheme.
 	p, err := u.base.Parse("./" + strings.TrimPrefix(urlPath, "/"))
 	if err != nil {
@@ -105,26 +117,26 @@ func docBase(page *whatwg.Url, base string) *whatwg.Url {
 	return page
 }
 
-// resolve resolves href as a browser would on the page at page whose <base href> is base (""
+// Resolve resolves href as a browser would on the page at page whose <base href> is base (""
 // for none), and says whether the URL is the site's and its path within the site. abs is nil for
 // an href that does not resolve.
-func (u siteURLs) resolve(page *whatwg.Url, base, href string) (abs *whatwg.Url, p string, ours bool) {
+func (u URLs) Resolve(page *whatwg.Url, base, href string) (abs *whatwg.Url, p string, ours bool) {
 	abs, err := docBase(page, base).Parse(href)
 	if err != nil {
 		return nil, "", false
 	}
-	p, ours = u.sitePath(abs, false)
+	p, ours = u.SitePath(abs, false)
 	return abs, p, ours
 }
 
-// quickPath is resolve's answer, without parsing, for the links most pages carry: an absolute URL
+// quickPath is Resolve's answer, without parsing, for the links most pages carry: an absolute URL
 // under the site's base URL ("https://example.org/posts/a/", as Hugo's and jekyll-seo-tag's
 // canonical links are) or a root-relative one ("/posts/a/") on a page without a <base href>, whose
 // path holds only letters, digits, "-", "_", ".", "~" and "/" and no dot segment, so that a browser's parser would take it as it
-// is. ok is false for any other href: resolve decides. Written by hand because parsing every
+// is. ok is false for any other href: Resolve decides. Written by hand because parsing every
 // page's links with the URL Standard's parser was a twentieth of check's time; FuzzQuickPath holds
-// it to resolve's answer.
-func (u siteURLs) quickPath(base, href string) (p string, ok bool) {
+// it to Resolve's answer.
+func (u URLs) quickPath(base, href string) (p string, ok bool) {
 	var rest string
 	switch {
 	case u.own && u.prefix != "" && strings.HasPrefix(href, u.prefix):
@@ -154,12 +166,12 @@ func (u siteURLs) quickPath(base, href string) (p string, ok bool) {
 	return "/" + rest, true
 }
 
-// sitePath is the URL path within the site of an absolute URL: its path with the base URL's path
+// SitePath is the URL path within the site of an absolute URL: its path with the base URL's path
 // removed and percent-decoded, as the output's files are named ("/blog/café/"). ok is false for a
 // URL that is not the site's: another scheme than http(s), another host than the base URL's
 // (unless anyHost: a sitemap's <loc> is matched by its path whatever its host), or a path outside
 // the base URL's.
-func (u siteURLs) sitePath(abs *whatwg.Url, anyHost bool) (string, bool) {
+func (u URLs) SitePath(abs *whatwg.Url, anyHost bool) (string, bool) {
 	if s := abs.Scheme(); s != "http" && s != "https" {
 		return "", false
 	}
@@ -180,11 +192,31 @@ func (u siteURLs) sitePath(abs *whatwg.Url, anyHost bool) (string, bool) {
 	return p, true
 }
 
-// servedBy calls try with each output file (slash path relative to the output folder) that may
+// Loc is the site's URL path of a sitemap's <loc> (matched by its path whatever its host) and
+// the path and query a crawler asks robots.txt about (CrawlPath); ok is false for a URL that is not
+// the site's. A <loc> is absolute; one that is not is read as a browser would. Most are answered by
+// quickPath, without parsing: a sitemap lists every page of the site.
+func (u URLs) Loc(loc string) (p, crawl string, ok bool) {
+	if q, ok := u.quickPath("", loc); ok && !strings.ContainsAny(loc, "?#") {
+		return q, CrawlPath(u.path + q[1:]), true
+	}
+	abs, err := u.base.Parse(loc)
+	if err != nil {
+		return "", "", false
+	}
+	p, ok = u.SitePath(abs, true)
+	return p, CrawlPath(abs.Pathname() + abs.Search()), ok
+}
+
+// CrawlPath is the path a crawler asks robots.txt about for the absolute URL path p (the base
+// URL's path included, percent-encoded as a browser sends it): robots.txt compares octets.
+func CrawlPath(p string) string { return robotstxt.Escape(p) }
+
+// ServedBy calls try with each output file (slash path relative to the output folder) that may
 // serve the URL path p, in the order hosts look for them, until try returns true: /a/ is
 // a/index.html; /a is a itself, then a/index.html and a.html (Netlify and Cloudflare Pages serve
 // pretty URLs from both). It reports whether try did.
-func servedBy(p string, try func(rel string) bool) bool {
+func ServedBy(p string, try func(rel string) bool) bool {
 	rel := strings.TrimPrefix(p, "/")
 	if rel == "" || strings.HasSuffix(rel, "/") {
 		return try(rel + "index.html")

@@ -1,4 +1,4 @@
-package pipeline
+package plan
 
 import (
 	"strings"
@@ -12,8 +12,8 @@ import (
 func TestResolve(t *testing.T) {
 	for _, tc := range resolveCases {
 		t.Run(tc.desc, func(t *testing.T) {
-			u := newSiteURLs(tc.baseURL)
-			_, got, ours := u.resolve(u.pageURL(tc.page), tc.base, tc.href)
+			u := newURLs(tc.baseURL)
+			_, got, ours := u.Resolve(u.Page(tc.page), tc.base, tc.href)
 			if !ours {
 				got = ""
 			}
@@ -58,7 +58,7 @@ func TestQuickPath(t *testing.T) {
 		{"https://example.org/#top", "", "https://example.org/#top/a/", false},
 	}
 	for _, tc := range tests {
-		u := newSiteURLs(tc.baseURL)
+		u := newURLs(tc.baseURL)
 		if _, ok := u.quickPath(tc.base, tc.href); ok != tc.ok {
 			t.Errorf("base URL %q, <base href=%q>: quickPath(%q) answers %v, want %v", tc.baseURL, tc.base, tc.href, ok, tc.ok)
 		}
@@ -71,12 +71,12 @@ func FuzzQuickPath(f *testing.F) {
 		f.Add(tc.baseURL, tc.page, tc.base, tc.href)
 	}
 	f.Fuzz(func(t *testing.T, baseURL, page, base, href string) {
-		u := newSiteURLs(baseURL)
+		u := newURLs(baseURL)
 		q, ok := u.quickPath(base, href)
 		if !ok {
 			return
 		}
-		_, p, ours := u.resolve(u.pageURL("/"+strings.TrimLeft(page, "/")), base, href)
+		_, p, ours := u.Resolve(u.Page("/"+strings.TrimLeft(page, "/")), base, href)
 		if !ours || p != q {
 			t.Errorf("base URL %q, page %q, <base href=%q>: quickPath(%q) = %q, resolve: %q (the site's: %v)", baseURL, page, base, href, q, p, ours)
 		}
@@ -88,9 +88,8 @@ func FuzzQuickPath(f *testing.F) {
 		if err != nil {
 			t.Fatalf("base URL %q: quickPath answers %q, which does not parse: %v", baseURL, href, err)
 		}
-		j := &job{urls: u}
-		if _, crawl, _ := j.locPath(href); crawl != crawlPath(abs.Pathname()) {
-			t.Errorf("base URL %q: <loc>%s</loc> crawled as %q, want %q", baseURL, href, crawl, crawlPath(abs.Pathname()))
+		if _, crawl, _ := u.Loc(href); crawl != CrawlPath(abs.Pathname()) {
+			t.Errorf("base URL %q: <loc>%s</loc> crawled as %q, want %q", baseURL, href, crawl, CrawlPath(abs.Pathname()))
 		}
 	})
 }
@@ -161,8 +160,7 @@ func TestSitemapLoc(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.loc, func(t *testing.T) {
-			j := &job{urls: newSiteURLs(tc.baseURL)}
-			got, crawl, ok := j.locPath(tc.loc)
+			got, crawl, ok := newURLs(tc.baseURL).Loc(tc.loc)
 			if !ok {
 				got, crawl = "", ""
 			}
@@ -197,8 +195,8 @@ func TestAbsoluteURL(t *testing.T) {
 		{"", false},
 	}
 	for _, tc := range tests {
-		if got := absoluteURL(tc.s); got != tc.want {
-			t.Errorf("absoluteURL(%q) = %v, want %v", tc.s, got, tc.want)
+		if got := AbsoluteURL(tc.s); got != tc.want {
+			t.Errorf("AbsoluteURL(%q) = %v, want %v", tc.s, got, tc.want)
 		}
 	}
 }

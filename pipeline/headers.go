@@ -1,0 +1,111 @@
+package pipeline
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/plan"
+)
+
+// headerFiles are the _headers entries of the processed files, one per URL the host serves a file
+// at. Every served file has them, those without lines too, so that a folded Cloudflare rule is
+// proved to cover no other file. A page file not named index.html (about.html) is served at /about
+// as well by both hosts; Cloudflare answers /about.html with a redirect to /about, so only /about
+// counts there. Each entry is worked out from the file's record when asked, from the record's own
+// path: a site's entries are not held as a slice of their own beside its records.
+type headerFiles struct {
+	p     *plan.Plan
+	files []plan.Record
+	// at is each entry's file, as its index in files times two, plus one for a page's URL
+	// without .html.
+	at []uint32
+}
+
+func newHeaderFiles(p *plan.Plan, files []plan.Record) *headerFiles {
+	hf := &headerFiles{p: p, files: files, at: make([]uint32, 0, len(files))}
+	for i := range files {
+		f := &files[i]
+		n := uint32(i) << 1
+		switch {
+		case !f.HTML() || !strings.HasSuffix(f.URL(), ".html"):
+			hf.at = append(hf.at, n)
+		case p.Format() == headers.Cloudflare:
+			hf.at = append(hf.at, n|1)
+		default:
+			hf.at = append(hf.at, n, n|1)
+		}
+	}
+	return hf
+}
+
+func (hf *headerFiles) Len() int { return len(hf.at) }
+
+func (hf *headerFiles) At(i int) headers.File {
+	f := &hf.files[hf.at[i]>>1]
+	u := f.URL()
+	if hf.at[i]&1 != 0 {
+		u = strings.TrimSuffix(u, ".html")
+	}
+	return headers.File{Path: u, Lines: hf.p.HeaderLines(f)}
+}
+
+// headers writes the _headers file (writeFile), when any file needs a rule or the output already
+// has one. A _headers that is a link into the output is kept a link, and the file it leads to gets
+// the rules; one that cannot be read or written (a link outside the output, a FIFO) is left alone
+// with a warning.
+func (ps *pass) headers(rep *Report) error {
+	const rel = "_headers"
+	sf, err := ps.out.readSiteFile(rel)
+	if err != nil {
+		return err
+	}
+	format := ps.p.Format()
+	hf := newHeaderFiles(ps.p, ps.files)
+	for i := range hf.Len() {
+		if len(hf.At(i).Lines) > 0 {
+			rep.HeaderRules++
+		}
+	}
+	if sf.skip != "" {
+		if rep.HeaderRules > 0 {
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s; the X-Robots-Tag rules of %s are not written", sf.skip, Plural(rep.HeaderRules, "file")))
+		}
+		return nil
+	}
+	existing := sf.data
+	name := ps.out.outName(sf.rel)
+	rep.Warnings = append(rep.Warnings, ps.headerFindings(name, existing)...)
+	usage := ps.p.Config().AI.ContentUsage() // sent for every path (SPEC §9)
+	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
+		return nil
+	}
+	block, err := headers.BlockFiles(hf, headers.Options{Format: format, Existing: existing, ContentUsage: usage})
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	for _, f := range headers.LintFiles(existing, hf, format) {
+		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", name, f.Line, f.Path, f.Msg))
+	}
+	if usage != "" {
+		for _, f := range headers.LintContentUsage(existing, format) {
+			rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), f.Line, f.Msg))
+		}
+	}
+	out, err := headers.Merge(existing, block)
+	if me := (*headers.MarkerError)(nil); errors.As(err, &me) {
+		me.File = name
+	}
+	if err != nil {
+		return err
+	}
+	if bytes.Equal(out, existing) {
+		return nil
+	}
+	rep.Changed++
+	rep.ChangedFiles = append(rep.ChangedFiles, sf.rel)
+	return ps.out.writeFile(sf.rel, sf.info, out)
+}
