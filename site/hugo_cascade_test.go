@@ -53,9 +53,26 @@ func TestHugoCascadeErrors(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one with %q", err, tc.want)
 			}
-			out, err := exec.Command(findHugo(t), "--quiet", "-s", dir).CombinedOutput()
-			if (err != nil) != tc.hugoFail {
-				t.Errorf("hugo: %v, want it to fail: %v\n%s", err, tc.hugoFail, out)
+			// Hugo v0.165 does not always see a front matter cascade's bad glob: on a loaded machine
+			// one run in 40 here built the site (exit 0) where the others stopped on it (exit 2), a
+			// race in Hugo itself. Hugo refusing the site is a run that fails, of three; building it
+			// is three that pass.
+			var (
+				out    []byte
+				failed int
+			)
+			for range 3 {
+				var err error
+				out, err = exec.Command(findHugo(t), "--quiet", "-s", dir).CombinedOutput()
+				if err != nil {
+					failed++
+				}
+				if tc.hugoFail && failed > 0 {
+					break
+				}
+			}
+			if (failed > 0) != tc.hugoFail {
+				t.Errorf("hugo failed %d of 3 runs, want it to fail: %v\n%s", failed, tc.hugoFail, out)
 			}
 		})
 	}
