@@ -253,6 +253,7 @@ func (r *hugoConfigReader) readRoot() error {
 // holding only that key is unwrapped); "languages.en.toml" is languages.en; "menus.en.toml" and
 // "params.en.toml" are languages.en.menus and languages.en.params.
 func (r *hugoConfigReader) readDir(dir string) error {
+	r.s.readSource(Source{Path: dir, Kind: SourceConfigDir, Dir: true})
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir && errors.Is(err, fs.ErrNotExist) {
@@ -300,6 +301,7 @@ func (r *hugoConfigReader) readFile(p string, keyPath []string, unwrap string) e
 		return err
 	}
 	r.s.ConfigFiles = append(r.s.ConfigFiles, p)
+	r.s.readSource(Source{Path: p, Kind: SourceConfig})
 	node := doc.Root
 	if unwrap != "" && len(node.Keys) == 1 && strings.EqualFold(node.Keys[0].Name, unwrap) {
 		node = node.Keys[0].Value

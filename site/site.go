@@ -83,6 +83,7 @@ type Site struct {
 	hugo *hugoConfig   // set when Generator == Hugo
 	jek  *jekyllConfig // set when Generator == Jekyll
 	kept *readings     // what reading each source produced, kept by Remap
+	read []Source      // the configuration's sources, as Open reads them (Sources)
 }
 
 // generator is what Hugo and Jekyll each implement: every source page of the site with what its
