@@ -63,7 +63,6 @@ type Server struct {
 	clients map[chan uint64]bool // the open event streams
 	done    chan struct{}        // closed by Close
 	closed  bool
-	read    func() ([]byte, bool) // the folder's _headers, read anew for each request (a test hook)
 }
 
 // New returns a Server for the output folder dir, sending headers as the host of format f does.
@@ -180,9 +179,16 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Add(h.Name, h.Value)
 	}
 	var body io.ReadSeeker = f
+	// A validator that changes with every write: Last-Modified counts whole seconds, and a page
+	// robotsmith rewrites in the second the generator wrote it would be answered 304 and shown
+	// stale. An HTML page's carries the reload count its script holds, so that a reloaded page
+	// never keeps an old count (and reloads again, and again).
+	etag := fmt.Sprintf(`"%x-%x`, fi.Size(), fi.ModTime().UnixNano())
 	if isHTML(res.file) {
 		if b, err := safefs.ReadAll(f, fi, maxHTML); err == nil {
-			body = bytes.NewReader(s.inject(b))
+			b, gen := s.inject(b)
+			body = bytes.NewReader(b)
+			etag += fmt.Sprintf("-%x", gen)
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		} else if _, err := f.Seek(0, io.SeekStart); err != nil {
 			http.Error(w, "the file cannot be read", http.StatusInternalServerError)
@@ -200,7 +206,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
-	http.ServeContent(w, r, path.Base(res.file), fi.ModTime(), body)
+	w.Header().Set("ETag", etag+`"`)
+	http.ServeContent(w, r, path.Base(res.file), time.Time{}, body)
 }
 
 // hasDotDot reports whether a path has a ".." element: such a request is refused, never cleaned
@@ -246,8 +253,9 @@ func isHTML(name string) bool {
 // connected included). EventSource reconnects by itself when the stream ends.
 const script = `<script>/* robotsmith watch --serve: reloads this page after each change */(function(){var g=%q;var e=new EventSource(%q);e.onmessage=function(m){if(m.data!==g){e.close();location.reload()}}})()</script>`
 
-// inject adds the reload script to an HTML page: before its last </body>, else at its end.
-func (s *Server) inject(page []byte) []byte {
+// inject adds the reload script to an HTML page: before its last </body>, else at its end. It
+// returns the reload count the script holds.
+func (s *Server) inject(page []byte) ([]byte, uint64) {
 	s.mu.Lock()
 	gen := s.gen
 	s.mu.Unlock()
@@ -259,7 +267,7 @@ func (s *Server) inject(page []byte) []byte {
 	out := make([]byte, 0, len(page)+len(tag))
 	out = append(out, page[:at]...)
 	out = append(out, tag...)
-	return append(out, page[at:]...)
+	return append(out, page[at:]...), gen
 }
 
 // lastIndexFold is the last index of the ASCII sep in b, ignoring case; -1 when none.

@@ -113,9 +113,9 @@ func TestInject(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer srv.Close()
 	ts := httptest.NewServer(srv)
 	defer ts.Close()
+	defer srv.Close()
 	for _, tc := range []struct {
 		path   string
 		script bool
