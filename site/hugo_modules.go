@@ -58,6 +58,14 @@ func (r *hugoConfigReader) readModules() error {
 			if err := mr.readDir(filepath.Join(dir, "config", "_default")); err != nil {
 				return err
 			}
+			mm := imp.by.importMounts(imp.path)
+			mm.dir = dir
+			if mm.mounts == nil && !mm.none {
+				if mod, ok := mr.cfg["module"].(map[string]any); ok {
+					mm.mounts, _ = mod["mounts"].([]any)
+				}
+			}
+			r.modules = append(r.modules, mm)
 			mergeShallow(r.cfg, "outputformats", mr.cfg)
 			mergeShallow(r.cfg, "mediatypes", mr.cfg)
 			for _, p := range moduleImports(mr.cfg) {
@@ -133,6 +141,27 @@ func (r *hugoConfigReader) importPlace(path string) missingModule {
 		}
 	}
 	return m
+}
+
+// moduleMounts is a module found and what it mounts: mounts nil for its default mounts.
+type moduleMounts struct {
+	dir    string
+	mounts []any
+	none   bool // the import says noMounts
+}
+
+// importMounts is what r's configuration's import of the module path says of its mounts: its
+// module.imports entry's mounts (nil: none given) and noMounts. A theme is imported with none.
+func (r *hugoConfigReader) importMounts(path string) moduleMounts {
+	mod, _ := r.cfg["module"].(map[string]any)
+	imports, _ := mod["imports"].([]any)
+	for _, imp := range imports {
+		if v, ok := imp.(map[string]any); ok && strOr(v["path"], "") == path {
+			mounts, _ := v["mounts"].([]any)
+			return moduleMounts{mounts: mounts, none: toBool(v["nomounts"])}
+		}
+	}
+	return moduleMounts{}
 }
 
 // moduleImports are the module paths a configuration imports: its theme(s), then module.imports.
