@@ -383,6 +383,11 @@ func TestHugoModuleContent(t *testing.T) {
 	write("themes/byimport/docs/g.md", page)
 	write("themes/byimport/content/never.md", page) // the import's mounts leave content/ out
 	write("themes/nomounts/content/never.md", page)
+	// The project's docs/_index.md hides the theme's, and its cascade: Hugo v0.165.0 built
+	// docs/one/ without the theme's robots.
+	write("content/docs/_index.md", page)
+	write("content/docs/one.md", page)
+	write("themes/plain/content/docs/_index.md", "---\ntitle: theme\ncascade:\n  robots: noindex\n---\n")
 	s, err := Open(root, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -409,11 +414,16 @@ func TestHugoModuleContent(t *testing.T) {
 	sort.Strings(pages)
 	wantPages := []string{
 		"content/a.md en a/index.html",
+		"content/docs/_index.md en docs/index.html",
+		"content/docs/one.md en docs/one/index.html",
 		"themes/byimport/docs/g.md fr fr/guides/g/index.html",
 		"themes/declares/pages/d.md en d/index.html",
 		"themes/plain/content/p.md en p/index.html",
 	}
 	if strings.Join(pages, ",") != strings.Join(wantPages, ",") {
 		t.Errorf("pages:\n got %q\nwant %q", pages, wantPages)
+	}
+	if p := m.PageOf("content/docs/one.md"); p == nil || len(p.Inputs) != 0 {
+		t.Errorf("content/docs/one.md: inputs %v, want none (the theme's cascade is hidden)", p)
 	}
 }
