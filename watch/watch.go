@@ -24,6 +24,10 @@
 //		}
 //	}
 //
+// MovedFlags names the flags of the generator's command line that the installed generator
+// replaced (hugo server --renderToDisk), asking the generator's own help, and gives the command
+// line back as meant.
+//
 // Events come from fsnotify. Every folder under a root is watched, folders that appear are
 // watched (and the files already in them reported) and folders that go are dropped. A root that is
 // a single file, or that does not exist yet, is watched through its parent folder, so that a save
