@@ -39,10 +39,20 @@ type parsed struct {
 
 var cloudflareURLLine = regexp.MustCompile(`^[^\s]+://`)
 
-// parse reads a `_headers` file. It never fails: lines it does not
-// understand are skipped, as the hosts skip them.
-func parse(data []byte) parsed {
+// parse reads a `_headers` file: its robotsmith blocks, and the rules outside
+// them. It never fails: lines it does not understand are skipped, as the
+// hosts skip them.
+func parse(data []byte) parsed { return parseRules(data, false, true) }
+
+// parseRules is parse; withBlocks reads the rules in robotsmith's blocks too,
+// every rule of the file, as a host reads it; urlRules reads a line that
+// starts "scheme://" as a rule's path, as Cloudflare does (Netlify reads it as
+// a header line: its name is the scheme).
+func parseRules(data []byte, withBlocks, urlRules bool) parsed {
 	p := parsed{blocks: markers.Find(data)}
+	if withBlocks {
+		p.blocks = nil
+	}
 	var cur *userRule
 	blocks := p.blocks
 	off := 0
@@ -62,7 +72,7 @@ func parse(data []byte) parsed {
 		case inBlock:
 			cur = nil // a rule does not run on across robotsmith's block
 		case line == "", strings.HasPrefix(line, "#"):
-		case strings.HasPrefix(line, "/") || cloudflareURLLine.MatchString(line):
+		case strings.HasPrefix(line, "/") || urlRules && cloudflareURLLine.MatchString(line):
 			p.rules = append(p.rules, userRule{line: n, path: line})
 			cur = &p.rules[len(p.rules)-1]
 		case cur == nil:

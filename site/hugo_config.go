@@ -181,6 +181,7 @@ func (s *Site) openHugo() error {
 	if err := h.decode(s, r.cfg); err != nil {
 		return err
 	}
+	h.addModuleRoots(r.modules)
 	if err := r.checkOutputs(h); err != nil {
 		return err
 	}
@@ -206,6 +207,7 @@ type hugoConfigReader struct {
 	cascade    *frontmatter.Key
 	places     []configPlace   // every file read, in order: where a merged key came from (locate)
 	missing    []missingModule // module imports found nowhere Hugo looks (readModules)
+	modules    []moduleMounts  // the modules found, in import order, with their mounts (readModules)
 }
 
 // configPlace is one configuration file read: its document, the value merged, and the key path it
@@ -253,6 +255,7 @@ func (r *hugoConfigReader) readRoot() error {
 // holding only that key is unwrapped); "languages.en.toml" is languages.en; "menus.en.toml" and
 // "params.en.toml" are languages.en.menus and languages.en.params.
 func (r *hugoConfigReader) readDir(dir string) error {
+	r.s.readSource(Source{Path: dir, Kind: SourceConfigDir, Dir: true})
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == dir && errors.Is(err, fs.ErrNotExist) {
@@ -300,6 +303,7 @@ func (r *hugoConfigReader) readFile(p string, keyPath []string, unwrap string) e
 		return err
 	}
 	r.s.ConfigFiles = append(r.s.ConfigFiles, p)
+	r.s.readSource(Source{Path: p, Kind: SourceConfig})
 	node := doc.Root
 	if unwrap != "" && len(node.Keys) == 1 && strings.EqualFold(node.Keys[0].Name, unwrap) {
 		node = node.Keys[0].Value
@@ -472,28 +476,7 @@ func (h *hugoConfig) decodeLanguages(s *Site, cfg map[string]any) {
 func (h *hugoConfig) decodeRoots(s *Site, cfg map[string]any) {
 	if mod, ok := cfg["module"].(map[string]any); ok {
 		mounts, _ := mod["mounts"].([]any)
-		for _, m := range mounts {
-			mm, _ := m.(map[string]any)
-			target := strings.Trim(filepath.ToSlash(strOr(mm["target"], "")), "/")
-			under, ok := strings.CutPrefix(target, "content")
-			if !ok || (under != "" && under[0] != '/') {
-				continue
-			}
-			lang := strings.ToLower(strOr(mm["lang"], ""))
-			if lang == "" {
-				if sites, ok := mm["sites"].(map[string]any); ok {
-					if matrix, ok := sites["matrix"].(map[string]any); ok {
-						if ls := toStrings(matrix["languages"]); len(ls) == 1 {
-							lang = strings.ToLower(ls[0])
-						}
-					}
-				}
-			}
-			if lang != "" && !h.hasLang(lang) {
-				continue
-			}
-			h.roots = append(h.roots, hugoRoot{dir: s.abs(strOr(mm["source"], "")), lang: lang, under: strings.Trim(under, "/")})
-		}
+		h.roots = h.contentMounts(h.roots, mounts, s.Root)
 	}
 	if len(h.roots) > 0 {
 		return
@@ -508,6 +491,55 @@ func (h *hugoConfig) decodeRoots(s *Site, cfg map[string]any) {
 			continue
 		}
 		h.roots = append(h.roots, hugoRoot{dir: l.contentDir, lang: l.code})
+	}
+}
+
+// contentMounts appends to roots the content roots of a module's mounts (module.mounts): those
+// with target content or a folder in it, their source relative to the module's folder dir, of
+// the language they name (lang, or sites.matrix.languages when it names one), left out when that
+// language is not configured.
+func (h *hugoConfig) contentMounts(roots []hugoRoot, mounts []any, dir string) []hugoRoot {
+	for _, m := range mounts {
+		mm, _ := m.(map[string]any)
+		target := strings.Trim(filepath.ToSlash(strOr(mm["target"], "")), "/")
+		under, ok := strings.CutPrefix(target, "content")
+		if !ok || (under != "" && under[0] != '/') {
+			continue
+		}
+		lang := strings.ToLower(strOr(mm["lang"], ""))
+		if lang == "" {
+			if sites, ok := mm["sites"].(map[string]any); ok {
+				if matrix, ok := sites["matrix"].(map[string]any); ok {
+					if ls := toStrings(matrix["languages"]); len(ls) == 1 {
+						lang = strings.ToLower(ls[0])
+					}
+				}
+			}
+		}
+		if lang != "" && !h.hasLang(lang) {
+			continue
+		}
+		roots = append(roots, hugoRoot{dir: abs(dir, strOr(mm["source"], "")), lang: lang, under: strings.Trim(under, "/")})
+	}
+	return roots
+}
+
+// addModuleRoots adds the content roots of the themes and modules the site imports, after the
+// project's (whose files Hugo takes over theirs), in the order they are imported: each one's
+// content mounts (modules/collect.go applyMounts): the import's own mounts, else those of the
+// module's configuration, else its content folder when it has one; none for an import with
+// noMounts.
+func (h *hugoConfig) addModuleRoots(mods []moduleMounts) {
+	for _, m := range mods {
+		switch {
+		case m.none:
+		case m.mounts != nil:
+			h.roots = h.contentMounts(h.roots, m.mounts, m.dir)
+		default:
+			if fi, err := os.Stat(filepath.Join(m.dir, "content")); err == nil && fi.IsDir() {
+				h.roots = append(h.roots, hugoRoot{dir: filepath.Join(m.dir, "content")})
+			}
+		}
 	}
 }
 

@@ -40,6 +40,8 @@ var hugoFixtures = []struct {
 	{name: "langdirs", args: []string{"-D"}},
 	{name: "formats"},
 	{name: "taxlangs"},
+	{name: "book"},      // hugo-book's layout: a contentDir per language, config/_default with files per language and environment
+	{name: "bookmount"}, // each language's folder mounted as content, another folder mounted under it, a theme
 	{name: "links", links: map[string]string{
 		"content":              "pages",
 		"pages/blog/linked.md": "../../outside/linked.md",
@@ -227,6 +229,17 @@ func TestHugoIntegration(t *testing.T) {
 				}
 				if f := permalinkFile(r.permalink); exists(f) && m.Owner(f).Page == nil {
 					t.Errorf("%s: we say no output (%s) but hugo wrote %s, which no page owns", r.path, p.NoOutput(), f)
+				}
+			}
+
+			// Every content file Hugo rendered is under one of the site's sources (a watcher
+			// watching them sees its edits).
+			for _, row := range readHugoTruth(t, out) {
+				if row.File == "" {
+					continue
+				}
+				if _, ok := sourceOf(realSources(s), realPath(row.File)); !ok {
+					t.Errorf("hugo rendered %s, under none of Sources() = %v", row.File, srcPaths(s.Sources()))
 				}
 			}
 

@@ -27,6 +27,9 @@ const maxModuleDepth = 10
 // in r.missing, with the place that imports it: a warning says that its configuration was not
 // read, and an outputs name that only it could define is an error (checkOutputs).
 func (r *hugoConfigReader) readModules() error {
+	if len(moduleImports(r.cfg)) == 0 {
+		return nil // no module is looked for: go.mod and the workspace are not read
+	}
 	res := r.moduleResolver()
 	seen := map[string]bool{}
 	type imported struct {
@@ -55,6 +58,14 @@ func (r *hugoConfigReader) readModules() error {
 			if err := mr.readDir(filepath.Join(dir, "config", "_default")); err != nil {
 				return err
 			}
+			mm := imp.by.importMounts(imp.path)
+			mm.dir = dir
+			if mm.mounts == nil && !mm.none {
+				if mod, ok := mr.cfg["module"].(map[string]any); ok {
+					mm.mounts, _ = mod["mounts"].([]any)
+				}
+			}
+			r.modules = append(r.modules, mm)
 			mergeShallow(r.cfg, "outputformats", mr.cfg)
 			mergeShallow(r.cfg, "mediatypes", mr.cfg)
 			for _, p := range moduleImports(mr.cfg) {
@@ -132,6 +143,27 @@ func (r *hugoConfigReader) importPlace(path string) missingModule {
 	return m
 }
 
+// moduleMounts is a module found and what it mounts: mounts nil for its default mounts.
+type moduleMounts struct {
+	dir    string
+	mounts []any
+	none   bool // the import says noMounts
+}
+
+// importMounts is what r's configuration's import of the module path says of its mounts: its
+// module.imports entry's mounts (nil: none given) and noMounts. A theme is imported with none.
+func (r *hugoConfigReader) importMounts(path string) moduleMounts {
+	mod, _ := r.cfg["module"].(map[string]any)
+	imports, _ := mod["imports"].([]any)
+	for _, imp := range imports {
+		if v, ok := imp.(map[string]any); ok && strOr(v["path"], "") == path {
+			mounts, _ := v["mounts"].([]any)
+			return moduleMounts{mounts: mounts, none: toBool(v["nomounts"])}
+		}
+	}
+	return moduleMounts{}
+}
+
 // moduleImports are the module paths a configuration imports: its theme(s), then module.imports.
 func moduleImports(cfg map[string]any) []string {
 	out := toStrings(cfg["theme"])
@@ -166,7 +198,7 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 	res := moduleResolver{root: root, themesDir: r.s.abs(strOr(r.cfg["themesdir"], "themes")),
 		replaced: map[string]string{}, gomods: map[string]string{}}
 	mod, _ := r.cfg["module"].(map[string]any)
-	if mf := readGoMod(filepath.Join(root, "go.mod")); mf != nil {
+	if mf := r.readGoMod(filepath.Join(root, "go.mod")); mf != nil {
 		cache := r.goModCache()
 		for _, req := range mf.Require {
 			if p, err := module.EscapePath(req.Mod.Path); err == nil && cache != "" {
@@ -187,10 +219,11 @@ func (r *hugoConfigReader) moduleResolver() moduleResolver {
 	if ws := strOr(mod["workspace"], r.s.opt.Env("HUGO_MODULE_WORKSPACE")); ws != "" && ws != "off" {
 		ws = abs(root, ws)
 		if b, err := os.ReadFile(ws); err == nil {
+			r.s.readSource(Source{Path: ws, Kind: SourceModule})
 			if wf, err := modfile.ParseWork(ws, b, nil); err == nil {
 				for _, u := range wf.Use {
 					dir := abs(filepath.Dir(ws), u.Path)
-					if mf := readGoMod(filepath.Join(dir, "go.mod")); mf != nil && mf.Module != nil {
+					if mf := r.readGoMod(filepath.Join(dir, "go.mod")); mf != nil && mf.Module != nil {
 						res.gomods[mf.Module.Mod.Path] = dir
 					}
 				}
@@ -297,11 +330,13 @@ func (m moduleResolver) dir(path string) string {
 	return ""
 }
 
-func readGoMod(p string) *modfile.File {
+// readGoMod reads and parses the go.mod file p; nil when it cannot.
+func (r *hugoConfigReader) readGoMod(p string) *modfile.File {
 	b, err := os.ReadFile(p)
 	if err != nil {
 		return nil
 	}
+	r.s.readSource(Source{Path: p, Kind: SourceModule})
 	f, err := modfile.Parse(p, b, nil)
 	if err != nil {
 		return nil

@@ -340,3 +340,90 @@ func TestMissingModuleWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestHugoModuleContent: the content roots a site's themes and modules mount, after the
+// project's, as Hugo mounts them (modules/collect.go applyMounts): an import's own mounts, else
+// those its module's configuration declares, else its content folder when it has one; nothing
+// for an import with noMounts. Each root is walked by Map and listed by Sources. Hugo v0.165.0
+// built this site (with two layouts added) into a/, d/, p/ and fr/guides/g/, and none of the
+// never.md files.
+func TestHugoModuleContent(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, body string) {
+		t.Helper()
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	page := "---\ntitle: x\n---\n"
+	write("hugo.toml", `theme = ["plain", "declares"]
+[languages.en]
+  weight = 1
+[languages.fr]
+  weight = 2
+[[module.imports]]
+  path = "byimport"
+  [[module.imports.mounts]]
+    source = "docs"
+    target = "content/guides"
+    lang = "fr"
+[[module.imports]]
+  path = "nomounts"
+  noMounts = true
+`)
+	write("content/a.md", page)
+	write("themes/plain/content/p.md", page)
+	write("themes/declares/hugo.toml", "[[module.mounts]]\n  source = \"pages\"\n  target = \"content\"\n")
+	write("themes/declares/pages/d.md", page)
+	write("themes/declares/content/never.md", page) // its own mounts leave content/ out
+	write("themes/byimport/docs/g.md", page)
+	write("themes/byimport/content/never.md", page) // the import's mounts leave content/ out
+	write("themes/nomounts/content/never.md", page)
+	// The project's docs/_index.md hides the theme's, and its cascade: Hugo v0.165.0 built
+	// docs/one/ without the theme's robots.
+	write("content/docs/_index.md", page)
+	write("content/docs/one.md", page)
+	write("themes/plain/content/docs/_index.md", "---\ntitle: theme\ncascade:\n  robots: noindex\n---\n")
+	s, err := Open(root, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, src := range s.Sources() {
+		if src.Kind == SourceContent {
+			rel, _ := filepath.Rel(root, src.Path)
+			got = append(got, filepath.ToSlash(rel)+" "+src.Lang)
+		}
+	}
+	want := []string{"content ", "themes/plain/content ", "themes/declares/pages ", "themes/byimport/docs fr"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("content roots:\n got %q\nwant %q", got, want)
+	}
+	m, err := s.Map()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pages []string
+	for _, p := range m.Pages {
+		pages = append(pages, p.Source+" "+p.Lang()+" "+p.Output)
+	}
+	sort.Strings(pages)
+	wantPages := []string{
+		"content/a.md en a/index.html",
+		"content/docs/_index.md en docs/index.html",
+		"content/docs/one.md en docs/one/index.html",
+		"themes/byimport/docs/g.md fr fr/guides/g/index.html",
+		"themes/declares/pages/d.md en d/index.html",
+		"themes/plain/content/p.md en p/index.html",
+	}
+	if strings.Join(pages, ",") != strings.Join(wantPages, ",") {
+		t.Errorf("pages:\n got %q\nwant %q", pages, wantPages)
+	}
+	if p := m.PageOf("content/docs/one.md"); p == nil || len(p.Inputs) != 0 {
+		t.Errorf("content/docs/one.md: inputs %v, want none (the theme's cascade is hidden)", p)
+	}
+}

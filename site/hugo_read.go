@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -318,8 +319,35 @@ func (s *Site) hugoWalk(r *readings) (files []hugoFile, same bool, err error) {
 			files = append(files, s.hugo.fileAt(d.root, r))
 		}
 	}
+	if len(s.hugo.roots) > 1 {
+		files = shadow(files)
+	}
 	slices.SortStableFunc(files, compareAbs)
 	return files, false, nil
+}
+
+// shadow leaves out the files (in root order) that a file of an earlier root hides: the same
+// file of the content tree in the same language. Hugo mounts the project's content over its
+// themes' and modules', and an earlier mount over a later one (modules/collect.go; hugofs's
+// overlay): a theme's docs/_index.md behind the project's is not read, nor its cascade.
+func shadow(files []hugoFile) []hugoFile {
+	type key struct {
+		lang uint16
+		file string
+	}
+	first := make(map[key]*hugoRoot, len(files))
+	out := files[:0]
+	for _, f := range files {
+		k := key{f.langAt, f.dir() + "/" + f.base() + path.Ext(f.name())}
+		if r, ok := first[k]; ok && r != f.root {
+			continue
+		} else if !ok {
+			first[k] = f.root
+		}
+		out = append(out, f)
+	}
+	clear(files[len(out):])
+	return out[:len(out):len(out)]
 }
 
 // hugoWalker is one walk of the content roots (hugoWalk).

@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -111,6 +112,7 @@ func (s *Site) openJekyll() error {
 	if doc != nil {
 		c.file = doc.File
 		s.ConfigFiles = []string{filepath.Join(s.Root, doc.File)}
+		s.readSource(Source{Path: s.ConfigFiles[0], Kind: SourceConfig})
 	}
 	s.jek = c
 	s.gen = jekyllGen{s}
@@ -338,6 +340,12 @@ func defaultSanitize(p string) string {
 		p = strings.TrimPrefix(p, "/")
 	}
 	return p
+}
+
+// collectionDir is the folder of a collection's documents, relative to the source folder
+// (Collection#relative_directory): _label, in collections_dir.
+func (c *jekyllConfig) collectionDir(col *jekyllCollection) string {
+	return path.Join(c.collectionsDir, "_"+col.label)
 }
 
 // stripCollectionsDir is FrontmatterDefaults#strip_collections_dir.

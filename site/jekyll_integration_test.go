@@ -123,6 +123,9 @@ func TestJekyllIntegration(t *testing.T) {
 				if e.Source == nil {
 					continue // a page that no file made (plugins); none in these fixtures
 				}
+				if _, ok := sourceOf(realSources(s), realPath(*e.Source)); !ok {
+					t.Errorf("jekyll read %s, under none of Sources() = %v", *e.Source, srcPaths(s.Sources()))
+				}
 				src := rel(realRoot, *e.Source)
 				if e.Dest == nil {
 					if p, ok := ours[src]; ok && p.Output != "" && p.NoOutput() == "" {

@@ -646,7 +646,7 @@ func (w *jekyllWalk) entries(dirRel string, dots bool) []string {
 
 // readCollection is Collection#read: documents are files with front matter.
 func (w *jekyllWalk) readCollection(col *jekyllCollection) {
-	dir := path.Join(w.c.collectionsDir, "_"+col.label)
+	dir := w.c.collectionDir(col)
 	for _, e := range w.entriesCollection(dir, "_"+col.label) {
 		abs := filepath.Join(w.source, filepath.FromSlash(path.Join(dir, e)))
 		if !w.yamlHeader(abs) {

@@ -10,6 +10,9 @@
 //	}
 //	o := m.Owner("blog/page/2/index.html")                 // {Page: content/blog/_index.md, Role: RolePager}
 //	m, err = s.Remap([]string{"/abs/my-site/content/a.md"}) // mapped again, a.md alone read again (watch mode)
+//	for _, src := range s.Sources() {                       // what mapping reads: what watch mode watches
+//		fmt.Println(src.Kind, src.Path, src.Lang)             // content content.en en, config-dir config/_default, ...
+//	}
 //
 // Open reads the generator's own configuration (Hugo's hugo.* / config.* / config/_default, Jekyll's
 // _config.yml) for what changes paths. Map reads every source page's front matter once, through
@@ -27,8 +30,13 @@
 // Remap maps a site again and again while it is edited (watch mode): it keeps what reading each
 // source produced and reads again only the sources named changed (reuse.go).
 //
-// Files by concern: site.go and map.go (the interface and the index); reuse.go and read.go (reading
-// the sources, and what a site mapped again keeps of them); hugo_config.go, hugo_read.go,
+// Sources lists the files and folders mapping reads (each content root with its language, the
+// folders themes and modules mount, Jekyll's collections, every configuration file and folder),
+// from what Open read and the roots Map walks: a watcher that watches them sees every edit that
+// can change the Map.
+//
+// Files by concern: site.go and map.go (the interface and the index); sources.go (what mapping
+// reads); reuse.go and read.go (reading the sources, and what a site mapped again keeps of them); hugo_config.go, hugo_read.go,
 // hugo_modules.go (themes' and modules' configuration), hugo_outputs.go (output formats),
 // hugo_cascade.go, hugo_pages.go, hugo_lists.go (pages with no content file), hugo_paths.go
 // (target paths), hugo_permalinks.go; jekyll_config.go, jekyll_reader.go, jekyll_documents.go,
@@ -83,6 +91,7 @@ type Site struct {
 	hugo *hugoConfig   // set when Generator == Hugo
 	jek  *jekyllConfig // set when Generator == Jekyll
 	kept *readings     // what reading each source produced, kept by Remap
+	read []Source      // the configuration's sources, as Open reads them (Sources)
 }
 
 // generator is what Hugo and Jekyll each implement: every source page of the site with what its

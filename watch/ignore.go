@@ -35,6 +35,8 @@ func Temporary(name string) bool {
 		return true
 	case strings.HasSuffix(name, ".crswap"): // browsers' File System Access saves (web editors)
 		return true
+	case bsdSed(name):
+		return true
 	}
 	dot := strings.LastIndexByte(name, '.')
 	if dot < 0 {
@@ -72,4 +74,34 @@ func vcsFolder(name string) bool {
 		return true
 	}
 	return false
+}
+
+// bsdSed reports the file BSD sed -i (macOS) writes beside the file it edits and renames over it:
+// ".!PID!NAME".
+func bsdSed(name string) bool {
+	rest, ok := strings.CutPrefix(name, ".!")
+	if !ok {
+		return false
+	}
+	pid, file, ok := strings.Cut(rest, "!")
+	_, err := strconv.ParseUint(pid, 10, 32)
+	return ok && err == nil && file != ""
+}
+
+// Fleeting reports whether a file's base name is one that a tool gives a file it writes and at
+// once renames over the file it edits, and that is too much like a name of the site's own to be
+// left out by name alone: GNU sed -i's "sedXXXXXX" (mkstemp's six letters and digits, in the
+// edited file's folder). A change of such a file is left out of a batch only when the file is
+// gone by then; one that stays ("sedatives") is the site's.
+func Fleeting(name string) bool {
+	rest, ok := strings.CutPrefix(name, "sed")
+	if !ok || len(rest) != 6 {
+		return false
+	}
+	for _, c := range []byte(rest) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }

@@ -22,6 +22,10 @@ func TestTemporary(t *testing.T) {
 		{"5036", true}, // 4913 + 123, when 4913 is taken
 		{"4914", false},
 		{"04913", false},
+		// BSD sed -i (macOS): .!PID!NAME beside the file
+		{".!4242!a.md", true},
+		{".!x!a.md", false},
+		{".!4242!", false},
 		// emacs: lock links and auto-save files
 		{".#a.md", true},
 		{"#a.md#", true},
@@ -58,6 +62,30 @@ func TestTemporary(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := Temporary(tc.name); got != tc.want {
 				t.Errorf("Temporary(%q) = %v, want %v", tc.name, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestFleeting(t *testing.T) {
+	tests := []struct {
+		name string
+		want bool
+	}{
+		{"sedWRLyiX", true}, // GNU sed -i's mkstemp name
+		{"sed0a9Zzq", true},
+		{"sedatives", true}, // the name alone cannot tell: left out only once it is gone
+		{"sedWRLyi", false},
+		{"sedWRLyiXY", false},
+		{"sedWRL.iX", false},
+		{"SedWRLyiX", false},
+		{"sed", false},
+		{"index.html", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Fleeting(tc.name); got != tc.want {
+				t.Errorf("Fleeting(%q) = %v, want %v", tc.name, got, tc.want)
 			}
 		})
 	}

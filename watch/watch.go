@@ -24,12 +24,17 @@
 //		}
 //	}
 //
+// MovedFlags names the flags of the generator's command line that the installed generator
+// replaced (hugo server --renderToDisk), asking the generator's own help, and gives the command
+// line back as meant.
+//
 // Events come from fsnotify. Every folder under a root is watched, folders that appear are
 // watched (and the files already in them reported) and folders that go are dropped. A root that is
 // a single file, or that does not exist yet, is watched through its parent folder, so that a save
 // that replaces the file (vim's backup-and-rename, atomic-save tools) is seen under the file's own
 // name. Editors' temporary files and robotsmith's own (see Temporary) are never reported, nor are
-// version control folders. Where the system cannot deliver events (fsnotify unsupported, the inotify
+// version control folders; a tool's temporary file named too much like the site's own (sed's, see
+// Fleeting) is not reported once it is gone. Where the system cannot deliver events (fsnotify unsupported, the inotify
 // watch or instance limit reached, kqueue out of file descriptors) the watcher polls instead, by
 // itself, and says so in the next Batch; Options.Poll asks for polling from the start (for network
 // and virtual machine file systems, where events may never come).
@@ -268,10 +273,19 @@ func (w *Watcher) batch(p *pending) Batch {
 		if w.own != nil && !c.Dir && w.own.Same(c.Path) {
 			continue
 		}
+		if !c.Dir && Fleeting(filepath.Base(c.Path)) && gone(c.Path) {
+			continue // a tool's temporary file, renamed over the file it edited (reported itself)
+		}
 		b.Changes = append(b.Changes, c)
 	}
 	slices.SortFunc(b.Changes, func(x, y Change) int { return strings.Compare(x.Path, y.Path) })
 	return b
+}
+
+// gone reports whether nothing is at p.
+func gone(p string) bool {
+	_, err := os.Lstat(p)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // Close stops watching: it cancels the watcher's goroutines and waits for them to end. Next then

@@ -128,6 +128,34 @@ func TestWatcher(t *testing.T) {
 			never: []string{"0:a.md~", "0:4913", "0:.a.md.swp"},
 		},
 		{
+			// GNU sed 4.9 `sed -i` writes the new file to sedXXXXXX (mkstemp) in the file's
+			// folder and renames it over the file; BSD sed's is .!PID!NAME.
+			desc:  "sed -i: its temporary file renamed over the page",
+			roots: []string{"content"},
+			setup: map[string]string{"content/posts/a.md": "old", "content/posts/b.md": "old"},
+			act: func(t *testing.T, dir string, wait func(string)) {
+				for tmp, p := range map[string]string{"sedWRLyiX": "a.md", ".!4242!b.md": "b.md"} {
+					tmp, p := filepath.Join(dir, "content/posts", tmp), filepath.Join(dir, "content/posts", p)
+					write(t, tmp, "new")
+					if err := os.Rename(tmp, p); err != nil {
+						t.Fatal(err)
+					}
+				}
+			},
+			want:  []string{"0:posts/a.md", "0:posts/b.md"},
+			never: []string{"0:posts/sedWRLyiX", "0:posts/.!4242!b.md"},
+		},
+		{
+			// A file of the site named like sed's temporary file, which stays, is the site's.
+			desc:  "a file named like sed's temporary file that stays",
+			roots: []string{"public"},
+			setup: map[string]string{"public/index.html": "x"},
+			act: func(t *testing.T, dir string, wait func(string)) {
+				write(t, filepath.Join(dir, "public/sedatives"), "a file of the site")
+			},
+			want: []string{"0:sedatives"},
+		},
+		{
 			desc:  "an atomic save: a temporary file renamed over the page",
 			roots: []string{"content"},
 			setup: map[string]string{"content/a.md": "old"},
