@@ -280,7 +280,7 @@ func TestRobotsTxtOverruled(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, f := range rep.Findings {
+			for _, f := range texts(rep.Findings) {
 				if strings.Contains(f, "robots.txt") {
 					got = append(got, f)
 				}
@@ -331,7 +331,7 @@ func TestContentUsageHeader(t *testing.T) {
 			if n := strings.Count(got, "Content-Usage: train-ai=n, search=y"); n != 1 {
 				t.Errorf("_headers sends robotsmith's Content-Usage in %d rules, want 1", n)
 			}
-			if !slices.ContainsFunc(rep.Findings, func(f string) bool { return strings.HasSuffix(f, tc.finding) }) {
+			if !slices.ContainsFunc(texts(rep.Findings), func(f string) bool { return strings.HasSuffix(f, tc.finding) }) {
 				t.Errorf("findings %q, want one ending %q", rep.Findings, tc.finding)
 			}
 		})
@@ -456,7 +456,7 @@ func TestRobotsTxtFindingsSeeBlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(rep.Findings, func(f string) bool { return strings.Contains(f, want) }) {
+		if !slices.ContainsFunc(texts(rep.Findings), func(f string) bool { return strings.Contains(f, want) }) {
 			t.Errorf("write %v: findings %q, want one containing %q", write, rep.Findings, want)
 		}
 	}

@@ -93,6 +93,7 @@ const (
 	SitemapTokenTooLong  Code = 602
 	SitemapNotUTF8       Code = 603
 	SitemapRelativeURL   Code = 604
+	SitemapTooLarge      Code = 605
 
 	// RS07xx: robots.txt and the AI preferences.
 	RobotsGroupNoAgents    Code = 701
@@ -393,7 +394,10 @@ var table = [...]Info{
 		"Sitemaps are UTF-8 (sitemaps.org); write it in UTF-8."},
 	{SitemapRelativeURL, "sitemap-relative-url", Warning,
 		"a sitemap lists a relative URL",
-		"Search engines take only absolute URLs in a sitemap's <loc>. Set the site's base URL (Hugo's baseURL, Jekyll's url), from which the generator writes absolute URLs, or write them absolute."},
+		"Search engines take only absolute URLs in a sitemap's `<loc>`. Set the site's base URL (Hugo's baseURL, Jekyll's url), from which the generator writes absolute URLs, or write them absolute."},
+	{SitemapTooLarge, "sitemap-too-large", Warning,
+		"a sitemap larger than robotsmith reads, left as it is",
+		"The protocol allows 50 MB; robotsmith reads a sitemap of up to 100 MB and leaves a larger one as it is, unpruned. Split it with a sitemap index."},
 
 	{RobotsGroupNoAgents, "robots-group-no-agents", Error,
 		"a robots_txt group names no agents",
