@@ -102,8 +102,11 @@ type Related struct {
 
 // Problem is one error, finding or warning.
 type Problem struct {
-	Code     Code
-	Severity Severity // the code's by default; a Warning raised to a Finding by --strict
+	Code Code
+	// Severity is the code's by default; a Warning raised to a Finding by --strict, or to an
+	// Error where a command cannot go on without what it warns of (explain asked for a file the
+	// walk skips).
+	Severity Severity
 	Position
 	Related []Related // the other side, where there is one
 	Msg     string    // what is wrong and what to do, without position or code
