@@ -363,7 +363,7 @@ func reportFormat(cmd string, o *options) (string, error) {
 		return "text", nil
 	case !slices.Contains(formats, f):
 		msg := fmt.Sprintf("--format %q is not one of %s", f, strings.Join(formats, ", "))
-		if near, ok := suggest.Resembles(strings.ToLower(f), formats); ok {
+		if near, ok := suggest.Resembles(f, formats); ok {
 			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 		return "", &usageError{cmd, msg}
