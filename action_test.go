@@ -379,21 +379,27 @@ func TestActionRun(t *testing.T) {
 		t.Errorf("base.sh with a missing base-record: exit %d\n%s", code, out)
 	}
 
-	// check.sh: the plain site before build would change; the step passes and says so in status.
+	// check.sh: the plain site before build would change; the step passes and says so in status,
+	// and with sarif: true writes check --format sarif's log for the upload step.
 	code, out, o = r.step("check.sh", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": "", "INPUT_STRICT": "true", "INPUT_SARIF": "true"})
 	if code != 0 || o["status"] != "1" || !strings.Contains(out, "would change 1 file") {
 		t.Errorf("check.sh: exit %d, status=%q; want 0 and 1\n%s", code, o["status"], out)
 	}
-	for _, want := range []string{
-		"::notice title=robotsmith::robotsmith devel writes no indexability record yet (check --record): no diff",
-		"::warning title=robotsmith::sarif: robotsmith devel cannot write SARIF yet (check --format sarif); nothing uploaded",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("check.sh says nothing of %q:\n%s", want, out)
-		}
+	if want := "::notice title=robotsmith::robotsmith devel writes no indexability record yet (check --record): no diff"; !strings.Contains(out, want) {
+		t.Errorf("check.sh says nothing of %q:\n%s", want, out)
 	}
-	if o["record"] != "" || o["sarif"] != "" {
-		t.Errorf("check.sh: record=%q sarif=%q, want none from this robotsmith", o["record"], o["sarif"])
+	if strings.Contains(out, "SARIF") {
+		t.Errorf("check.sh warns of SARIF, which this robotsmith writes:\n%s", out)
+	}
+	if o["record"] != "" {
+		t.Errorf("check.sh: record=%q, want none from this robotsmith", o["record"])
+	}
+	if want := filepath.Join(r.temp, "robotsmith-record", "check.sarif"); o["sarif"] != want {
+		t.Errorf("check.sh: sarif=%q, want %s", o["sarif"], want)
+	} else if log, err := os.ReadFile(want); err != nil {
+		t.Error(err)
+	} else {
+		validateSARIF(t, log)
 	}
 	code, _, o = r.step("check.sh", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": filepath.Join(dir, "none.yaml"), "INPUT_STRICT": "false", "INPUT_SARIF": "false"})
 	if code != 0 || o["status"] != "1" {

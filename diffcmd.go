@@ -9,6 +9,7 @@ import (
 	"github.com/robotsmith/robotsmith/diff"
 	"github.com/robotsmith/robotsmith/indexability"
 	"github.com/robotsmith/robotsmith/pipeline"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // runDiff is `robotsmith diff OLD NEW` (SPEC §11): each side a record file that build --record or
@@ -39,9 +40,9 @@ func runDiff(_ context.Context, c *cli, o *options, args []string) error {
 
 	rep, err := c.diff(args[0], args[1], format, failOn)
 	if err != nil {
-		errs := pipeline.ErrorMessages(err)
+		errs := pipeline.Problems(err)
 		if o.json {
-			if werr := diff.ErrorJSON(c.stdout, versionString(), args[0], args[1], failOn, errs); werr != nil {
+			if werr := diff.ErrorJSON(c.stdout, versionString(), args[0], args[1], failOn, pipeline.Messages(errs)); werr != nil {
 				return werr
 			}
 		}
@@ -52,10 +53,11 @@ func runDiff(_ context.Context, c *cli, o *options, args []string) error {
 	if len(rep.Failures) == 0 {
 		return nil
 	}
-	var msgs []pipeline.Message
+	var msgs []problem.Problem
 	for _, f := range rep.Failures {
+		// The comparison's verdict, as check's "check failed": no problem of the site, no code.
 		line := fmt.Sprintf("robotsmith diff fails on %s: %s", f.Rule, f.Reason)
-		msgs = append(msgs, pipeline.Message{Severity: pipeline.SeverityError, Message: line, Text: line})
+		msgs = append(msgs, problem.Problem{Severity: problem.Error, Msg: line})
 		if format != diff.Text { // the text report ends with them already
 			fmt.Fprintf(c.stderr, "robotsmith diff: fails on %s: %s\n", f.Rule, f.Reason)
 		}

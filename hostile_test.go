@@ -479,6 +479,11 @@ func TestHostile(t *testing.T) {
 			if strings.Contains(r.stderr, "panic") || strings.Contains(r.stderr, "goroutine ") {
 				t.Errorf("a panic:\n%.4000s", r.stderr)
 			}
+			// Every problem a hostile input makes has a code of its own: one robotsmith did not
+			// expect is a problem the registry lacks.
+			if i := strings.Index(r.stderr, "[RS0005 internal-error]"); i >= 0 {
+				t.Errorf("an error of no code of its own:\n%.2000s", r.stderr[max(0, strings.LastIndex(r.stderr[:i], "\n")):])
+			}
 			for _, want := range c.stderr {
 				if !strings.Contains(r.stderr, strings.ReplaceAll(want, "SITE", dir)) {
 					t.Errorf("stderr does not say %q:\n%.2000s", want, r.stderr)

@@ -44,6 +44,7 @@ import (
 	"github.com/robotsmith/robotsmith/internal/heapcap"
 	"github.com/robotsmith/robotsmith/internal/suggest"
 	"github.com/robotsmith/robotsmith/pipeline"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // version is set at release time (GoReleaser's ldflags: -X main.version=1.2.3). Left empty, it is the
@@ -84,6 +85,11 @@ func signalContext() (context.Context, func()) {
 type interrupted struct{ sig syscall.Signal }
 
 func (e *interrupted) Error() string { return "interrupted (" + e.sig.String() + ")" }
+
+// Problem is the interruption as the reports give it: of code problem.Interrupted.
+func (e *interrupted) Problem() problem.Problem {
+	return *problem.New(problem.Interrupted, problem.Position{}, e.Error())
+}
 
 // usageError is a mistake on the command line: exit status 2. It is printed as one line: what was
 // wrong, and where to get help.
@@ -145,6 +151,7 @@ type cli struct {
 type options struct {
 	config, output  string
 	noCommand, json bool
+	format          string // build and check --format: text, json or sarif ("" is --json's or text)
 	quiet, verbose  bool
 	poll            bool
 	strict          bool
@@ -197,9 +204,14 @@ is written: if there is an error, no file is changed. SITE is the site's root fo
 			example: `robotsmith build                           # in a Hugo or Jekyll site's root
 hugo --minify && robotsmith build --no-command
 robotsmith build public/                   # any folder of HTML`,
-			exit:  "0 ok; 1 errors (nothing written); 2 usage error",
-			flags: func(fs *flag.FlagSet, o *options) { siteFlags(fs, o); noCommandFlag(fs, o); quietFlags(fs, o) },
-			run:   runSite(true),
+			exit: "0 ok; 1 errors (nothing written); 2 usage error",
+			flags: func(fs *flag.FlagSet, o *options) {
+				siteFlags(fs, o)
+				formatFlag(fs, o)
+				noCommandFlag(fs, o)
+				quietFlags(fs, o)
+			},
+			run: runSite(true),
 		},
 		{
 			name:    "check",
@@ -212,10 +224,12 @@ sitemap entry or a canonical or hreflang link for a URL that is noindex or has n
 (warnings) mixed signals such as a noindex page canonical to another URL.`,
 			example: `robotsmith check                           # after hugo or jekyll build
 robotsmith check --strict                  # in CI: warnings fail too
-robotsmith check --json site/ > report.json`,
+robotsmith check --json site/ > report.json
+robotsmith check --format sarif > robotsmith.sarif   # for code scanning`,
 			exit: "0 clean; 1 something would change, a finding or an error (with --strict, a warning too); 2 usage error",
 			flags: func(fs *flag.FlagSet, o *options) {
 				siteFlags(fs, o)
+				formatFlag(fs, o)
 				quietFlags(fs, o)
 				strictFlag(fs, o)
 				noCommandAccepted(fs, o, "check")
@@ -329,6 +343,34 @@ robotsmith diff --markdown base.jsonl site.jsonl > comment.md   # a pull-request
 func siteFlags(fs *flag.FlagSet, o *options) {
 	pathFlags(fs, o)
 	fs.BoolVar(&o.json, "json", false, "print the JSON report on stdout instead of the summary (errors included)")
+}
+
+// formatFlag is build's and check's --format: text (the summary), json (--json's report) or sarif.
+func formatFlag(fs *flag.FlagSet, o *options) {
+	fs.StringVar(&o.format, "format", "", "print the report as `FORMAT`: text (the summary, the default), json (as --json) or sarif (SARIF 2.1.0, for code scanning)")
+}
+
+// formats are --format's values.
+var formats = []string{"text", "json", "sarif"}
+
+// reportFormat is the report's format that --format and --json ask for, or a usage error.
+func reportFormat(cmd string, o *options) (string, error) {
+	f := strings.ToLower(o.format)
+	switch {
+	case f == "" && o.json, f == "json":
+		return "json", nil
+	case f == "":
+		return "text", nil
+	case !slices.Contains(formats, f):
+		msg := fmt.Sprintf("--format %q is not one of %s", f, strings.Join(formats, ", "))
+		if near, ok := suggest.Resembles(f, formats); ok {
+			msg += fmt.Sprintf("; did you mean %q?", near)
+		}
+		return "", &usageError{cmd, msg}
+	case o.json:
+		return "", &usageError{cmd, "--json and --format " + f + ": one format at a time"}
+	}
+	return f, nil
 }
 
 func pathFlags(fs *flag.FlagSet, o *options) {
@@ -703,6 +745,10 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		if len(args) > 1 {
 			return &usageError{name, fmt.Sprintf("one SITE at most, got %q", args)}
 		}
+		format, err := reportFormat(name, o)
+		if err != nil {
+			return err
+		}
 		opt := pipeline.Options{
 			Config:     o.config,
 			Output:     o.output,
@@ -729,14 +775,14 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		rep, err := pipeline.Run(ctx, opt)
 		prog.clear()
 		if ctx.Err() != nil {
-			// Stopped by a signal: run says so in one line, and the JSON report says so too.
+			// Stopped by a signal: run says so in one line, and the JSON report and the SARIF log
+			// say so too.
 			cause := context.Cause(ctx)
-			if o.json {
-				doc := pipeline.Document{Command: name, Version: versionString(), Report: rep, Err: cause}
-				if doc.Report == nil {
-					doc.Report = &pipeline.Report{Site: firstOf(opt.Root, "."), Config: o.config, Output: o.output}
+			if format != "text" {
+				if rep == nil {
+					rep = &pipeline.Report{Site: firstOf(opt.Root, "."), Config: o.config, Output: o.output}
 				}
-				writeJSON(c.stdout, doc)
+				c.writeReport(format, name, opt.Root, rep, cause, false)
 			}
 			return cause
 		}
@@ -745,20 +791,20 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		}
 		failed := err != nil || (!write && rep != nil && (rep.Changed > 0 || len(rep.Findings) > 0))
 
-		var warnings, findings []pipeline.Message
+		var warnings, findings []problem.Problem
 		if rep != nil && err == nil {
-			warnings, findings = rep.Messages()
+			warnings, findings = rep.Warnings, rep.Findings
 		}
-		errs := pipeline.ErrorMessages(err)
-		if o.json {
+		errs := pipeline.Problems(err)
+		switch {
+		case format != "text":
 			if rep == nil {
 				rep = &pipeline.Report{Site: firstOf(opt.Root, "."), Config: o.config, Output: o.output}
 			}
-			doc := pipeline.Document{Command: name, Version: versionString(), OK: !failed, Report: rep, Err: err}
-			if werr := writeJSON(c.stdout, doc); werr != nil {
+			if werr := c.writeReport(format, name, opt.Root, rep, err, !failed); werr != nil {
 				return werr
 			}
-		} else if err == nil && !o.quiet {
+		case err == nil && !o.quiet:
 			fmt.Fprint(c.stdout, rep.Summary(write, o.verbose))
 		}
 		printErrors(c.stderr, errs)
@@ -776,6 +822,52 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		}
 		return nil
 	}
+}
+
+// writeReport writes the report of build or check (name) on stdout in format (json or sarif):
+// rep's counts and problems and err's, ok saying the command exits 0. root is the site's root.
+func (c *cli) writeReport(format, name, root string, rep *pipeline.Report, err error, ok bool) error {
+	if format == "json" {
+		return writeJSON(c.stdout, pipeline.Document{Command: name, Version: versionString(), OK: ok, Report: rep, Err: err})
+	}
+	log := pipeline.SARIF{Version: versionString(), Errors: pipeline.Problems(err), Findings: rep.Findings, Warnings: rep.Warnings}
+	log.BaseID, log.BaseURI, log.Locate = c.sarifBase(root)
+	return writeJSON(c.stdout, log)
+}
+
+// sarifBase is the folder a SARIF log's URIs are relative to, its base URI and how a file robotsmith
+// names is placed in it: the site's root (SITEROOT); under GitHub Actions the repository's
+// (%SRCROOT%, GITHUB_WORKSPACE) when the site is in it, since code scanning reads a relative URI
+// as relative to the repository whatever its base.
+func (c *cli) sarifBase(root string) (id, uri string, locate func(string) (string, bool)) {
+	base, err := filepath.Abs(firstOf(root, "."))
+	if err != nil {
+		base = firstOf(root, ".")
+	}
+	id = "SITEROOT"
+	if ws := c.getenv("GITHUB_WORKSPACE"); c.getenv("GITHUB_ACTIONS") == "true" && ws != "" {
+		if abs, err := filepath.Abs(ws); err == nil && within(abs, base) {
+			id, base = "%SRCROOT%", abs
+		}
+	}
+	locate = func(file string) (string, bool) {
+		abs, err := filepath.Abs(sitePath(file, root))
+		if err != nil {
+			return filepath.ToSlash(file), true
+		}
+		rel, err := filepath.Rel(base, abs)
+		if err != nil || !filepath.IsLocal(rel) {
+			return filepath.ToSlash(abs), false
+		}
+		return filepath.ToSlash(rel), true
+	}
+	return id, pipeline.FileURI(filepath.ToSlash(base)), locate
+}
+
+// within reports whether path is the folder dir or in it (both absolute and clean).
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 func firstOf(a, b string) string {
@@ -803,7 +895,7 @@ func runExplain(ctx context.Context, c *cli, o *options, args []string) error {
 		opt.Root, args = args[0], args[1:]
 	}
 	es, err := pipeline.Explain(ctx, opt, args)
-	errs := pipeline.ErrorMessages(err)
+	errs := pipeline.Problems(err)
 	if o.json {
 		doc := pipeline.ExplainDocument{Command: "explain", Version: versionString(), OK: err == nil, Paths: es, Err: err}
 		if werr := writeJSON(c.stdout, doc); werr != nil {
@@ -832,11 +924,11 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// printErrors prints each error on its own line, in the form editors jump to (file:line: message),
-// with nothing before it.
-func printErrors(w io.Writer, errs []pipeline.Message) {
-	for _, m := range errs {
-		fmt.Fprintln(w, m.Text)
+// printErrors prints each error on its own line, in the form editors jump to, with its code and
+// name (problem.Problem.Text), with nothing before it.
+func printErrors(w io.Writer, errs []problem.Problem) {
+	for _, p := range errs {
+		fmt.Fprintln(w, p.Text())
 	}
 }
 
@@ -844,56 +936,72 @@ func printErrors(w io.Writer, errs []pipeline.Message) {
 // the first few of a step on the pull request, and a theme's typo repeats on every page.
 const maxAnnotations = 50
 
-// annotate prints each list of msgs, under GitHub Actions (GITHUB_ACTIONS=true), as workflow
-// commands (::error file=F,line=N::message), which the runner reads from stderr as well as stdout
-// and shows on the pull request. root is the site's root folder.
-func (c *cli) annotate(root string, lists ...[]pipeline.Message) {
+// annotate prints each list of problems, under GitHub Actions (GITHUB_ACTIONS=true), as workflow
+// commands (::error file=F,line=N,col=C,title=RS0103 noindex-blocked-by-robots-txt::message),
+// which the runner reads from stderr as well as stdout and shows on the pull request. root is the
+// site's root folder.
+func (c *cli) annotate(root string, lists ...[]problem.Problem) {
 	if c.getenv("GITHUB_ACTIONS") != "true" {
 		return
 	}
 	workspace := c.getenv("GITHUB_WORKSPACE")
-	for _, msgs := range lists {
-		for i, m := range msgs {
+	for _, ps := range lists {
+		for i, p := range ps {
 			if i == maxAnnotations {
-				fmt.Fprintf(c.stderr, "::%s::%s\n", m.Severity, escapeData(fmt.Sprintf("... and %d more (robotsmith --json lists them all)", len(msgs)-i)))
+				fmt.Fprintf(c.stderr, "::%s::%s\n", annotationLevel(p.Severity), escapeData(fmt.Sprintf("... and %d more (robotsmith --json lists them all)", len(ps)-i)))
 				break
 			}
-			fmt.Fprintln(c.stderr, workflowCommand(m, root, workspace))
+			fmt.Fprintln(c.stderr, workflowCommand(p, root, workspace))
 		}
 	}
 }
 
-// workflowCommand is m as a GitHub Actions workflow command, its file named relative to the
-// repository (workspace), as annotations need it.
-func workflowCommand(m pipeline.Message, root, workspace string) string {
+// annotationLevel is the workflow command a problem of severity s is: error for an error and a
+// finding (each fails check), warning for a warning.
+func annotationLevel(s problem.Severity) string {
+	if s == problem.Warning {
+		return "warning"
+	}
+	return "error"
+}
+
+// workflowCommand is p as a GitHub Actions workflow command, its file named relative to the
+// repository (workspace), as annotations need it, its code and name the title.
+func workflowCommand(p problem.Problem, root, workspace string) string {
 	var props []string
-	if m.File != "" {
-		props = append(props, "file="+escapeProperty(repoPath(m.File, root, workspace)))
-		if m.Line > 0 {
-			props = append(props, fmt.Sprintf("line=%d", m.Line))
+	if p.File != "" {
+		props = append(props, "file="+escapeProperty(repoPath(p.File, root, workspace)))
+		if p.Line > 0 {
+			props = append(props, fmt.Sprintf("line=%d", p.Line))
 		}
-		if m.Col > 0 {
-			props = append(props, fmt.Sprintf("col=%d", m.Col))
+		if p.Col > 0 {
+			props = append(props, fmt.Sprintf("col=%d", p.Col))
 		}
 	}
-	msg := m.Message
-	if m.File == "" {
-		msg = m.Text
+	if t := p.Code.Title(); t != "" {
+		props = append(props, "title="+escapeProperty(t))
 	}
-	cmd := "::" + string(m.Severity)
+	cmd := "::" + annotationLevel(p.Severity)
 	if len(props) > 0 {
 		cmd += " " + strings.Join(props, ",")
 	}
-	return cmd + "::" + escapeData(msg)
+	return cmd + "::" + escapeData(p.Msg)
 }
 
-// repoPath is file relative to the repository's root when it lies inside it. Source files are
-// named relative to the site's root (content/blog/a.md), output files relative to the working
-// directory (public/blog/a/index.html): a name that is not a file here is looked for in root.
-func repoPath(file, root, workspace string) string {
+// sitePath is file as a path to open from the working directory. Source files are named relative
+// to the site's root (content/blog/a.md), output files and the configuration relative to the
+// working directory (public/blog/a/index.html): a name that is not a file here is looked for in
+// root.
+func sitePath(file, root string) string {
 	if root != "" && !filepath.IsAbs(file) && !exists(file) && exists(filepath.Join(root, file)) {
-		file = filepath.Join(root, file)
+		return filepath.Join(root, file)
 	}
+	return file
+}
+
+// repoPath is file relative to the repository's root when it lies inside it (sitePath).
+func repoPath(file, root, workspace string) string {
+	file = sitePath(file, root)
 	if workspace == "" {
 		return filepath.ToSlash(file)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -147,14 +148,31 @@ func runCtx(t *testing.T, ctx context.Context, env map[string]string, args ...st
 	err := run(ctx, args, func(k string) string { return env[k] }, &stdout, &stderr)
 	r := runResult{exitCode(err), stdout.String(), stderr.String()}
 	help := slices.ContainsFunc(args, func(a string) bool { return a == "-h" || a == "-help" || a == "--help" })
-	if slices.Contains(args, "--json") && r.code != 2 && !help {
-		if args[0] == "diff" {
-			validateAgainst(t, diffSchemaFile, []byte(r.stdout))
-		} else {
-			validateReport(t, []byte(r.stdout))
-		}
+	switch format := formatArg(args); {
+	case r.code == 2 || help:
+	case format == "json" && args[0] == "diff":
+		validateAgainst(t, diffSchemaFile, []byte(r.stdout))
+	case format == "json":
+		validateReport(t, []byte(r.stdout))
+	case format == "sarif":
+		validateSARIF(t, []byte(r.stdout))
 	}
 	return r
+}
+
+// formatArg is the report's format that args ask for: json (--json, --format json), sarif, or "".
+func formatArg(args []string) string {
+	for i, a := range args {
+		switch {
+		case a == "--json" || a == "-json":
+			return "json"
+		case (a == "--format" || a == "-format") && i+1 < len(args):
+			return strings.ToLower(args[i+1])
+		case strings.HasPrefix(a, "--format="), strings.HasPrefix(a, "-format="):
+			return strings.ToLower(a[strings.Index(a, "=")+1:])
+		}
+	}
+	return ""
 }
 
 func runCmd(t *testing.T, args ...string) runResult {
@@ -204,6 +222,10 @@ func TestRunArgs(t *testing.T) {
 		{"version --json", []string{"version", "--json"}, 2, "", `robotsmith version: version takes no flag --json (build, check, explain and diff do) (see robotsmith help version)`},
 		{"flag without its value", []string{"build", "--config"}, 2, "", `robotsmith build: flag --config needs a value: --config FILE (see robotsmith help build)`},
 		{"bad boolean", []string{"check", "--json=maybe"}, 2, "", `robotsmith check: invalid value "maybe" for flag --json (see robotsmith help check)`},
+		{"an unknown format", []string{"check", "--format", "xml", plain}, 2, "", `robotsmith check: --format "xml" is not one of text, json, sarif (see robotsmith help check)`},
+		{"a misspelt format", []string{"build", "--format=sraif", plain}, 2, "", `robotsmith build: --format "sraif" is not one of text, json, sarif; did you mean "sarif"? (see robotsmith help build)`},
+		{"--json and --format sarif", []string{"check", "--json", "--format", "sarif", plain}, 2, "", `robotsmith check: --json and --format sarif: one format at a time (see robotsmith help check)`},
+		{"explain --format", []string{"explain", "--format", "json", plain, "/"}, 2, "", `robotsmith explain: explain takes no flag --format (build and check do) (see robotsmith help explain)`},
 
 		// Arguments.
 		{"two sites", []string{"check", "a", "b"}, 2, "", `robotsmith check: one SITE at most, got ["a" "b"] (see robotsmith help check)`},
@@ -232,6 +254,11 @@ func TestRunArgs(t *testing.T) {
 		{"build, flags after SITE", []string{"build", plain, "-q"}, 0, "", ""},
 		{"check after build: clean", []string{"check", plain, "-v"}, 0, "would change 0 files\n", ""},
 		{"check --json after build", []string{"check", "--json", plain}, 0, `"ok": true`, ""},
+		{"check --format json", []string{"check", "--format", "json", plain}, 0, `"ok": true`, ""},
+		{"check --format json --json", []string{"check", "--format", "json", "--json", plain}, 0, `"ok": true`, ""},
+		{"check --format text", []string{"check", "--format", "text", plain}, 0, "would change 0 files\n", ""},
+		{"check --format sarif", []string{"check", "--format", "SARIF", plain}, 0, `"version": "2.1.0"`, ""},
+		{"check --format sarif, an error", []string{"check", "--format", "sarif", "does-not-exist"}, 1, `"ruleId": "RS0907"`, "does-not-exist"},
 
 		// A flag build takes that changes nothing for another command is accepted there (SPEC §1),
 		// so that a script can give every command the same flags.
@@ -336,8 +363,8 @@ func TestHelp(t *testing.T) {
 // does not take is a usage error.
 func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
-		"build":   {"config", "json", "no-command", "output", "q", "v"},
-		"check":   {"config", "json", "no-command", "output", "q", "strict", "v"},
+		"build":   {"config", "format", "json", "no-command", "output", "q", "v"},
+		"check":   {"config", "format", "json", "no-command", "output", "q", "strict", "v"},
 		"diff":    {"fail-on", "json", "markdown"},
 		"explain": {"agent", "config", "json", "no-command", "output"},
 		"help":    nil,
@@ -550,28 +577,39 @@ func TestProgressLine(t *testing.T) {
 	}
 }
 
-// TestWorkflowCommands is the table of GitHub Actions workflow commands, escaped as the runner
-// reads them (actions/toolkit command.ts: %, CR and LF in the message; also : and , in properties).
+// TestWorkflowCommands is the table of GitHub Actions workflow commands: a problem's level (error
+// for an error and a finding, warning for a warning), place, code and name as the title, escaped
+// as the runner reads them (actions/toolkit command.ts: %, CR and LF in the message; also : and ,
+// in properties).
 func TestWorkflowCommands(t *testing.T) {
+	at := func(file string, line, col int) problem.Position {
+		return problem.Position{File: file, Line: line, Col: col}
+	}
 	tests := []struct {
 		desc string
-		msg  pipeline.Message
+		p    problem.Problem
 		want string
 	}{
-		{"file and line", pipeline.ParseMessage(pipeline.SeverityError, "content/blog/a.md:3: front matter robots: bad"),
-			"::error file=content/blog/a.md,line=3::front matter robots: bad"},
-		{"file, line and column", pipeline.ParseMessage(pipeline.SeverityWarning, "a.md:3:7: odd"),
-			"::warning file=a.md,line=3,col=7::odd"},
-		{"no place", pipeline.ParseMessage(pipeline.SeverityError, "command failed: hugo: exit status 1"),
-			"::error::command failed: hugo: exit status 1"},
-		{"file only", pipeline.ParseMessage(pipeline.SeverityError, "content/x.md: no output found (expected public/x/index.html)"),
-			"::error file=content/x.md::no output found (expected public/x/index.html)"},
-		{"escapes", pipeline.Message{File: "a,b:c%.md", Line: 2, Severity: pipeline.SeverityError, Message: "100% sure\r\nnext ::x"},
-			"::error file=a%2Cb%3Ac%25.md,line=2::100%25 sure%0D%0Anext ::x"},
+		{"an error at a file and line", *problem.New(problem.MalformedDirective, at("content/blog/a.md", 3, 0), "front matter robots: bad"),
+			"::error file=content/blog/a.md,line=3,title=RS0401 malformed-directive::front matter robots: bad"},
+		{"a warning at a file, line and column", *problem.New(problem.LooseSeparators, at("a.md", 3, 7), "odd"),
+			"::warning file=a.md,line=3,col=7,title=RS0409 loose-separators::odd"},
+		{"a finding", *problem.New(problem.NoindexBlockedByRobotsTxt, at("content/blog/a.md", 3, 0), "hidden"),
+			"::error file=content/blog/a.md,line=3,title=RS0103 noindex-blocked-by-robots-txt::hidden"},
+		{"a warning raised by --strict", problem.New(problem.UnknownDirective, at("a.md", 2, 0), "dropped").Strict(),
+			"::error file=a.md,line=2,title=RS0403 unknown-directive::dropped"},
+		{"no place", *problem.New(problem.CommandFailed, problem.Position{}, "command failed: hugo: exit status 1"),
+			"::error title=RS0004 command-failed::command failed: hugo: exit status 1"},
+		{"file only", *problem.New(problem.PageOutputMissing, at("content/x.md", 0, 0), "no output found (expected public/x/index.html)"),
+			"::error file=content/x.md,title=RS0505 page-output-missing::no output found (expected public/x/index.html)"},
+		{"no code", problem.Problem{Severity: problem.Error, Msg: "robotsmith diff fails on home: /"},
+			"::error::robotsmith diff fails on home: /"},
+		{"escapes", *problem.New(problem.MalformedDirective, at("a,b:c%.md", 2, 0), "100% sure\r\nnext ::x"),
+			"::error file=a%2Cb%3Ac%25.md,line=2,title=RS0401 malformed-directive::100%25 sure%0D%0Anext ::x"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			if got := workflowCommand(tc.msg, "", ""); got != tc.want {
+			if got := workflowCommand(tc.p, "", ""); got != tc.want {
 				t.Errorf("got  %q\nwant %q", got, tc.want)
 			}
 		})
@@ -602,8 +640,9 @@ func TestGitHubActions(t *testing.T) {
 			t.Errorf("%q: exit %d, want 1", args, r.code)
 		}
 		for _, want := range []string{
-			"::warning file=site/content/blog/typo.md,line=3::front matter robots: obsolete directive \"noodp\"",
+			"::warning file=site/content/blog/typo.md,line=3,title=RS0404 obsolete-directive::front matter robots: obsolete directive \"noodp\"",
 			"::error file=site/public/_headers,line=",
+			",title=RS0805 header-rule-overlaps::",
 		} {
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("%q: stderr lacks %q:\n%s", args, want, r.stderr)
@@ -619,7 +658,7 @@ func TestGitHubActions(t *testing.T) {
 
 	writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
 	r := runEnv(t, gha, "build", "--no-command", "site")
-	if want := "::error file=site/content/about.md,line=3::front matter robots: \"max-snippet:lots\""; r.code != 1 || !strings.Contains(r.stderr, want) {
+	if want := "::error file=site/content/about.md,line=3,title=RS0401 malformed-directive::front matter robots: \"max-snippet:lots\""; r.code != 1 || !strings.Contains(r.stderr, want) {
 		t.Errorf("build with an error: exit %d, stderr lacks %q:\n%s", r.code, want, r.stderr)
 	}
 	if !strings.HasPrefix(r.stderr, "content/about.md:3: front matter robots:") {
@@ -862,15 +901,21 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 }
 
 // TestJSONGolden compares the JSON reports of the sample site with the golden files in testdata/
-// (regenerate with go test -run JSONGolden -update): build, explain, and a config error. runEnv
-// validates each against the schema.
+// (regenerate with go test -run JSONGolden -update): build, explain, check --strict --format sarif
+// with a warning and a finding, and a config error. runEnv validates each against its schema.
 func TestJSONGolden(t *testing.T) {
 	gen := genBinary(t)
 	dir := copySite(t, gen)
 	generate(t, gen, dir)
 	normalize := func(s string) string {
 		s = strings.ReplaceAll(s, dir, "sample-site")
-		return regexp.MustCompile(`"version": "[^"]*"`).ReplaceAllString(s, `"version": "VERSION"`)
+		// robotsmith's version, not SARIF's.
+		return regexp.MustCompile(`"version": "[^"]*"`).ReplaceAllStringFunc(s, func(v string) string {
+			if v == `"version": "2.1.0"` {
+				return v
+			}
+			return `"version": "VERSION"`
+		})
 	}
 	tests := []struct {
 		golden string
@@ -880,6 +925,17 @@ func TestJSONGolden(t *testing.T) {
 	}{
 		{"sample-site.build.json", []string{"build", "--json", "--no-command", dir}, 0, nil},
 		{"sample-site.explain.json", []string{"explain", "--json", "--agent", "GPTBot,Googlebot", dir, "/blog/per-agent/", "/old-path/", "/files/terms.pdf", "/tags/robots/page/2/", "/no/such/page/"}, 1, nil},
+		{"sample-site.check.sarif", []string{"check", "--strict", "--format", "sarif", dir}, 1, func() {
+			// A warning (an obsolete value) and a finding (a rule of the site's own _headers that
+			// sets X-Robots-Tag for a file robotsmith covers), as TestGitHubActions has them.
+			writeFile(t, dir, "content/blog/typo.md", "---\ntitle: Typo\nrobots: noodp\n---\nbody\n")
+			headers, err := os.ReadFile(filepath.Join(dir, "static", "_headers"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, dir, "static/_headers", string(headers)+"/files/terms.pdf\n  X-Robots-Tag: noarchive\n")
+			generate(t, gen, dir)
+		}},
 		{"sample-site.config-error.json", []string{"check", "--json", dir}, 1, func() {
 			f, err := os.OpenFile(filepath.Join(dir, "robotsmith.yaml"), os.O_APPEND|os.O_WRONLY, 0)
 			if err != nil {

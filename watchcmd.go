@@ -41,7 +41,7 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 	own := watch.NewOwn()
 	l, err := pipeline.NewLive(ctx, opt, own)
 	if err != nil {
-		printErrors(c.stderr, pipeline.ErrorMessages(err))
+		printErrors(c.stderr, pipeline.Problems(err))
 		fmt.Fprintln(c.stderr, "robotsmith: the watch could not start")
 		return errFailed
 	}
@@ -178,7 +178,7 @@ func (c *cli) watcher(l *pipeline.Live, own *watch.Own, o *options) (*watch.Watc
 // show prints what an update did: its errors and, unless -q, its warnings and notes on stderr, and
 // its one line on stdout (after the first pass, build's summary too; -v lists the files written).
 func (c *cli) show(u *pipeline.Update, o *options) {
-	printErrors(c.stderr, pipeline.ErrorMessages(errors.Join(u.Errs...)))
+	printErrors(c.stderr, pipeline.Problems(errors.Join(u.Errs...)))
 	if o.quiet {
 		return
 	}
@@ -189,10 +189,10 @@ func (c *cli) show(u *pipeline.Update, o *options) {
 		fmt.Fprint(c.stdout, u.Report.Summary(true, o.verbose)) // its warnings included
 	} else {
 		for _, w := range u.Warnings {
-			fmt.Fprintln(c.stderr, w)
+			fmt.Fprintln(c.stderr, w.Text())
 		}
 		for _, f := range u.Findings {
-			fmt.Fprintln(c.stderr, f)
+			fmt.Fprintln(c.stderr, f.Text())
 		}
 	}
 	fmt.Fprintf(c.stdout, "%s %s\n", time.Now().Format("15:04:05"), u.Line())

@@ -78,6 +78,7 @@ type FolderCost struct {
 
 // LimitError says that Cloudflare's limit of 100 rules cannot be met.
 type LimitError struct {
+	File    string       // the file as messages name it ("public/_headers"); "" is _headers
 	Needed  int          // rules the file would need: preview rule + the user's + robotsmith's after folding
 	Limit   int          // 100
 	User    int          // the user's own rules outside robotsmith's block
@@ -85,12 +86,20 @@ type LimitError struct {
 	Folders []FolderCost // folders to give one decision, enough to meet the limit where possible
 }
 
-func (e *LimitError) Error() string { return "_headers: " + e.msg() }
+func (e *LimitError) Error() string { return e.file() + ": " + e.msg() }
 
-// Problem is the error as a problem.Problem of code problem.HeaderTooManyRules about _headers; its
+// file is the file, as messages name it.
+func (e *LimitError) file() string {
+	if e.File == "" {
+		return "_headers"
+	}
+	return e.File
+}
+
+// Problem is the error as a problem.Problem of code problem.HeaderTooManyRules about the file; its
 // Error() is Error().
 func (e *LimitError) Problem() problem.Problem {
-	return *problem.New(problem.HeaderTooManyRules, problem.Position{File: "_headers"}, e.msg())
+	return *problem.New(problem.HeaderTooManyRules, problem.Position{File: e.file()}, e.msg())
 }
 
 // msg is the message without the file.

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 func TestMerge(t *testing.T) {
@@ -329,8 +331,11 @@ func TestInterpretSeparators(t *testing.T) {
 			if !got.Equal(want) {
 				t.Errorf("Interpret(%q) = %v, want %v", tc.value, got, want)
 			}
-			if tc.warn == "" && got.Warning != "" || !strings.Contains(got.Warning, tc.warn) {
-				t.Errorf("Interpret(%q) warns %q, want %q", tc.value, got.Warning, tc.warn)
+			switch w := got.Warning; {
+			case tc.warn == "" && w != nil:
+				t.Errorf("Interpret(%q) warns %q, want no warning", tc.value, w.Msg)
+			case tc.warn != "" && (w == nil || !strings.Contains(w.Msg, tc.warn) || w.Code != problem.LooseSeparators):
+				t.Errorf("Interpret(%q) warns %v, want %s %q", tc.value, w, problem.LooseSeparators, tc.warn)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -14,9 +15,10 @@ type Directives struct {
 	Generic map[string]bool
 	Agents  map[string]map[string]bool
 	// Warning says how a value whose directives are separated by spaces, semicolons or line
-	// breaks was read, and to use commas (rules.SplitDirectives); "" when commas alone separate
-	// them. Equal ignores it.
-	Warning string
+	// breaks was read, and to use commas (rules.SplitDirectives): a problem of code
+	// problem.LooseSeparators, without a place (the caller knows the header's); nil when commas
+	// alone separate them. Equal ignores it.
+	Warning *problem.Problem
 }
 
 // Interpret reads one X-Robots-Tag header value the way Google and MDN
@@ -30,7 +32,9 @@ func Interpret(value string) Directives {
 	d := Directives{Generic: map[string]bool{}, Agents: map[string]map[string]bool{}}
 	cur := d.Generic
 	items, warning := rules.SplitDirectives(value)
-	d.Warning = warning
+	if warning != "" {
+		d.Warning = problem.New(problem.LooseSeparators, problem.Position{}, warning)
+	}
 	for _, item := range items {
 		agent, rest := rules.AgentPrefix(item)
 		if agent != "" {

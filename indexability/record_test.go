@@ -15,6 +15,7 @@ import (
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/indexability"
 	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -198,6 +199,9 @@ func TestReaderRefuses(t *testing.T) {
 			var fe *frontmatter.Error
 			if !errors.As(err, &fe) || fe.File != "x.jsonl" {
 				t.Errorf("got %T, want a *frontmatter.Error naming x.jsonl", err)
+			}
+			if got := problem.CodeOf(err); got != problem.RecordUnreadable {
+				t.Errorf("code %s, want %s", got, problem.RecordUnreadable)
 			}
 			if _, again := r.Next(); again != err {
 				t.Errorf("Next after the error: got %v, want the same error", again)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Writer writes a record file: the header, then one line per Write.
@@ -203,7 +204,7 @@ func (r *Reader) readLine() ([]byte, error) {
 		case err == io.EOF && len(r.buf) == 0:
 			return nil, io.EOF
 		case err != nil && err != io.EOF:
-			return nil, &frontmatter.Error{File: r.name, Err: err}
+			return nil, &frontmatter.Error{File: r.name, Err: err, Code: problem.IOError}
 		}
 		r.line++
 		return bytes.TrimSuffix(r.buf, []byte("\n")), nil
@@ -211,7 +212,7 @@ func (r *Reader) readLine() ([]byte, error) {
 }
 
 func (r *Reader) errorf(format string, args ...any) error {
-	return &frontmatter.Error{File: r.name, Line: r.line, Err: fmt.Errorf(format, args...)}
+	return &frontmatter.Error{File: r.name, Line: r.line, Err: fmt.Errorf(format, args...), Code: problem.RecordUnreadable}
 }
 
 // decodeStrict reads one JSON object into v, refusing fields v does not have and anything after

@@ -1,9 +1,10 @@
 package pipeline
 
 import (
-	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // maxTries is how many updates in a row may ask to be retried (the generator wrote a page while
@@ -118,7 +119,7 @@ func (b *backlog) finish(name func(p string) string) (retry bool, err error) {
 	if b.lastErr != nil {
 		why = b.lastErr.Error()
 	}
-	err = fmt.Errorf("%s: not written %d times in a row (%s); left as they are until the next change", strings.Join(names, ", "), b.tries, why)
+	err = problem.Newf(problem.FileKeepsChanging, problem.Position{}, "%s: not written %d times in a row (%s); left as they are until the next change", strings.Join(names, ", "), b.tries, why)
 	for p := range b.retry {
 		b.pending[p] = true
 	}

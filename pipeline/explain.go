@@ -13,13 +13,15 @@ import (
 	whatwg "github.com/nlnwa/whatwg-url/url"
 
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
-// ErrUnknownPath is returned (wrapped) by Explain for a path that is not in the output.
-var ErrUnknownPath = errors.New("not in the output")
+// ErrUnknownPath is returned (wrapped) by Explain for a path that is not in the output: a problem
+// of code problem.PathNotInOutput.
+var ErrUnknownPath error = problem.New(problem.PathNotInOutput, problem.Position{}, "not in the output")
 
 // Explanation is `robotsmith explain` for one path.
 type Explanation struct {
@@ -111,8 +113,10 @@ type Tag struct {
 
 // Explain resolves each of paths (a URL path such as /blog/post/, or an output file) without
 // writing anything, through the same step as build and check. Unknown paths are reported with
-// ErrUnknownPath; the others are still explained.
-func Explain(ctx context.Context, opt Options, paths []string) ([]Explanation, error) {
+// ErrUnknownPath; the others are still explained. Every error it joins is (or wraps) a
+// problem.Problem with its code, as Run's.
+func Explain(ctx context.Context, opt Options, paths []string) (_ []Explanation, err error) {
+	defer func() { err = coded(err) }()
 	opt.Write, opt.RunCommand = false, false
 	p, out, err := open(ctx, opt)
 	if err != nil {
@@ -204,7 +208,10 @@ func (ps *pass) lookup(q string) (plan.Record, bool, error) {
 		}
 		link, warning, ok := ps.out.classify(c, fi.Mode().Type())
 		if !ok {
-			return plan.Record{}, false, errors.New(warning)
+			// What the walk skips with a warning is an error here: the path asked for is not
+			// explained.
+			warning.Severity = problem.Error
+			return plan.Record{}, false, warning
 		}
 		rs := []plan.Record{plan.NewRecord("/"+c, link)}
 		ps.p.Locate(rs)

@@ -10,6 +10,7 @@ import (
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/internal/excerpt"
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -30,50 +31,55 @@ type findings struct {
 }
 
 type finding struct {
-	sev  Severity
-	text string
+	p    problem.Problem
 	more int // others like it
 }
 
 func newFindings() *findings { return &findings{byKey: map[string]*finding{}} }
 
-// add records a finding of severity sev, unless one with the same key is there: then it is counted.
-func (fs *findings) add(sev Severity, key, format string, args ...any) {
-	key = string(sev) + "\x00" + key
+// add records a finding of code at pos, naming the other side (related, where there is one),
+// unless one of the same code and key is there: then it is counted.
+func (fs *findings) add(code problem.Code, key string, pos problem.Position, related []problem.Related, format string, args ...any) {
+	key = code.String() + "\x00" + key
 	if f := fs.byKey[key]; f != nil {
 		f.more++
 		return
 	}
-	f := &finding{sev: sev, text: fmt.Sprintf(format, args...)}
+	p := problem.Newf(code, pos, format, args...)
+	p.Related = related
+	f := &finding{p: *p}
 	fs.list = append(fs.list, f)
 	fs.byKey[key] = f
 }
 
-// report adds the findings to rep: errors as findings (check exits 1), warnings as warnings.
+// report adds the findings to rep, each by its severity: findings (check exits 1), warnings.
 func (fs *findings) report(rep *Report) {
 	for _, f := range fs.list {
-		t := f.text
+		p := f.p
 		if f.more > 0 {
-			t += fmt.Sprintf(" (and %s like it)", Plural(f.more, "more URL"))
+			p.Msg += fmt.Sprintf(" (and %s like it)", Plural(f.more, "more URL"))
 		}
-		if f.sev == SeverityError {
-			rep.Findings = append(rep.Findings, t)
+		if p.Severity == problem.Warning {
+			rep.Warnings = append(rep.Warnings, p)
 		} else {
-			rep.Warnings = append(rep.Warnings, t)
+			rep.Findings = append(rep.Findings, p)
 		}
 	}
 }
 
 // place is where a finding about a file's noindex is reported: its source's file and line, or the
 // output file.
-func (ps *pass) place(s plan.NoindexBy, f *plan.Record) string {
+func (ps *pass) place(s plan.NoindexBy, f *plan.Record) problem.Position {
 	if s.File == "" {
-		return ps.out.outName(f.Rel())
+		return problem.Position{File: ps.out.outName(f.Rel())}
 	}
-	if s.Line > 0 {
-		return s.File + ":" + strconv.Itoa(s.Line)
-	}
-	return s.File
+	return problem.Position{File: s.File, Line: s.Line}
+}
+
+// noindexAt is the noindex of the file f (its source s, plan.Plan.NoindexSource) as the other side
+// of a finding: at its source's place, or the output file's.
+func (ps *pass) noindexAt(s plan.NoindexBy, f *plan.Record) problem.Related {
+	return problem.Related{Position: ps.place(s, f), Msg: f.URL() + " is noindex (" + s.String() + ")"}
 }
 
 // owner names what decides a file, for telling findings apart: its source page, or the file.
@@ -130,9 +136,11 @@ func (ps *pass) crawlFindings(m *model, fs *findings) {
 		}
 		for _, n := range order {
 			src := ps.p.NoindexSource(f, blocked[n][0])
-			fs.add(SeverityError, "crawl\x00"+src.String()+"\x00"+strconv.Itoa(n),
-				"%s: %s is noindex (%s), but %s:%d (%s) keeps %s from crawling it, so they never see the noindex and may index the URL from links alone (\"Indexed, though blocked by robots.txt\")",
-				ps.place(src, f), f.URL(), src, m.robots.name, n, rule[n], strings.Join(blocked[n], ", "))
+			disallow := problem.Related{Position: problem.Position{File: m.robots.name, Line: n},
+				Msg: rule[n] + " keeps " + strings.Join(blocked[n], ", ") + " from crawling " + f.URL()}
+			fs.add(problem.NoindexBlockedByRobotsTxt, src.String()+"\x00"+strconv.Itoa(n), ps.place(src, f), []problem.Related{disallow},
+				"%s is noindex (%s), but %s:%d (%s) keeps %s from crawling it, so they never see the noindex and may index the URL from links alone (\"Indexed, though blocked by robots.txt\")",
+				f.URL(), src, m.robots.name, n, rule[n], strings.Join(blocked[n], ", "))
 		}
 	}
 }
@@ -150,42 +158,49 @@ func (ps *pass) linkFindings(fs *findings) {
 		}
 		for _, l := range ps.links.Of(f) {
 			to, ok := l.Target()
-			at := fmt.Sprintf("%s:%d", ps.out.outName(f.Rel()), l.Line())
+			link := problem.Position{File: ps.out.outName(f.Rel()), Line: l.Line()}
+			at := link.String()
 			what := l.Kind().String()
 			if l.Kind() == plan.Hreflang {
 				what = "hreflang " + ps.links.Lang(l)
 			}
 			if l.Relative() && v.Class == rules.Public {
-				fs.add(SeverityWarning, "relative-hreflang",
-					"%s: the %s link of %s is a relative URL (to %s): search engines ignore an hreflang link that is not absolute; %s",
-					at, what, f.URL(), ps.linkPath(l), ps.absoluteAdvice())
+				fs.add(problem.HreflangRelative, "", link, nil,
+					"the %s link of %s is a relative URL (to %s): search engines ignore an hreflang link that is not absolute; %s",
+					what, f.URL(), ps.linkPath(l), ps.absoluteAdvice())
 			}
 			switch v.Class {
 			case rules.Public:
-				var target, why, key string
+				var (
+					target, why, key string
+					related          []problem.Related
+				)
 				switch {
 				case !ok:
 					target = ps.links.MissingPath(l)
 					why, key = "has no file in "+ps.out.name, target
 				case ps.files[to].Verdict() != nil && ps.files[to].Verdict().Noindex("robots"):
 					t := &ps.files[to]
+					src := ps.p.NoindexSource(t, "robots")
 					target, key = t.URL(), ps.owner(t)
-					why = "is noindex (" + ps.p.NoindexSource(t, "robots").String() + ")"
+					why = "is noindex (" + src.String() + ")"
+					related = []problem.Related{ps.noindexAt(src, t)}
 				default:
 					continue
 				}
-				fs.add(SeverityError, "link\x00"+what+"\x00"+ps.owner(f)+"\x00"+key,
-					"%s: the %s link of %s points at %s, which %s: the page hands its signals to a URL that cannot take them",
-					at, what, f.URL(), target, why)
+				fs.add(problem.LinkToUnindexable, what+"\x00"+ps.owner(f)+"\x00"+key, link, related,
+					"the %s link of %s points at %s, which %s: the page hands its signals to a URL that cannot take them",
+					what, f.URL(), target, why)
 			case rules.NonPublic:
 				if l.Kind() != plan.Canonical || to == i {
 					continue
 				}
 				dest := ps.linkPath(l)
 				src := ps.p.NoindexSource(f, "robots")
-				fs.add(SeverityWarning, "canonical\x00"+ps.owner(f)+"\x00"+dest,
-					"%s: %s is noindex (%s), but its canonical (%s) points at %s: mixed signals (noindex says drop this URL, the canonical says index it as another); make it canonical to itself or drop the noindex",
-					ps.place(src, f), f.URL(), src, at, dest)
+				canonical := problem.Related{Position: link, Msg: "the canonical link, to " + dest}
+				fs.add(problem.NoindexCanonicalElsewhere, ps.owner(f)+"\x00"+dest, ps.place(src, f), []problem.Related{canonical},
+					"%s is noindex (%s), but its canonical (%s) points at %s: mixed signals (noindex says drop this URL, the canonical says index it as another); make it canonical to itself or drop the noindex",
+					f.URL(), src, at, dest)
 			}
 		}
 	}
@@ -253,15 +268,15 @@ func (ps *pass) stagingFindings(fs *findings) {
 			}
 		}
 		src := ps.p.NoindexSource(f, "robots")
-		fs.add(SeverityWarning, "staging",
-			"%s: every page of the site (%d) is noindex, %s by %s, in a build that is not a preview: a staging setting shipped to production?",
-			ps.place(src, f), pages, f.URL(), src)
+		fs.add(problem.NoindexInProduction, "", ps.place(src, f), nil,
+			"every page of the site (%d) is noindex, %s by %s, in a build that is not a preview: a staging setting shipped to production?",
+			pages, f.URL(), src)
 	case home >= 0 && ps.files[home].Verdict().Class == rules.NonPublic:
 		f := &ps.files[home]
 		src := ps.p.NoindexSource(f, "robots")
-		fs.add(SeverityWarning, "staging",
-			"%s: the home page / is noindex (%s) in a build that is not a preview: a staging setting shipped to production?",
-			ps.place(src, f), src)
+		fs.add(problem.NoindexInProduction, "", ps.place(src, f), nil,
+			"the home page / is noindex (%s) in a build that is not a preview: a staging setting shipped to production?",
+			src)
 	}
 }
 
@@ -270,15 +285,16 @@ func (ps *pass) stagingFindings(fs *findings) {
 // nofollow: the crawler obeys the more restrictive, so one of the two is not what happens. Pages
 // that robotsmith's block gives lines of their own are headers.Lint's (the rules then clash in
 // _headers itself). One finding per rule, the pages it contradicts counted.
-func (ps *pass) headerFindings(name string, existing []byte) []string {
+func (ps *pass) headerFindings(name string, existing []byte) []problem.Problem {
 	if len(existing) == 0 {
 		return nil
 	}
 	fs := newFindings()
 	for _, u := range headers.UserRobotsTags(existing, ps.p.Format()) {
 		said := headers.Interpret(u.Value)
-		if said.Warning != "" {
-			fs.add(SeverityWarning, "sep\x00"+strconv.Itoa(u.Line), "%s:%d: rule %s: X-Robots-Tag: %s", name, u.Line, excerpt.Cut(u.Path), said.Warning)
+		rule := problem.Position{File: name, Line: u.Line}
+		if w := said.Warning; w != nil {
+			fs.add(w.Code, strconv.Itoa(u.Line), rule, nil, "rule %s: X-Robots-Tag: %s", excerpt.Cut(u.Path), w.Msg)
 		}
 		for i := range ps.files {
 			f := &ps.files[i]
@@ -291,9 +307,10 @@ func (ps *pass) headerFindings(name string, existing []byte) []string {
 				continue
 			}
 			if d := disagreement(v, said); d != "" {
-				fs.add(SeverityWarning, strconv.Itoa(u.Line),
-					"%s:%d: rule %s sends X-Robots-Tag: %s for %s (%s), whose robots tags say %s: crawlers obey the more restrictive of the two",
-					name, u.Line, excerpt.Cut(u.Path), excerpt.Cut(u.Value), served, ps.out.outName(f.Rel()), d)
+				page := problem.Related{Position: problem.Position{File: ps.out.outName(f.Rel())}, Msg: "its robots tags say " + d}
+				fs.add(problem.TagsDisagreeWithHeader, strconv.Itoa(u.Line), rule, []problem.Related{page},
+					"rule %s sends X-Robots-Tag: %s for %s (%s), whose robots tags say %s: crawlers obey the more restrictive of the two",
+					excerpt.Cut(u.Path), excerpt.Cut(u.Value), served, ps.out.outName(f.Rel()), d)
 			}
 		}
 	}

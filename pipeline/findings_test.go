@@ -5,6 +5,8 @@ import (
 	"maps"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // withHead is a page with extra lines in its head (from line 5 on).
@@ -42,7 +44,9 @@ func jekyllPosts(files map[string]string) map[string]string {
 
 // TestFindings is the table of SPEC §7's findings on small plain sites: each is reported once (the
 // others like it counted), as an error or a warning as SPEC says, naming both sides with
-// file:line. want are substrings of the one finding (or warning) expected, each list in order.
+// file:line, with its code, and the other side as a related place. want are substrings of the one
+// finding (or warning) expected, each list in order, as described (described: its text, then each
+// related place after "←").
 func TestFindings(t *testing.T) {
 	rules := "rules:\n  - path: /private/**\n    robots: noindex\n"
 	tests := []struct {
@@ -61,7 +65,8 @@ func TestFindings(t *testing.T) {
 				"private/a/index.html": page,
 				"private/b/index.html": page,
 			},
-			errors: [][]string{{"robotsmith.yaml:3: /private/a/ is noindex (rule 1 at ", "robots.txt:2 (Disallow: /private/) keeps robots, googlebot, bingbot from crawling it", "(and 1 more URL like it)"}},
+			errors: [][]string{{"robotsmith.yaml:3: /private/a/ is noindex (rule 1 at ", "robots.txt:2 (Disallow: /private/) keeps robots, googlebot, bingbot from crawling it", "(and 1 more URL like it)",
+				"[RS0103 noindex-blocked-by-robots-txt] ← ", "robots.txt:2: Disallow: /private/ keeps robots, googlebot, bingbot from crawling /private/a/"}},
 		},
 		{
 			desc: "1: a theme's noindex, disallowed for googlebot alone",
@@ -69,7 +74,7 @@ func TestFindings(t *testing.T) {
 				"robots.txt":          "User-agent: Googlebot\nDisallow: /hidden/\n\nUser-agent: *\nAllow: /\n",
 				"hidden/x/index.html": withHead(noindexTag),
 			},
-			errors: [][]string{{"hidden/x/index.html:5: /hidden/x/ is noindex (tag at ", "robots.txt:2 (Disallow: /hidden/) keeps googlebot from crawling it"}},
+			errors: [][]string{{"hidden/x/index.html:5: /hidden/x/ is noindex (tag at ", "robots.txt:2 (Disallow: /hidden/) keeps googlebot from crawling it", "[RS0103 noindex-blocked-by-robots-txt] ← ", "robots.txt:2: Disallow: /hidden/ keeps googlebot from crawling /hidden/x/"}},
 		},
 		{
 			desc: "1: a group for a crawler that does not index for search hides nothing",
@@ -87,8 +92,9 @@ func TestFindings(t *testing.T) {
 				"sitemap.xml":          sitemapOf("/", "/private/a/", "/gone/"),
 			},
 			errors: [][]string{
-				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))"},
-				{"sitemap.xml:5: sitemap lists https://example.org/gone/, which has no file in "},
+				{"sitemap.xml:4: sitemap lists https://example.org/private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))",
+					"[RS0101 sitemap-lists-unindexable] ← ", "robotsmith.yaml:3: /private/a/ is noindex (rule 1 at "},
+				{"sitemap.xml:5: sitemap lists https://example.org/gone/, which has no file in ", "[RS0101 sitemap-lists-unindexable]"},
 			},
 		},
 		{
@@ -99,7 +105,8 @@ func TestFindings(t *testing.T) {
 				"drafts/x/index.html": page,
 				"maps/pages.xml":      sitemapOf("/", "/drafts/x/"),
 			},
-			errors: [][]string{{"maps/pages.xml:4: sitemap lists https://example.org/drafts/x/, which robots.txt disallows for every crawler (", "robots.txt:2: Disallow: /drafts/)"}},
+			errors: [][]string{{"maps/pages.xml:4: sitemap lists https://example.org/drafts/x/, which robots.txt disallows for every crawler (", "robots.txt:2: Disallow: /drafts/)",
+				"[RS0102 sitemap-lists-disallowed] ← ", "robots.txt:2: Disallow: /drafts/ disallows it for every crawler"}},
 		},
 		{
 			desc: "2: not for every crawler when one group allows it",
@@ -127,10 +134,11 @@ func TestFindings(t *testing.T) {
 				"private/a/index.html": page,
 			},
 			errors: [][]string{
-				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))"},
-				{"a/index.html:6: the hreflang de link of /a/ points at /de/a/, which has no file in "},
+				{"a/index.html:5: the canonical link of /a/ points at /private/a/, which is noindex (rule 1 at ", "robotsmith.yaml:3 (path: /private/**))",
+					"[RS0104 link-to-unindexable] ← ", "robotsmith.yaml:3: /private/a/ is noindex"},
+				{"a/index.html:6: the hreflang de link of /a/ points at /de/a/, which has no file in ", "[RS0104 link-to-unindexable]"},
 			},
-			warns: [][]string{{"a/index.html:6: the hreflang de link of /a/ is a relative URL (to /de/a/): search engines ignore an hreflang link that is not absolute;", "(and 1 more URL like it)"}},
+			warns: [][]string{{"a/index.html:6: the hreflang de link of /a/ is a relative URL (to /de/a/): search engines ignore an hreflang link that is not absolute;", "(and 1 more URL like it)", "[RS0110 hreflang-relative]"}},
 		},
 		{
 			desc: "relative hreflang links of a Jekyll site without url: one warning, set url",
@@ -140,7 +148,7 @@ func TestFindings(t *testing.T) {
 				"_site/index.html":    withHead(`<link rel="alternate" hreflang="de" href="/de/">`, `<link rel="alternate" hreflang="en" href="/">`),
 				"_site/de/index.html": withHead(`<link rel="alternate" hreflang="de" href="/de/">`, `<link rel="alternate" hreflang="en" href="/">`),
 			},
-			warns: [][]string{{"_site/de/index.html:5: the hreflang de link of /de/ is a relative URL (to /de/): search engines ignore an hreflang link that is not absolute; set the site's base URL (url in _config.yml), from which Jekyll writes absolute URLs", "(and 3 more URLs like it)"}},
+			warns: [][]string{{"_site/de/index.html:5: the hreflang de link of /de/ is a relative URL (to /de/): search engines ignore an hreflang link that is not absolute; set the site's base URL (url in _config.yml), from which Jekyll writes absolute URLs", "(and 3 more URLs like it)", "[RS0110 hreflang-relative]"}},
 		},
 		{
 			desc: "absolute hreflang links are fine",
@@ -157,7 +165,7 @@ func TestFindings(t *testing.T) {
 				"public/a/index.html": page,
 				"public/sitemap.xml":  "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<url><loc>/</loc></url>\n<url><loc>/a/</loc></url>\n</urlset>\n",
 			},
-			warns: [][]string{{"public/sitemap.xml:3: sitemap lists / as a relative URL: search engines take only absolute URLs in a sitemap; set the site's base URL (baseURL in Hugo's configuration), from which Hugo writes absolute URLs", "(and 1 more URL like it)"}},
+			warns: [][]string{{"public/sitemap.xml:3: sitemap lists / as a relative URL: search engines take only absolute URLs in a sitemap; set the site's base URL (baseURL in Hugo's configuration), from which Hugo writes absolute URLs", "(and 1 more URL like it)", "[RS0604 sitemap-relative-url]"}},
 		},
 		{
 			desc: "a relative Sitemap: line of robots.txt, on a site with a base URL",
@@ -167,7 +175,7 @@ func TestFindings(t *testing.T) {
 				"public/index.html":  page,
 				"public/sitemap.xml": sitemapOf("/"),
 			},
-			warns: [][]string{{"public/robots.txt:4: Sitemap: /sitemap.xml is a relative URL: search engines take only an absolute URL there; write it absolute, under the site's base URL https://example.org/"}},
+			warns: [][]string{{"public/robots.txt:4: Sitemap: /sitemap.xml is a relative URL: search engines take only an absolute URL there; write it absolute, under the site's base URL https://example.org/ [RS0710 robots-sitemap-relative]"}},
 		},
 		{
 			desc: "a relative Sitemap: line of robots.txt, on a plain site",
@@ -176,7 +184,7 @@ func TestFindings(t *testing.T) {
 				"index.html":  page,
 				"sitemap.xml": sitemapOf("/"),
 			},
-			warns: [][]string{{"robots.txt:3: Sitemap: sitemap.xml is a relative URL: search engines take only an absolute URL there; write it absolute (https://your.site/...)"}},
+			warns: [][]string{{"robots.txt:3: Sitemap: sitemap.xml is a relative URL: search engines take only an absolute URL there; write it absolute (https://your.site/...) [RS0710 robots-sitemap-relative]"}},
 		},
 		{
 			desc: "3: an hreflang link to a page a kind rule makes noindex names the rule and its selector",
@@ -215,7 +223,8 @@ func TestFindings(t *testing.T) {
 				"b/index.html":    page,
 				"index.html":      page,
 			},
-			warns: [][]string{{"a/index.html:5: /a/ is noindex (tag at ", "but its canonical (", "a/index.html:6) points at /b/: mixed signals"}},
+			warns: [][]string{{"a/index.html:5: /a/ is noindex (tag at ", "but its canonical (", "a/index.html:6) points at /b/: mixed signals",
+				"[RS0105 noindex-canonical-elsewhere] ← ", "a/index.html:6: the canonical link, to /b/"}},
 		},
 		{
 			desc: "5: the home page noindex",
@@ -223,7 +232,7 @@ func TestFindings(t *testing.T) {
 				"index.html":   withHead(noindexTag),
 				"a/index.html": page,
 			},
-			warns: [][]string{{"index.html:5: the home page / is noindex (tag at ", "in a build that is not a preview"}},
+			warns: [][]string{{"index.html:5: the home page / is noindex (tag at ", "in a build that is not a preview", "[RS0106 noindex-in-production]"}},
 		},
 		{
 			desc: "5: every page noindex, said once",
@@ -251,7 +260,8 @@ func TestFindings(t *testing.T) {
 				"b/index.html":   page,
 				"index.html":     page,
 			},
-			warns: [][]string{{"_headers:2: rule /a/* sends X-Robots-Tag: noindex for /a/ (", "whose robots tags say index, follow", "(and 1 more URL like it)"}},
+			warns: [][]string{{"_headers:2: rule /a/* sends X-Robots-Tag: noindex for /a/ (", "whose robots tags say index, follow", "(and 1 more URL like it)",
+				"[RS0107 tags-disagree-with-header] ← ", "a/index.html: its robots tags say index, follow"}},
 		},
 	}
 	for _, tc := range tests {
@@ -262,8 +272,12 @@ func TestFindings(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check := func(what string, got []string, want [][]string) {
+			check := func(what string, ps []problem.Problem, want [][]string) {
 				t.Helper()
+				var got []string
+				for _, p := range ps {
+					got = append(got, described(p))
+				}
 				if len(got) != len(want) {
 					t.Errorf("%s: got %d, want %d:\n%s", what, len(got), len(want), strings.Join(got, "\n"))
 					return
@@ -282,7 +296,8 @@ func TestFindings(t *testing.T) {
 	}
 }
 
-// TestStrict: with Strict (check --strict) every warning is a finding, and check fails on it.
+// TestStrict: with Strict (check --strict) every warning is a finding, and check fails on it: the
+// same problem, its code kept, its severity raised.
 func TestStrict(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"index.html": withHead(noindexTag), "a/index.html": page})
@@ -293,6 +308,22 @@ func TestStrict(t *testing.T) {
 		}
 		if got, want := len(rep.Findings), map[bool]int{false: 0, true: 1}[strict]; got != want || len(rep.Findings)+len(rep.Warnings) != 1 {
 			t.Errorf("strict %v: %d findings, %d warnings; want %d findings and 1 message in all", strict, got, len(rep.Warnings), want)
+			continue
+		}
+		p := append(rep.Findings, rep.Warnings...)[0]
+		want := map[bool]problem.Severity{false: problem.Warning, true: problem.Finding}[strict]
+		if p.Code != problem.NoindexInProduction || p.Severity != want {
+			t.Errorf("strict %v: %s of severity %v, want %s of severity %v", strict, p.Code, p.Severity, problem.NoindexInProduction, want)
 		}
 	}
+}
+
+// described is a problem as TestFindings matches it: its text (problem.Problem.Text), then each
+// related place and what is there, after "←".
+func described(p problem.Problem) string {
+	s := p.Text()
+	for _, r := range p.Related {
+		s += " ← " + r.Position.String() + ": " + r.Msg
+	}
+	return s
 }

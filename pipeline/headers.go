@@ -9,6 +9,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // headerFiles are the _headers entries of the processed files, one per URL the host serves a file
@@ -70,9 +71,11 @@ func (ps *pass) headers(rep *Report) error {
 			rep.HeaderRules++
 		}
 	}
-	if sf.skip != "" {
+	if sf.skip != nil {
 		if rep.HeaderRules > 0 {
-			rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s; the X-Robots-Tag rules of %s are not written", sf.skip, Plural(rep.HeaderRules, "file")))
+			w := *sf.skip
+			w.Msg += fmt.Sprintf("; the X-Robots-Tag rules of %s are not written", Plural(rep.HeaderRules, "file"))
+			rep.Warnings = append(rep.Warnings, w)
 		}
 		return nil
 	}
@@ -85,14 +88,16 @@ func (ps *pass) headers(rep *Report) error {
 	}
 	block, err := headers.BlockFiles(hf, headers.Options{Format: format, Existing: existing, ContentUsage: usage})
 	if err != nil {
-		return fmt.Errorf("%s: %w", name, err)
+		return inHeadersFile(name, err)
 	}
 	for _, f := range headers.LintFiles(existing, hf, format) {
-		rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s: %s", name, f.Line, f.Path, f.Msg))
+		f.File = name
+		rep.Findings = append(rep.Findings, f.Problem())
 	}
 	if usage != "" {
 		for _, f := range headers.LintContentUsage(existing, format) {
-			rep.Findings = append(rep.Findings, fmt.Sprintf("%s:%d: %s", filepath.ToSlash(name), f.Line, f.Msg))
+			f.File = filepath.ToSlash(name)
+			rep.Findings = append(rep.Findings, f.Problem())
 		}
 	}
 	out, err := headers.Merge(existing, block)
@@ -108,4 +113,26 @@ func (ps *pass) headers(rep *Report) error {
 	rep.Changed++
 	rep.ChangedFiles = append(rep.ChangedFiles, sf.rel)
 	return ps.out.writeFile(sf.rel, sf.info, out)
+}
+
+// inHeadersFile names the _headers file, as messages name it, in each of headers' errors that err
+// joins (those that say _headers); another error is wrapped with the name.
+func inHeadersFile(name string, err error) error {
+	var out []error
+	for _, e := range unjoin(err) {
+		var (
+			pe *headers.PathError
+			le *headers.LimitError
+		)
+		switch {
+		case errors.As(e, &pe):
+			pe.File = name
+		case errors.As(e, &le):
+			le.File = name
+		default:
+			e = problem.Wrap(0, problem.Position{File: name}, e)
+		}
+		out = append(out, e)
+	}
+	return errors.Join(out...)
 }

@@ -91,7 +91,7 @@ func TestErrorPageInSitemap(t *testing.T) {
 				t.Fatal(err)
 			}
 			var found []string
-			for _, f := range rep.Findings {
+			for _, f := range texts(rep.Findings) {
 				if strings.Contains(f, "/404") {
 					found = append(found, f)
 				}

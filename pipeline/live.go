@@ -12,6 +12,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/site"
 	"github.com/robotsmith/robotsmith/watch"
 )
@@ -228,7 +229,7 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 		u.Changes = append(u.Changes, l.show(c))
 	}
 	for _, e := range b.Errs {
-		u.Warnings = append(u.Warnings, e.Error())
+		u.Warnings = append(u.Warnings, watchWarning(e))
 	}
 	configs, sources, outs := l.sortChanges(u, b)
 	if configs {
@@ -418,7 +419,7 @@ func (l *Live) full(ctx context.Context, u *Update, why string, p *plan.Plan, pl
 	files := l.files
 	if walk {
 		var (
-			warnings []string
+			warnings []problem.Problem
 			err      error
 		)
 		if files, warnings, err = out.walk(ctx); err != nil {
@@ -513,7 +514,9 @@ func (l *Live) output(u *Update, out *output, c watch.Change, todo map[string]bo
 	siteDirty = l.siteFiles[rel]
 	p := "/" + rel
 	link, warning, ok := out.listed(rel, fs.FileInfoToDirEntry(fi))
-	l.warn(u, warning)
+	if warning != nil {
+		l.warn(u, *warning)
+	}
 	i, found := l.find(p)
 	switch {
 	case !ok && found:
@@ -644,8 +647,8 @@ func (l *Live) siteSteps(u *Update, ps *pass, rep *Report, idx []int, failed []b
 	l.warn(u, rep.Warnings...)
 	rep.Warnings = nil
 	for _, f := range rep.Findings {
-		if !l.warned[f] {
-			l.warned[f] = true
+		if t := f.Text(); !l.warned[t] {
+			l.warned[t] = true
 			u.Findings = append(u.Findings, f)
 		}
 	}
@@ -780,10 +783,10 @@ func (l *Live) dropGone(u *Update, out *output, rel string) bool {
 }
 
 // warn adds the warnings not yet reported this session.
-func (l *Live) warn(u *Update, ws ...string) {
+func (l *Live) warn(u *Update, ws ...problem.Problem) {
 	for _, w := range ws {
-		if !l.warned[w] {
-			l.warned[w] = true
+		if t := w.Text(); !l.warned[t] {
+			l.warned[t] = true
 			u.Warnings = append(u.Warnings, w)
 		}
 	}

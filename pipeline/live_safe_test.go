@@ -84,7 +84,7 @@ func TestLiveBatchIsOneTransaction(t *testing.T) {
 	if rep == nil {
 		t.Fatalf("check after the kill: %v", err)
 	}
-	if !slices.ContainsFunc(rep.Warnings, func(w string) bool {
+	if !slices.ContainsFunc(texts(rep.Warnings), func(w string) bool {
 		return strings.Contains(w, "removed") || strings.Contains(w, "undid") || strings.Contains(w, "undone")
 	}) {
 		t.Errorf("check did not say it recovered: %q", rep.Warnings)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
@@ -319,6 +320,9 @@ func TestLiveApply(t *testing.T) {
 				if i < len(s.errs) && !strings.Contains(e.Error(), s.errs[i]) {
 					t.Errorf("error %d: got %q, want it to name %s", i, e, s.errs[i])
 				}
+				if problem.CodeOf(e) == 0 {
+					t.Errorf("error %d, %q, has no code", i, e)
+				}
 			}
 			// Every file written is recorded; every other file is as it was.
 			after := readTree(t, filepath.Join(dir, "public"))
@@ -417,7 +421,7 @@ func TestLiveWaitsForOutput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if u := l.Build(context.Background()); len(u.Errs) != 1 || !strings.Contains(u.Errs[0].Error(), "output folder not found") {
+	if u := l.Build(context.Background()); len(u.Errs) != 1 || !strings.Contains(u.Errs[0].Error(), "output folder not found") || problem.CodeOf(u.Errs[0]) != problem.OutputNotFound {
 		t.Fatalf("first pass without output: %v", u.Errs)
 	}
 	writeTree(t, dir, map[string]string{"public/index.html": themePage("Home")})

@@ -45,7 +45,7 @@ func TestSourceProblemsOnce(t *testing.T) {
 				t.Errorf("error %v does not name content/blog/_index.md", err)
 			}
 			n := 0
-			for _, w := range rep.Warnings {
+			for _, w := range texts(rep.Warnings) {
 				if strings.Contains(w, `"noodp"`) {
 					n++
 				}
@@ -88,7 +88,7 @@ func TestSourceProblemsOnceHugo(t *testing.T) {
 	}
 	for _, w := range []struct{ what, file string }{{`"noodp"`, "content/blog/_index.md:3:"}, {`"nofolow"`, "content/blog/first.md:5:"}} {
 		var got []string
-		for _, m := range rep.Warnings {
+		for _, m := range texts(rep.Warnings) {
 			if strings.Contains(m, w.what) {
 				got = append(got, m)
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
@@ -99,7 +100,7 @@ func (pl place) check(p *plan.Plan, runsCommand bool) (place, error) {
 		if p.Config().Command != "" && !runsCommand {
 			hint = " (run `robotsmith build` or the generator first)"
 		}
-		return pl, fmt.Errorf("%s: %w%s", pl.name, ErrNoOutput, hint)
+		return pl, problem.Wrap(0, problem.Position{File: pl.name}, fmt.Errorf("%w%s", ErrNoOutput, hint))
 	}
 	return pl, nil
 }
@@ -120,7 +121,7 @@ type output struct {
 	robots *robotsTxt
 	// warnings are what opening found, each once: a killed run's transaction finished or undone,
 	// a robots.txt that is not a file.
-	warnings []string
+	warnings []problem.Problem
 }
 
 // openOutput opens the output folder at pl for the plan p: every read and write of it goes through
@@ -141,8 +142,8 @@ func openOutput(ctx context.Context, p *plan.Plan, pl place, write bool) (out *o
 			return out, recoveryError(pl.name, err)
 		}
 		out.tx = tx
-		if w := out.recovered(tx.Recovered); w != "" {
-			out.warnings = append(out.warnings, w)
+		if w := out.recovered(tx.Recovered); w != nil {
+			out.warnings = append(out.warnings, *w)
 		}
 	}
 	if out.robots, err = out.readRobotsTxt(); err != nil {
@@ -154,16 +155,16 @@ func openOutput(ctx context.Context, p *plan.Plan, pl place, write bool) (out *o
 
 // recover finishes or undoes a build that was killed in the output folder at pl, if it is there,
 // before anything reads or writes the output, even the generator: no temporary file of it is
-// left, and every file is whole (SPEC §10). It returns what it found, as a warning ("" for
+// left, and every file is whole (SPEC §10). It returns what it found, as a warning (nil for
 // nothing).
-func recoverOutput(ctx context.Context, pl place) (string, error) {
+func recoverOutput(ctx context.Context, pl place) (*problem.Problem, error) {
 	fi, err := os.Stat(pl.dir)
 	if err != nil || !fi.IsDir() {
-		return "", nil
+		return nil, nil
 	}
 	rec, err := safefs.Recover(ctx, pl.dir)
 	if err != nil {
-		return "", recoveryError(pl.name, err)
+		return nil, recoveryError(pl.name, err)
 	}
 	return recovered(pl.name, rec), nil
 }
@@ -175,19 +176,19 @@ func recoveryError(output string, err error) error {
 	if errors.As(err, &je) || errors.Is(err, context.Canceled) {
 		return err
 	}
-	return fmt.Errorf("%s: recovering an interrupted robotsmith build: %w", output, err)
+	return problem.Wrap(0, problem.Position{File: output}, fmt.Errorf("recovering an interrupted robotsmith build: %w", err))
 }
 
 // recovered is the warning for what safefs found of an interrupted build in the output folder
-// name and undid or finished, "" for nothing.
-func recovered(name string, r safefs.Recovery) string {
+// name and undid or finished, nil for nothing.
+func recovered(name string, r safefs.Recovery) *problem.Problem {
 	if !r.Any() {
-		return ""
+		return nil
 	}
-	return fmt.Sprintf("%s: %v", name, r)
+	return problem.New(problem.BuildRecovered, problem.Position{File: name}, r.String())
 }
 
-func (out *output) recovered(r safefs.Recovery) string { return recovered(out.name, r) }
+func (out *output) recovered(r safefs.Recovery) *problem.Problem { return recovered(out.name, r) }
 
 // runCommand runs the configured generator command in the site's root through the shell, as a
 // Netlify or Cloudflare Pages build command is run.
@@ -236,7 +237,11 @@ func (out *output) fileError(rel string, err error) error {
 	case errors.As(err, &pe):
 		return &fs.PathError{Op: pe.Op, Path: out.outName(rel), Err: pe.Err}
 	}
-	return fmt.Errorf("%s: %w", out.outName(rel), err)
+	code := problem.CodeOf(err)
+	if code == 0 {
+		code = problem.IOError
+	}
+	return problem.Wrap(code, problem.Position{File: out.outName(rel)}, err)
 }
 
 // siteFile is a file of the output's that robotsmith reads whole and may rewrite: _headers,
@@ -245,9 +250,9 @@ type siteFile struct {
 	rel  string      // the file to read and write: the name asked for, or the file a link of that name leads to
 	data []byte      // its bytes; nil when there is no such file
 	info fs.FileInfo // the file as read, for writeFile; nil when there is none (writing creates it)
-	// skip, when not "", is why the file can be neither read nor written, as a warning: a link
+	// skip, when not nil, is why the file can be neither read nor written, as a warning: a link
 	// that leads outside the output or to nothing, a FIFO, a device.
-	skip string
+	skip *problem.Problem
 }
 
 // readSiteFile reads the site-level file rel (a slash path relative to the output folder). A
@@ -274,7 +279,7 @@ func (out *output) readSiteFile(rel string) (siteFile, error) {
 		// Not a file robotsmith may skip: the rules it needs cannot be written anywhere else.
 		return sf, &fs.PathError{Op: "read", Path: out.outName(rel), Err: syscall.EISDIR}
 	case !lfi.Mode().IsRegular():
-		sf.skip = fmt.Sprintf("%s: %s: skipped, never read", out.outName(rel), safefs.Kind(lfi.Mode()))
+		sf.skip = problem.Newf(problem.NotARegularFile, problem.Position{File: out.outName(rel)}, "%s: skipped, never read", safefs.Kind(lfi.Mode()))
 		return sf, nil
 	}
 	sf.data, sf.info, err = out.readFile(sf.rel, nil)
@@ -350,7 +355,7 @@ func (o *ownWrites) set(rel string, s watch.Stamp) {
 // another process changed meanwhile, or ctx ending (SIGINT, SIGTERM) undoes the files already
 // replaced. It reports whether any file was written; its warnings are leftovers the next run
 // removes.
-func (out *output) commit(ctx context.Context) (wrote bool, warnings []string, err error) {
+func (out *output) commit(ctx context.Context) (wrote bool, warnings []problem.Problem, err error) {
 	if out.tx == nil {
 		return false, nil, nil
 	}
@@ -397,12 +402,12 @@ var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.j
 // there); FIFOs, sockets and devices (never opened). Silently: the hosts' own files, robotsmith's
 // configuration, and robotsmith's own temporary files (safefs.Own), which a build removes as
 // leftovers of an interrupted run.
-func (out *output) walk(ctx context.Context) ([]plan.Record, []string, error) {
+func (out *output) walk(ctx context.Context) ([]plan.Record, []problem.Problem, error) {
 	root := filepath.Clean(out.dir)
 	var (
 		paths    pathChunks
 		links    []bool
-		warnings []string
+		warnings []problem.Problem
 		left     int // robotsmith's own files left in check
 	)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -431,12 +436,13 @@ func (out *output) walk(ctx context.Context) ([]plan.Record, []string, error) {
 			if err := out.tx.RemoveLeftover(rel); err != nil {
 				return err
 			}
-			warnings = append(warnings, fmt.Sprintf("%s: removed, a temporary file that an interrupted robotsmith build left", out.outName(rel)))
+			warnings = append(warnings, *problem.New(problem.LeftoverFiles, problem.Position{File: out.outName(rel)},
+				"removed, a temporary file that an interrupted robotsmith build left"))
 			return nil
 		}
 		link, warning, ok := out.listed(rel, d)
-		if warning != "" {
-			warnings = append(warnings, warning)
+		if warning != nil {
+			warnings = append(warnings, *warning)
 		}
 		if !ok {
 			return nil
@@ -446,8 +452,8 @@ func (out *output) walk(ctx context.Context) ([]plan.Record, []string, error) {
 		return nil
 	})
 	if left > 0 {
-		warnings = append(warnings, fmt.Sprintf("%s: %s of an interrupted or running robotsmith build (the next build removes them)",
-			out.name, Plural(left, "temporary file")))
+		warnings = append(warnings, *problem.Newf(problem.LeftoverFiles, problem.Position{File: out.name},
+			"%s of an interrupted or running robotsmith build (the next build removes them)", Plural(left, "temporary file")))
 	}
 	files := make([]plan.Record, len(links))
 	paths.each(func(i int, p string) {
@@ -512,9 +518,9 @@ func (c *pathChunks) each(fn func(i int, p string)) {
 // and the warning to give when it is left out for what it is (classify). Folders, the hosts' own
 // files, robotsmith's configuration and robotsmith's own files (safefs.Own) are left out silently.
 // The walk and watch mode (Live, for a file the generator writes) both ask here.
-func (out *output) listed(rel string, d fs.DirEntry) (link bool, warning string, ok bool) {
+func (out *output) listed(rel string, d fs.DirEntry) (link bool, warning *problem.Problem, ok bool) {
 	if d.IsDir() || safefs.Own(d.Name()) || hostFiles[rel] {
-		return false, "", false
+		return false, nil, false
 	}
 	link, warning, ok = out.classify(rel, d.Type())
 	if !ok || out.isConfig(rel, d) {
@@ -527,43 +533,45 @@ func (out *output) listed(rel string, d fs.DirEntry) (link bool, warning string,
 // never what a link leads to), is a file to decide, whether as a link to another file of the
 // output, and the warning to give when it is not. It is the one place that knows what each kind of
 // entry means, for the walk and for explain alike.
-func (out *output) classify(rel string, typ fs.FileMode) (link bool, warning string, ok bool) {
+func (out *output) classify(rel string, typ fs.FileMode) (link bool, warning *problem.Problem, ok bool) {
+	at := problem.Position{File: out.outName(rel)}
 	switch {
 	case typ.IsRegular():
-		return false, "", true
+		return false, nil, true
 	case typ&fs.ModeSymlink == 0:
-		return false, fmt.Sprintf("%s: %s: skipped, never read", out.outName(rel), safefs.Kind(typ)), false
+		return false, problem.Newf(problem.NotARegularFile, at, "%s: skipped, never read", safefs.Kind(typ)), false
 	}
 	target, err := safefs.ResolveLink(out.dir, rel)
 	if err != nil {
-		return false, fmt.Sprintf("%s: %s: skipped", out.outName(rel), linkProblem(err)), false
+		code, why := linkProblem(err)
+		return false, problem.Newf(code, at, "%s: skipped", why), false
 	}
 	fi, err := out.root.Stat(target)
 	switch {
 	case err != nil:
-		return false, fmt.Sprintf("%s: a symbolic link to %s: %v: skipped", out.outName(rel), target, err), false
+		return false, problem.Newf(problem.LinkBroken, at, "a symbolic link to %s: %v: skipped", target, err), false
 	case fi.IsDir():
-		return false, fmt.Sprintf("%s: a symbolic link to the folder %s: not followed (its files are decided there)", out.outName(rel), target), false
+		return false, problem.Newf(problem.LinkToFolder, at, "a symbolic link to the folder %s: not followed (its files are decided there)", target), false
 	case !fi.Mode().IsRegular():
-		return false, fmt.Sprintf("%s: a symbolic link to %s, %s: skipped, never read", out.outName(rel), target, safefs.Kind(fi.Mode())), false
+		return false, problem.Newf(problem.NotARegularFile, at, "a symbolic link to %s, %s: skipped, never read", target, safefs.Kind(fi.Mode())), false
 	}
 	// A link to a file of the output: its target is processed as itself, and the link, kept a link,
 	// is decided by its own path as a file (X-Robots-Tag in _headers): the host serves the target's
 	// bytes at the link's URL too, so a page's tags cannot differ between the two.
-	return true, "", true
+	return true, nil, true
 }
 
-// linkProblem says why a symbolic link of the output is not followed.
-func linkProblem(err error) string {
+// linkProblem says why a symbolic link of the output is not followed, and its code.
+func linkProblem(err error) (problem.Code, string) {
 	switch {
 	case errors.Is(err, safefs.ErrOutside):
-		return "a symbolic link that leads outside the output folder (robotsmith never reads or writes there)"
+		return problem.LinkOutside, "a symbolic link that leads outside the output folder (robotsmith never reads or writes there)"
 	case errors.Is(err, fs.ErrNotExist):
-		return "a symbolic link to nothing"
+		return problem.LinkBroken, "a symbolic link to nothing"
 	case errors.Is(err, syscall.ELOOP):
-		return "a symbolic link in a loop"
+		return problem.LinkBroken, "a symbolic link in a loop"
 	}
-	return fmt.Sprintf("a symbolic link robotsmith cannot follow (%v)", err)
+	return problem.LinkBroken, fmt.Sprintf("a symbolic link robotsmith cannot follow (%v)", err)
 }
 
 // isConfig reports whether the output file rel, a regular file, is robotsmith's configuration: the

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // pass is one application of a plan to the output's files, in a folder held open: the files as
@@ -32,7 +33,7 @@ type pass struct {
 type batch struct {
 	mu    sync.Mutex
 	errs  []indexed[error]
-	warns []indexed[string]
+	warns []indexed[problem.Problem]
 }
 
 type indexed[T any] struct {
@@ -40,7 +41,7 @@ type indexed[T any] struct {
 	v T
 }
 
-func (b *batch) add(i int, err error, warnings []string) {
+func (b *batch) add(i int, err error, warnings []problem.Problem) {
 	if err == nil && len(warnings) == 0 {
 		return
 	}
@@ -50,12 +51,12 @@ func (b *batch) add(i int, err error, warnings []string) {
 		b.errs = append(b.errs, indexed[error]{i, err})
 	}
 	for _, w := range warnings {
-		b.warns = append(b.warns, indexed[string]{i, w})
+		b.warns = append(b.warns, indexed[problem.Problem]{i, w})
 	}
 }
 
-func (b *batch) errors() []error    { return inFileOrder(b.errs) }
-func (b *batch) warnings() []string { return inFileOrder(b.warns) }
+func (b *batch) errors() []error             { return inFileOrder(b.errs) }
+func (b *batch) warnings() []problem.Problem { return inFileOrder(b.warns) }
 
 func inFileOrder[T any](xs []indexed[T]) []T {
 	slices.SortStableFunc(xs, func(x, y indexed[T]) int { return cmp.Compare(x.i, y.i) })

@@ -32,7 +32,6 @@ package pipeline
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -40,6 +39,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 )
 
 // Options says what to do. The zero value (with Root set) is `robotsmith check` without the
@@ -73,15 +73,19 @@ func (opt Options) plan() plan.Options {
 	return plan.Options{Root: opt.Root, Config: opt.Config, Output: opt.Output, Env: opt.Env, Now: opt.Now}
 }
 
-// ErrCommand is returned (wrapped) when the configured generator command fails.
-var ErrCommand = errors.New("command failed")
+// ErrCommand is returned (wrapped) when the configured generator command fails: a problem of code
+// problem.CommandFailed, which the errors that wrap it take.
+var ErrCommand error = problem.New(problem.CommandFailed, problem.Position{}, "command failed")
 
-// ErrNoOutput is returned (wrapped) when the output folder does not exist.
-var ErrNoOutput = errors.New("output folder not found")
+// ErrNoOutput is returned (wrapped) when the output folder does not exist: a problem of code
+// problem.OutputNotFound.
+var ErrNoOutput error = problem.New(problem.OutputNotFound, problem.Position{}, "output folder not found")
 
 // Run does `build` (opt.Write) or `check`. A build that returns an error has changed no output
-// file; one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors.
-func Run(ctx context.Context, opt Options) (_ *Report, err error) {
+// file; one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors. Every error it
+// joins is (or wraps) a problem.Problem with its code (Problems takes them apart).
+func Run(ctx context.Context, opt Options) (rep *Report, err error) {
+	defer func() { err = coded(err) }()
 	p, out, err := open(ctx, opt)
 	if err != nil {
 		return nil, err
@@ -106,10 +110,11 @@ func Run(ctx context.Context, opt Options) (_ *Report, err error) {
 	}
 	if !slices.ContainsFunc(files, func(f plan.Record) bool { return f.HTML() }) {
 		// Never a green run that did nothing: the wrong folder, a generator that wrote elsewhere.
-		walkWarnings = append(walkWarnings, fmt.Sprintf("%s: no page (.html file) in the output folder: no robots tag to write (is it the folder the generator writes?)", filepath.ToSlash(out.name)))
+		walkWarnings = append(walkWarnings, *problem.New(problem.NoPages, problem.Position{File: filepath.ToSlash(out.name)},
+			"no page (.html file) in the output folder: no robots tag to write (is it the folder the generator writes?)"))
 	}
 	pages.Locate(files)
-	rep := newReport(p, out)
+	rep = newReport(p, out)
 	rep.sources(p, pages, files) // the last of the site's map the run holds
 	ps := &pass{p: p, out: out, files: files, links: plan.NewLinks(), workers: opt.Workers, progress: opt.Progress}
 	b := ps.process(ctx, files)
@@ -132,7 +137,9 @@ func Run(ctx context.Context, opt Options) (_ *Report, err error) {
 		errs = append(errs, err)
 	}
 	if opt.Strict {
-		rep.Findings = append(rep.Findings, rep.Warnings...)
+		for _, w := range rep.Warnings {
+			rep.Findings = append(rep.Findings, w.Strict())
+		}
 		rep.Warnings = nil
 	}
 	if len(errs) > 0 {
@@ -179,8 +186,8 @@ func open(ctx context.Context, opt Options) (*plan.Plan, *output, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	if recovery != "" {
-		out.warnings = slices.Insert(out.warnings, 0, recovery)
+	if recovery != nil {
+		out.warnings = slices.Insert(out.warnings, 0, *recovery)
 	}
 	return p, out, nil
 }

@@ -308,7 +308,7 @@ func TestHeadersLint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0], "_headers:2: /files/x.pdf:") {
+	if len(rep.Findings) != 1 || !strings.Contains(rep.Findings[0].Error(), "_headers:2: /files/x.pdf:") {
 		t.Errorf("findings: got %q, want one at _headers:2 naming /files/x.pdf", rep.Findings)
 	}
 	got := readTree(t, dir)["_headers"]

@@ -2,15 +2,19 @@ package pipeline
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"reflect"
-	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -42,8 +46,12 @@ type Report struct {
 	ChangedFiles []string `json:"changed_files"` // their paths, relative to the output folder
 	Wrote        bool     `json:"wrote"`         // build wrote files
 
-	Warnings []string `json:"warnings"` // unknown or obsolete values, each naming its source
-	Findings []string `json:"findings"` // lint findings: check exits 1 when there is any
+	// Warnings are unknown or obsolete values, each naming its source, and the warnings among the
+	// findings: problems of severity problem.Warning.
+	Warnings []problem.Problem `json:"warnings"`
+	// Findings are the contradictions of the site's signals (SPEC §7) and the other problems of
+	// severity problem.Finding (with --strict, the warnings too, raised): check exits 1 on any.
+	Findings []problem.Problem `json:"findings"`
 }
 
 // Symlink is a symbolic link followed to a folder of the run: the site's folder or the output
@@ -66,7 +74,8 @@ func (rep *Report) sources(p *plan.Plan, pages *plan.Outputs, files []plan.Recor
 	rep.NoOutput += len(unpublished)
 	rep.Unpublished = append(rep.Unpublished, unpublished...)
 	for _, m := range missing {
-		rep.Findings = append(rep.Findings, fmt.Sprintf("%s: no output found (expected %s)", m.Source, p.OutName(m.File)))
+		rep.Findings = append(rep.Findings, *problem.Newf(problem.PageOutputMissing, problem.Position{File: m.Source},
+			"no output found (expected %s)", p.OutName(m.File)))
 	}
 }
 
@@ -114,7 +123,8 @@ const maxShown = 20
 // Summary is the few lines a person reads after a build (write) or check. Lists that are not
 // problems (the changed files, the source pages a generator did not publish on purpose) are counted,
 // and listed only when verbose; warnings are listed up to maxShown (all when verbose), findings all.
-// Warnings and findings are printed unindented, in the form editors jump to (file:line: message).
+// Warnings and findings are printed unindented, in the form editors jump to, with their code and
+// name (problem.Problem.Text).
 func (rep *Report) Summary(write, verbose bool) string {
 	var b strings.Builder
 	for _, l := range rep.Symlinks {
@@ -154,13 +164,13 @@ func (rep *Report) Summary(write, verbose bool) string {
 				fmt.Fprintf(&b, "... and %d more (-v or --json lists them all)\n", n-maxShown)
 				break
 			}
-			fmt.Fprintf(&b, "%s\n", w)
+			fmt.Fprintf(&b, "%s\n", w.Text())
 		}
 	}
 	if n := len(rep.Findings); n > 0 {
 		fmt.Fprintf(&b, "%s:\n", Plural(n, "finding"))
 		for _, f := range rep.Findings {
-			fmt.Fprintf(&b, "%s\n", f)
+			fmt.Fprintf(&b, "%s\n", f.Text())
 		}
 	}
 	return b.String()
@@ -175,89 +185,88 @@ func Plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// Severity is how bad a Message is.
-type Severity string
-
-// The severities. An error fails the command; a warning does not.
-const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
-)
-
-// Message is one error, warning or finding with its place, as the JSON report and GitHub Actions
-// workflow commands show it.
+// Message is a problem as the JSON report gives it (docs/reference/json-report.md): its code and
+// name, severity, place, message, and the other side where there is one. A GitHub Actions
+// workflow command and a SARIF result are renderings of the same problem.
 type Message struct {
-	File     string   `json:"file"`     // the file it is about, as printed; "" when none
-	Line     int      `json:"line"`     // 1-based; 0 when not known
-	Col      int      `json:"col"`      // 1-based; 0 when not known
-	Severity Severity `json:"severity"` // error or warning
-	Message  string   `json:"message"`  // the text after the place
-	Text     string   `json:"text"`     // the whole message as printed: "file:line: message"
+	Code     string `json:"code"`     // RS0103
+	Name     string `json:"name"`     // noindex-blocked-by-robots-txt
+	Severity string `json:"severity"` // error, finding or warning
+	File     string `json:"file"`     // the file it is about, as printed; "" when none
+	Line     int    `json:"line"`     // 1-based; 0 when not known
+	Col      int    `json:"col"`      // 1-based; 0 when not known
+	Message  string `json:"message"`  // what is wrong and what to do, without its place or code
+	// Related are the other side, where the problem has two: the robots.txt line that disallows a
+	// noindex page, the first of two lines that say the same.
+	Related []RelatedMessage `json:"related"`
 }
 
-// placeRE is the place at the start of a message in the form editors jump to: "file:line: " or
-// "file:line:col: ". The file may hold spaces ("content/blog/Seasonal Offer.md:3: ...").
-var placeRE = regexp.MustCompile(`^([^:\n]+):([0-9]+)(?::([0-9]+))?: `)
+// RelatedMessage is the other side of a problem: a place and what is there.
+type RelatedMessage struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Message string `json:"message"`
+}
 
-// ParseMessage splits text, a message robotsmith printed, into its place and message. Every message
-// names its place first, in the form editors jump to (SPEC §1): "file:line:col: msg",
-// "file:line: msg", or "file: msg" for a file without a line, where the file is a path (holds a '/'
-// or a '.', and no blank). Anything else has no place.
-func ParseMessage(sev Severity, text string) Message {
-	m := Message{Severity: sev, Message: text, Text: text}
-	if s := placeRE.FindStringSubmatch(text); s != nil {
-		m.File = s[1]
-		m.Line, _ = strconv.Atoi(s[2])
-		m.Col, _ = strconv.Atoi(s[3])
-		m.Message = text[len(s[0]):]
-		return m
-	}
-	if file, msg, ok := strings.Cut(text, ": "); ok && file != "" && !strings.ContainsAny(file, " \t") && strings.ContainsAny(file, "/.") {
-		m.File, m.Message = file, msg
+// MessageOf is p as the JSON report gives it.
+func MessageOf(p problem.Problem) Message {
+	m := Message{Code: p.Code.String(), Name: p.Code.Name(), Severity: p.Severity.String(),
+		File: p.File, Line: p.Line, Col: p.Col, Message: p.Msg, Related: []RelatedMessage{}}
+	for _, r := range p.Related {
+		m.Related = append(m.Related, RelatedMessage{File: r.File, Line: r.Line, Col: r.Col, Message: r.Msg})
 	}
 	return m
 }
 
-// ErrorMessages is err as Messages of severity error: one for each error that errors.Join put
-// together, and one for each line of an error that spans lines.
-func ErrorMessages(err error) []Message {
-	var out []Message
-	var walk func(error)
-	walk = func(e error) {
-		if j, ok := e.(interface{ Unwrap() []error }); ok {
-			for _, e := range j.Unwrap() {
-				walk(e)
-			}
-			return
-		}
-		for line := range strings.SplitSeq(e.Error(), "\n") {
-			if line == "" {
-				continue
-			}
-			m := ParseMessage(SeverityError, line)
-			if errors.Is(e, ErrUnknownPath) {
-				// It names the path asked for (/blog/post/), not a file.
-				m.File, m.Line, m.Col, m.Message = "", 0, 0, line
-			}
-			out = append(out, m)
-		}
-	}
-	if err != nil {
-		walk(err)
+// Messages are ps as the JSON report gives them; [] for none.
+func Messages(ps []problem.Problem) []Message {
+	out := make([]Message, 0, len(ps))
+	for _, p := range ps {
+		out = append(out, MessageOf(p))
 	}
 	return out
 }
 
-// Messages are the report's warnings (severity warning) and findings (severity error: they fail
-// check) as Messages.
-func (rep *Report) Messages() (warnings, findings []Message) {
-	for _, w := range rep.Warnings {
-		warnings = append(warnings, ParseMessage(SeverityWarning, w))
+// Problems are the problems err holds, one for each error a run joined (problem.List), each with
+// its code: an error of none of its own (the system's, ctx's) is of code problem.Interrupted,
+// problem.IOError or problem.InternalError (coded).
+func Problems(err error) []problem.Problem { return problem.List(coded(err)) }
+
+// coded is err with a code on every error it joins, as a command reports it: those with none of
+// their own are wrapped (problem.Wrap) with the code of what they are, so that errors.Is and
+// errors.As still see what they wrap. Run, Explain and watch mode return their errors coded.
+func coded(err error) error {
+	if err == nil {
+		return nil
 	}
-	for _, f := range rep.Findings {
-		findings = append(findings, ParseMessage(SeverityError, f))
+	if _, ok := err.(problem.Lister); !ok {
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			parts := j.Unwrap()
+			out := make([]error, len(parts))
+			for i, e := range parts {
+				out[i] = coded(e)
+			}
+			return errors.Join(out...)
+		}
 	}
-	return warnings, findings
+	if problem.CodeOf(err) != 0 {
+		return err
+	}
+	var (
+		pe *fs.PathError
+		le *os.LinkError
+		se *os.SyscallError
+		no syscall.Errno
+	)
+	code := problem.InternalError
+	switch {
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		code = problem.Interrupted
+	case errors.As(err, &pe), errors.As(err, &le), errors.As(err, &se), errors.As(err, &no):
+		code = problem.IOError
+	}
+	return problem.Wrap(code, problem.Position{}, err)
 }
 
 // Unpublished is a source page the generator writes nothing for, and why.
@@ -295,7 +304,6 @@ func (d Document) MarshalJSON() ([]byte, error) {
 	if d.Report != nil {
 		rep = Fields(*d.Report)
 	}
-	w, f := (*Report)(&rep).Messages()
 	un := make([]Unpublished, 0, len(rep.Unpublished))
 	for _, u := range rep.Unpublished {
 		un = append(un, ParseUnpublished(u))
@@ -309,7 +317,7 @@ func (d Document) MarshalJSON() ([]byte, error) {
 		Errors      []Message     `json:"errors"`
 		Warnings    []Message     `json:"warnings"`
 		Findings    []Message     `json:"findings"`
-	}{d.Command, d.Version, d.OK, rep, un, ErrorMessages(d.Err), w, f}
+	}{d.Command, d.Version, d.OK, rep, un, Messages(Problems(d.Err)), Messages(rep.Warnings), Messages(rep.Findings)}
 	return marshal(emptyLists(reflect.ValueOf(doc)).Interface())
 }
 
@@ -343,7 +351,7 @@ func (d ExplainDocument) MarshalJSON() ([]byte, error) {
 		OK      bool      `json:"ok"`
 		Paths   []path    `json:"paths"`
 		Errors  []Message `json:"errors"`
-	}{d.Command, d.Version, d.OK, paths, ErrorMessages(d.Err)}
+	}{d.Command, d.Version, d.OK, paths, Messages(Problems(d.Err))}
 	return marshal(emptyLists(reflect.ValueOf(doc)).Interface())
 }
 

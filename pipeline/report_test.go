@@ -1,14 +1,19 @@
 package pipeline
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/frontmatter"
+	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/rules"
 )
 
 func TestPlural(t *testing.T) {
@@ -36,12 +41,12 @@ func TestSummary(t *testing.T) {
 		Pages: 1, Public: 1, Files: 1, HeaderRules: 1, ErrorPages: 1, Redirects: 1, Skipped: 1,
 		Changed: 1, ChangedFiles: []string{"index.html"},
 		NoOutput: 1, Unpublished: []string{"content/wip.md (draft)"},
-		Warnings: []string{"content/a.md:3: front matter robots: obsolete directive \"noodp\"; dropped"},
-		Findings: []string{"public/_headers:4: /x.pdf: sets X-Robots-Tag"},
+		Warnings: []problem.Problem{*problem.New(problem.ObsoleteDirective, problem.Position{File: "content/a.md", Line: 3}, `front matter robots: obsolete directive "noodp"; dropped`)},
+		Findings: []problem.Problem{*problem.New(problem.HeaderRuleOverlaps, problem.Position{File: "public/_headers", Line: 4}, "/x.pdf: sets X-Robots-Tag")},
 	}
 	many := &Report{Pages: 3, Public: 2, NoIndex: 1, Files: 2, Changed: 2, ChangedFiles: []string{"a.html", "b.html"}}
 	for i := range 25 {
-		many.Warnings = append(many.Warnings, fmt.Sprintf("content/p%d.md:2: unknown directive \"x\"; dropped", i))
+		many.Warnings = append(many.Warnings, *problem.New(problem.UnknownDirective, problem.Position{File: fmt.Sprintf("content/p%d.md", i), Line: 2}, `unknown directive "x"; dropped`))
 	}
 	tests := []struct {
 		desc           string
@@ -54,9 +59,9 @@ func TestSummary(t *testing.T) {
 would change 1 file
 1 source page not published by the generator (drafts, future, expired, render: never); -v lists them
 1 warning:
-content/a.md:3: front matter robots: obsolete directive "noodp"; dropped
+content/a.md:3: front matter robots: obsolete directive "noodp"; dropped [RS0404 obsolete-directive]
 1 finding:
-public/_headers:4: /x.pdf: sets X-Robots-Tag
+public/_headers:4: /x.pdf: sets X-Robots-Tag [RS0805 header-rule-overlaps]
 `},
 		{"one of each, build -v", one, true, true, `1 page: 1 public, 0 noindex, 1 error page, 1 redirect; 1 .html file not HTML (left alone)
 1 other file, 1 with an X-Robots-Tag rule in _headers
@@ -65,9 +70,9 @@ changed 1 file
 1 source page not published by the generator (drafts, future, expired, render: never):
   content/wip.md (draft)
 1 warning:
-content/a.md:3: front matter robots: obsolete directive "noodp"; dropped
+content/a.md:3: front matter robots: obsolete directive "noodp"; dropped [RS0404 obsolete-directive]
 1 finding:
-public/_headers:4: /x.pdf: sets X-Robots-Tag
+public/_headers:4: /x.pdf: sets X-Robots-Tag [RS0805 header-rule-overlaps]
 `},
 		{"nothing", &Report{}, true, false, `0 pages: 0 public, 0 noindex, 0 error pages, 0 redirects
 0 other files, 0 with an X-Robots-Tag rule in _headers
@@ -95,69 +100,92 @@ changed 0 files
 	})
 }
 
-// TestParseMessage is the table of places read from messages (SPEC §1's form, file:line: msg).
-func TestParseMessage(t *testing.T) {
-	tests := []struct {
-		text            string
-		file            string
-		line, col       int
-		message         string
-		severityWarning bool
-	}{
-		{"content/blog/a.md:3: front matter: bad", "content/blog/a.md", 3, 0, "front matter: bad", false},
-		{"a.md:3:14: bad", "a.md", 3, 14, "bad", false},
-		{"content/blog/Seasonal Offer.md:7: x: y", "content/blog/Seasonal Offer.md", 7, 0, "x: y", false},
-		{"content/x.md: no output found (expected public/x/index.html)", "content/x.md", 0, 0, "no output found (expected public/x/index.html)", false},
-		{"public/_headers:4: /x.pdf: sets X-Robots-Tag", "public/_headers", 4, 0, "/x.pdf: sets X-Robots-Tag", false},
-		{"command failed: hugo --minify: exit status 1", "", 0, 0, "command failed: hugo --minify: exit status 1", false},
-		{"rewrite: read: EOF", "", 0, 0, "rewrite: read: EOF", false},
-		{"environment CONTEXT=deploy-preview: noindex", "", 0, 0, "environment CONTEXT=deploy-preview: noindex", true},
-		{"no place at all", "", 0, 0, "no place at all", true},
-		{"robotsmith.yaml:12: unknown key \"x\"", "robotsmith.yaml", 12, 0, "unknown key \"x\"", true},
+// TestProblems: every error that errors.Join put together is one problem, typed errors keep their
+// place and code, each problem of a value of several is its own, and an error of no code gets the
+// code of what it is. No message is read back for a place.
+func TestProblems(t *testing.T) {
+	_, _, several := rules.Compile([]rules.Input{{Agent: "robots", Value: "max-snippet:x, noindx",
+		Source: rules.Source{Kind: rules.FromRule, File: "robotsmith.yaml", Line: 9, Rule: 1}}})
+	err := errors.Join(
+		&config.Error{File: "site/robotsmith.yaml", Line: 7, Err: errors.New(`unknown key "sitemaps"`), Code: problem.ConfigUnknownKey},
+		&frontmatter.Error{File: "content/a.md", Line: 3, Col: 9, Err: errors.New("bad"), Code: problem.SourceSyntax},
+		fmt.Errorf("/no/such/: %w site/public", ErrUnknownPath),
+		several,
+		problem.Wrap(0, problem.Position{File: "public"}, ErrNoOutput),
+		fmt.Errorf("%w: hugo: exit status 1", ErrCommand),
+		&fs.PathError{Op: "open", Path: "public/a.html", Err: syscall.EACCES},
+		context.Canceled,
+		errors.New("something else"),
+	)
+	want := []string{
+		`site/robotsmith.yaml:7: unknown key "sitemaps" [RS0208 config-unknown-key]`,
+		`content/a.md:3:9: bad [RS0301 source-syntax]`,
+		`/no/such/: not in the output site/public [RS0506 path-not-in-output]`,
+		`robotsmith.yaml:9: rule 1: malformed directive: max-snippet: "x" is not an integer from -1 to 2147483647 [RS0401 malformed-directive]`,
+		`robotsmith.yaml:9: rule 1: unknown directive "noindx" (did you mean "noindex"?) [RS0402 misspelt-directive]`,
+		`public: output folder not found [RS0503 output-not-found]`,
+		`command failed: hugo: exit status 1 [RS0004 command-failed]`,
+		`open public/a.html: permission denied [RS0907 io-error]`,
+		`context canceled [RS0003 interrupted]`,
+		`something else [RS0005 internal-error]`,
 	}
-	for _, tc := range tests {
-		t.Run(tc.text, func(t *testing.T) {
-			sev := SeverityError
-			if tc.severityWarning {
-				sev = SeverityWarning
-			}
-			got := ParseMessage(sev, tc.text)
-			want := Message{File: tc.file, Line: tc.line, Col: tc.col, Severity: sev, Message: tc.message, Text: tc.text}
-			if got != want {
-				t.Errorf("got  %+v\nwant %+v", got, want)
-			}
-		})
+	got := Problems(err)
+	if strings.Join(texts2(got), "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(texts2(got), "\n"), strings.Join(want, "\n"))
+	}
+	for _, p := range got {
+		if p.Severity != problem.Error {
+			t.Errorf("%s: severity %v, want error", p.Text(), p.Severity)
+		}
+	}
+	if p := got[5]; p.File != "public" || p.Msg != "output folder not found" {
+		t.Errorf("a wrapped sentinel: file %q, message %q; want public and the message alone", p.File, p.Msg)
+	}
+	if c := coded(err); !errors.Is(c, ErrNoOutput) || !errors.Is(c, ErrCommand) || !errors.Is(c, context.Canceled) {
+		t.Errorf("coded(err) hides what err wraps from errors.Is: %v", c)
+	}
+	if got := Problems(nil); len(got) != 0 {
+		t.Errorf("Problems(nil): got %+v", got)
 	}
 }
 
-// TestErrorMessages: every error that errors.Join put together is one message, typed errors keep
-// their place, and an unknown explain path is not taken for a file.
-func TestErrorMessages(t *testing.T) {
-	err := errors.Join(
-		&config.Error{File: "site/robotsmith.yaml", Line: 7, Err: errors.New(`unknown key "sitemaps"`)},
-		&frontmatter.Error{File: "content/a.md", Line: 3, Col: 9, Err: errors.New("bad")},
-		fmt.Errorf("/no/such/: %w site/public", ErrUnknownPath),
-		errors.New("first line\nsecond line"),
-	)
-	got := ErrorMessages(err)
-	want := []Message{
-		{File: "site/robotsmith.yaml", Line: 7, Severity: SeverityError, Message: `unknown key "sitemaps"`, Text: `site/robotsmith.yaml:7: unknown key "sitemaps"`},
-		{File: "content/a.md", Line: 3, Col: 9, Severity: SeverityError, Message: "bad", Text: "content/a.md:3:9: bad"},
-		{Severity: SeverityError, Message: "/no/such/: not in the output site/public", Text: "/no/such/: not in the output site/public"},
-		{Severity: SeverityError, Message: "first line", Text: "first line"},
-		{Severity: SeverityError, Message: "second line", Text: "second line"},
+// TestMessageOf: a problem as the JSON report gives it, its other side included.
+func TestMessageOf(t *testing.T) {
+	p := problem.New(problem.NoindexBlockedByRobotsTxt, problem.Position{File: "content/a.md", Line: 3},
+		"/a/ is noindex (front matter robots at content/a.md:3), but ...")
+	p.Related = []problem.Related{{Position: problem.Position{File: "public/robots.txt", Line: 2}, Msg: "Disallow: /a/ keeps googlebot from crawling /a/"}}
+	got, err := json.Marshal(MessageOf(*p))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if len(got) != len(want) {
-		t.Fatalf("got %d messages, want %d: %+v", len(got), len(want), got)
+	want := `{"code":"RS0103","name":"noindex-blocked-by-robots-txt","severity":"finding","file":"content/a.md","line":3,"col":0,` +
+		`"message":"/a/ is noindex (front matter robots at content/a.md:3), but ...",` +
+		`"related":[{"file":"public/robots.txt","line":2,"col":0,"message":"Disallow: /a/ keeps googlebot from crawling /a/"}]}`
+	if string(got) != want {
+		t.Errorf("got  %s\nwant %s", got, want)
 	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("message %d:\ngot  %+v\nwant %+v", i, got[i], want[i])
-		}
+	if got, _ := json.Marshal(MessageOf(problem.Problem{Code: problem.NoPages, Severity: problem.Warning, Msg: "x"})); !strings.Contains(string(got), `"related":[]`) {
+		t.Errorf("no related place: %s, want []", got)
 	}
-	if got := ErrorMessages(nil); len(got) != 0 {
-		t.Errorf("ErrorMessages(nil): got %+v", got)
+}
+
+// texts2 is each problem's Text.
+func texts2(ps []problem.Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Text())
 	}
+	return out
+}
+
+// texts is each problem's Error(): as it reads without its code, for tests about what a message
+// says.
+func texts(ps []problem.Problem) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Error())
+	}
+	return out
 }
 
 // TestDocumentNoNull: lists left nil in the Report and the explanations are written as [], never
@@ -192,10 +220,17 @@ func TestDocumentNoNull(t *testing.T) {
 	}
 }
 
-func ExampleParseMessage() {
-	m := ParseMessage(SeverityError, `content/blog/a.md:3: front matter robots: "max-snippet:abc": malformed directive`)
-	fmt.Printf("%s, line %d: %s\n", m.File, m.Line, m.Message)
-	// Output: content/blog/a.md, line 3: front matter robots: "max-snippet:abc": malformed directive
+func ExampleProblems() {
+	err := errors.Join(
+		&frontmatter.Error{File: "content/blog/a.md", Line: 3, Err: errors.New("malformed"), Code: problem.MalformedDirective},
+		fmt.Errorf("%w: hugo --minify: exit status 1", ErrCommand),
+	)
+	for _, p := range Problems(err) {
+		fmt.Printf("%s line %d: %s (%s %s)\n", p.File, p.Line, p.Msg, p.Code, p.Code.Name())
+	}
+	// Output:
+	// content/blog/a.md line 3: malformed (RS0401 malformed-directive)
+	//  line 0: command failed: hugo --minify: exit status 1 (RS0004 command-failed)
 }
 
 func ExampleReport_Summary() {

@@ -13,6 +13,7 @@ import (
 	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/robotsblock"
 	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/rules"
@@ -33,9 +34,9 @@ type robotsTxt struct {
 	rel  string      // the file to write: robots.txt, or the file of the output a link of that name leads to
 	info fs.FileInfo // the file as read, for writeFile; nil when there is none
 	old  []byte      // as it is; nil when there is none
-	// skip, when not "", is why the file can be neither read nor written (a link out of the
+	// skip, when not nil, is why the file can be neither read nor written (a link out of the
 	// output, a FIFO): a warning, and an error when robotsmith's block has something to say.
-	skip  string
+	skip  *problem.Problem
 	data  []byte // as the run leaves it: robotsmith's block merged into old
 	file  *robotstxt.File
 	block *robotsblock.Block // as rendered from the config; its Text is empty when it asks for nothing
@@ -55,8 +56,10 @@ func (out *output) readRobotsTxt() (*robotsTxt, error) {
 		return nil, &safefs.SizeError{Name: out.outName(sf.rel), Size: int64(len(sf.data)), Limit: maxRobotsTxt}
 	}
 	r := &robotsTxt{name: out.outName(sf.rel), rel: sf.rel, info: sf.info, old: sf.data, skip: sf.skip}
-	if r.skip != "" {
-		out.warnings = append(out.warnings, r.skip+"; left alone and not read")
+	if r.skip != nil {
+		w := *r.skip
+		w.Msg += "; left alone and not read"
+		out.warnings = append(out.warnings, w)
 	}
 	// The file without robotsmith's block: an unclosed block is an error here, before anything
 	// is decided (*markers.Error names the line).
@@ -203,10 +206,10 @@ func origin(cfg *config.Config, br robotsblock.Rule) string {
 // block cancels once a crawler merges the groups that name it (RFC 9309), as an error finding that
 // names both lines. A user's `Allow: /` for GPTBot elsewhere in the file cancels the block's
 // `Disallow: /` for it.
-func (ps *pass) overruled() []string {
+func (ps *pass) overruled() []problem.Problem {
 	r := ps.out.robots
 	shown := r.name
-	var out []string
+	var out []problem.Problem
 	// One finding for each line that cancels a rule for a crawler as Google's parser reads it:
 	// AI2Bot and Ai2Bot-Dolma are one crawler "AI" to it, and one theme line cancels both groups'
 	// Disallow: /.
@@ -240,8 +243,11 @@ func (ps *pass) overruled() []string {
 			if !by.Allow() {
 				why = "the longer rule wins"
 			}
-			out = append(out, fmt.Sprintf("%s:%d: %s: %s for %s (robotsmith's block, from %s) is cancelled by line %d, %s: %s: a crawler merges %s, and %s",
-				shown, br.parsed.Num, br.parsed.Key, br.parsed.Value, a, origin(ps.p.Config(), br.Rule), by.Num, by.Key, by.Value, who, why))
+			p := problem.Newf(problem.RobotsBlockCancelled, problem.Position{File: shown, Line: br.parsed.Num},
+				"%s: %s for %s (robotsmith's block, from %s) is cancelled by line %d, %s: %s: a crawler merges %s, and %s",
+				br.parsed.Key, br.parsed.Value, a, origin(ps.p.Config(), br.Rule), by.Num, by.Key, by.Value, who, why)
+			p.Related = []problem.Related{{Position: problem.Position{File: shown, Line: by.Num}, Msg: by.Key + ": " + by.Value + ", which cancels it"}}
+			out = append(out, *p)
 		}
 	}
 	return out
@@ -261,8 +267,9 @@ func (ps *pass) robotsTxtStep(rep *Report, ok bool) error {
 	if !ok || bytes.Equal(r.data, r.old) && (r.info != nil || len(r.data) == 0) {
 		return nil
 	}
-	if r.skip != "" {
-		return fmt.Errorf("%s, so robotsmith cannot write its block (robots_txt and ai in %s) there; make it a file", r.skip, ps.p.Config().File)
+	if r.skip != nil {
+		return &problem.Problem{Code: problem.RobotsTxtUnwritable, Severity: problem.RobotsTxtUnwritable.Severity(), Position: r.skip.Position,
+			Msg: fmt.Sprintf("%s, so robotsmith cannot write its block (robots_txt and ai in %s) there; make it a file", r.skip.Msg, ps.p.Config().File)}
 	}
 	rep.Changed++
 	rep.ChangedFiles = append(rep.ChangedFiles, r.rel)
@@ -382,8 +389,11 @@ func (ps *pass) hiddenNoindex() error {
 			more = fmt.Sprintf(", and %d more", h.more)
 		}
 		g := h.rule.Group
-		errs = append(errs, fmt.Errorf(`%s:%d: robots_txt.groups[%d]: Disallow: %s for %s would hide the noindex of %s (%s%s): a crawler kept out never reads it, and a search engine may still list the URL ("Indexed, though blocked by robots.txt"); let the crawler in there, or drop the noindex`,
-			cfg.File, cfg.RobotsTxt.Groups[g].Line, g+1, h.rule.Path, h.agent, h.first.URL(), ps.out.outName(h.first.Rel()), more))
+		p := problem.Newf(problem.DisallowHidesNoindex, problem.Position{File: cfg.File, Line: cfg.RobotsTxt.Groups[g].Line},
+			`robots_txt.groups[%d]: Disallow: %s for %s would hide the noindex of %s (%s%s): a crawler kept out never reads it, and a search engine may still list the URL ("Indexed, though blocked by robots.txt"); let the crawler in there, or drop the noindex`,
+			g+1, h.rule.Path, h.agent, h.first.URL(), ps.out.outName(h.first.Rel()), more)
+		p.Related = []problem.Related{ps.noindexAt(ps.p.NoindexSource(h.first, h.agent), h.first)}
+		errs = append(errs, p)
 	}
 	return errors.Join(errs...)
 }

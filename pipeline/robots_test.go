@@ -7,10 +7,12 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/internal/markers"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/robotsblock"
 )
 
@@ -201,6 +203,41 @@ func TestRobotsTxtLink(t *testing.T) {
 	}
 }
 
+// TestRobotsTxtNotAFile: robots.txt that is a FIFO is left alone with a warning; when robots_txt
+// asks for robotsmith's block there, that is an error of its own code at the file, and nothing is
+// written.
+func TestRobotsTxtNotAFile(t *testing.T) {
+	for _, tc := range []struct {
+		desc, cfg string
+		code      problem.Code // the error's; 0 for none
+	}{
+		{"no block asked for", "", 0},
+		{"a block asked for", starGroup, problem.RobotsTxtUnwritable},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := robotsSite(t, tc.cfg, "")
+			if err := syscall.Mkfifo(filepath.Join(dir, "public", "robots.txt"), 0o644); err != nil {
+				t.Skip(err)
+			}
+			rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+			if tc.code == 0 {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !hasWarning(rep.Warnings, "robots.txt: a FIFO: skipped, never read; left alone and not read", "[RS0902 not-a-regular-file]") {
+					t.Errorf("warnings %q, want robots.txt's", texts(rep.Warnings))
+				}
+				return
+			}
+			ps := Problems(err)
+			if len(ps) != 1 || ps[0].Code != tc.code || !strings.HasSuffix(ps[0].File, "robots.txt") ||
+				!strings.HasPrefix(ps[0].Msg, "a FIFO: skipped, never read, so robotsmith cannot write its block (robots_txt and ai in ") {
+				t.Errorf("build: %v; want one %s at robots.txt", texts(ps), tc.code)
+			}
+		})
+	}
+}
+
 // TestRobotsTxtRefusal: a Disallow robotsmith would write over a page that is noindex for a
 // crawler it keeps out is refused, naming the rule (robots_txt.groups[N] at the config's file:line)
 // and the page; ai.block groups and crawlers the catalogue lists as no search engine are exempt.
@@ -243,6 +280,11 @@ func TestRobotsTxtRefusal(t *testing.T) {
 			if !strings.Contains(err.Error(), `("Indexed, though blocked by robots.txt")`) {
 				t.Errorf("the error does not say why: %v", err)
 			}
+			// One problem, at the config's line, the noindex page its other side.
+			if ps := Problems(err); len(ps) != 1 || ps[0].Code != problem.DisallowHidesNoindex || ps[0].Line == 0 ||
+				len(ps[0].Related) != 1 || !strings.Contains(ps[0].Related[0].Msg, " is noindex (") {
+				t.Errorf("problems %+v, want one %s naming the noindex page", ps, problem.DisallowHidesNoindex)
+			}
 			if got := readTree(t, dir); !reflect.DeepEqual(got, before) {
 				t.Errorf("a refused build changed files")
 			}
@@ -280,7 +322,7 @@ func TestRobotsTxtOverruled(t *testing.T) {
 				t.Fatal(err)
 			}
 			var got []string
-			for _, f := range rep.Findings {
+			for _, f := range texts(rep.Findings) {
 				if strings.Contains(f, "robots.txt") {
 					got = append(got, f)
 				}
@@ -331,7 +373,7 @@ func TestContentUsageHeader(t *testing.T) {
 			if n := strings.Count(got, "Content-Usage: train-ai=n, search=y"); n != 1 {
 				t.Errorf("_headers sends robotsmith's Content-Usage in %d rules, want 1", n)
 			}
-			if !slices.ContainsFunc(rep.Findings, func(f string) bool { return strings.HasSuffix(f, tc.finding) }) {
+			if !slices.ContainsFunc(texts(rep.Findings), func(f string) bool { return strings.HasSuffix(f, tc.finding) }) {
 				t.Errorf("findings %q, want one ending %q", rep.Findings, tc.finding)
 			}
 		})
@@ -456,7 +498,7 @@ func TestRobotsTxtFindingsSeeBlock(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !slices.ContainsFunc(rep.Findings, func(f string) bool { return strings.Contains(f, want) }) {
+		if !slices.ContainsFunc(texts(rep.Findings), func(f string) bool { return strings.Contains(f, want) }) {
 			t.Errorf("write %v: findings %q, want one containing %q", write, rep.Findings, want)
 		}
 	}

@@ -16,14 +16,15 @@ import (
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
 // hasWarning reports whether one of ws contains every part.
-func hasWarning(ws []string, parts ...string) bool {
-	return slices.ContainsFunc(ws, func(w string) bool {
+func hasWarning(ws []problem.Problem, parts ...string) bool {
+	return slices.ContainsFunc(ws, func(w problem.Problem) bool {
 		for _, p := range parts {
-			if !strings.Contains(w, p) {
+			if !strings.Contains(w.Text(), p) {
 				return false
 			}
 		}
@@ -55,7 +56,7 @@ func TestRecoverFirst(t *testing.T) {
 				// The command fails if it sees the journal's temporary file.
 				writeTree(t, dir, map[string]string{"robotsmith.yaml": "command: test ! -e " + safefs.Prefix + "0.tmp\n"})
 			}
-			var warnings []string
+			var warnings []problem.Problem
 			switch cmd {
 			case "build", "check":
 				rep, err := Run(ctx, Options{Root: dir, Write: cmd == "build", RunCommand: true})
@@ -63,7 +64,7 @@ func TestRecoverFirst(t *testing.T) {
 					t.Fatal(err)
 				}
 				warnings = rep.Warnings
-				if !hasWarning(warnings, "undid an interrupted build", "1 temporary files removed") {
+				if !hasWarning(warnings, "undid an interrupted build", "1 temporary files removed", "[RS0910 build-recovered]") {
 					t.Errorf("warnings %q: none says what was undone", warnings)
 				}
 			case "explain":
@@ -81,11 +82,11 @@ func TestRecoverFirst(t *testing.T) {
 			_, err := os.Lstat(filepath.Join(dir, "blog/a", safefs.Prefix+"1.tmp"))
 			switch cmd {
 			case "build":
-				if !os.IsNotExist(err) || !hasWarning(warnings, "blog/a/"+safefs.Prefix+"1.tmp: removed") {
+				if !os.IsNotExist(err) || !hasWarning(warnings, "blog/a/"+safefs.Prefix+"1.tmp: removed", "[RS0911 leftover-files]") {
 					t.Errorf("the leftover: %v, warnings %q; want it removed, with a warning", err, warnings)
 				}
 			case "check":
-				if err != nil || !hasWarning(warnings, "1 temporary file of an interrupted or running robotsmith build") {
+				if err != nil || !hasWarning(warnings, "1 temporary file of an interrupted or running robotsmith build", "[RS0911 leftover-files]") {
 					t.Errorf("the leftover: %v, warnings %q; want it kept, with a warning", err, warnings)
 				}
 			}
@@ -126,12 +127,12 @@ func TestLinksAndSpecialFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range [][]string{
-		{"out.html", "leads outside the output folder"},
-		{"gone.html", "a symbolic link to nothing"},
-		{"loop.html", "a symbolic link in a loop"},
-		{"mirror", "a symbolic link to the folder blog: not followed"},
-		{"elsewhere", "leads outside the output folder"},
-		{"pipe.html", "a FIFO: skipped, never read"},
+		{"out.html", "leads outside the output folder", "[RS0903 link-outside]"},
+		{"gone.html", "a symbolic link to nothing", "[RS0908 link-broken]"},
+		{"loop.html", "a symbolic link in a loop", "[RS0908 link-broken]"},
+		{"mirror", "a symbolic link to the folder blog: not followed", "[RS0909 link-to-folder]"},
+		{"elsewhere", "leads outside the output folder", "[RS0903 link-outside]"},
+		{"pipe.html", "a FIFO: skipped, never read", "[RS0902 not-a-regular-file]"},
 	} {
 		if !hasWarning(rep.Warnings, w...) {
 			t.Errorf("no warning says %q: %q", w, rep.Warnings)
@@ -478,7 +479,7 @@ func TestEmptyOutput(t *testing.T) {
 				if strict {
 					said = rep.Findings
 				}
-				if got := hasWarning(said, dir+": no page (.html file) in the output folder"); got != tc.warn {
+				if got := hasWarning(said, dir+": no page (.html file) in the output folder", "[RS0504 no-pages]"); got != tc.warn {
 					t.Errorf("strict %v: warned %v, want %v: warnings %q, findings %q", strict, got, tc.warn, rep.Warnings, rep.Findings)
 				}
 			}

@@ -135,7 +135,7 @@ func TestSourceReport(t *testing.T) {
 		t.Errorf("unpublished %d %q, want 1 %q", rep.NoOutput, rep.Unpublished, want)
 	}
 	var missing []string
-	for _, f := range rep.Findings {
+	for _, f := range texts(rep.Findings) {
 		if strings.Contains(f, "no output found") {
 			missing = append(missing, f)
 		}

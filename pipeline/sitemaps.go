@@ -7,10 +7,11 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strconv"
 
-	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/internal/safefs"
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sitemap"
 )
@@ -56,9 +57,9 @@ func (ps *pass) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) 
 	urls := ps.p.URLs()
 	for _, l := range m.robots.file.Sitemaps {
 		if !plan.AbsoluteURL(l.Value) {
-			fs.add(SeverityWarning, fmt.Sprintf("sitemap-line\x00%d", l.Num),
-				"%s:%d: Sitemap: %.80s is a relative URL: search engines take only an absolute URL there; %s",
-				m.robots.name, l.Num, l.Value, ps.absoluteAdvice())
+			fs.add(problem.RobotsSitemapRelative, strconv.Itoa(l.Num), problem.Position{File: m.robots.name, Line: l.Num}, nil,
+				"Sitemap: %.80s is a relative URL: search engines take only an absolute URL there; %s",
+				l.Value, ps.absoluteAdvice())
 		}
 		// A Sitemap: line of another host names no file of the site; without a base URL of its
 		// own, the host cannot be told, and the path decides. A relative one is followed as a
@@ -74,10 +75,16 @@ func (ps *pass) sitemaps(m *model, fs *findings, rep *Report, mode sitemapMode) 
 		queue = queue[1:]
 		err := ps.sitemap(m, fs, rep, mode, i, add)
 		switch {
-		case errors.As(err, new(*frontmatter.Error)), errors.Is(err, safefs.ErrNotRegular), errors.Is(err, safefs.ErrTooLarge):
+		case errors.As(err, new(*sitemap.Error)), errors.Is(err, safefs.ErrNotRegular), errors.Is(err, safefs.ErrTooLarge):
 			// The sitemap is the generator's or the site's, not robotsmith's: one it cannot read
-			// is left as it is, and said so.
-			rep.Warnings = append(rep.Warnings, err.Error()+" (left as it is)")
+			// is left as it is, and said so: a warning of its code.
+			p, _ := problem.Of(err)
+			if errors.Is(err, safefs.ErrTooLarge) {
+				p.Code = problem.SitemapTooLarge
+			}
+			p.Msg += " (left as it is)"
+			p.Severity = p.Code.Severity()
+			rep.Warnings = append(rep.Warnings, p)
 		case err != nil:
 			return err
 		}
@@ -111,12 +118,12 @@ func (ps *pass) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i
 	m.sitemaps = append(m.sitemaps, rel)
 	po := &pruneOut{keep: mode == pruneSitemaps && out.tx != nil}
 	defer po.close()
-	relative := "relative-loc\x00" + name // its relative URLs are one warning
 	keep := func(ref sitemap.Ref) bool {
 		if !plan.AbsoluteURL(ref.URL) {
-			fs.add(SeverityWarning, relative,
-				"%s:%d: sitemap lists %.80s as a relative URL: search engines take only absolute URLs in a sitemap; %s",
-				name, ref.Line, ref.URL, ps.absoluteAdvice())
+			// A sitemap's relative URLs are one warning, at the first.
+			fs.add(problem.SitemapRelativeURL, name, problem.Position{File: name, Line: ref.Line}, nil,
+				"sitemap lists %.80s as a relative URL: search engines take only absolute URLs in a sitemap; %s",
+				ref.URL, ps.absoluteAdvice())
 		}
 		p, crawl, ok := ps.p.URLs().Loc(ref.URL)
 		if !ok {
@@ -148,14 +155,15 @@ func (ps *pass) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i
 			if ref.Alternate {
 				what = fmt.Sprintf("lists %s as the %s alternate of %s", ref.URL, ref.Hreflang, ref.Entry)
 			}
-			fs.add(SeverityError, fmt.Sprintf("%s:%d", name, ref.Line), "%s:%d: sitemap %s, which %s; with `sitemap: keep` robotsmith leaves it there",
-				name, ref.Line, what, ps.whyNotIndexable(to))
+			fs.add(problem.SitemapListsUnindexable, fmt.Sprintf("%s:%d", name, ref.Line), problem.Position{File: name, Line: ref.Line}, ps.notIndexableAt(to),
+				"sitemap %s, which %s; with `sitemap: keep` robotsmith leaves it there",
+				what, ps.whyNotIndexable(to))
 		}
 		return true
 	}
 	p, err := sitemap.Prune(po, fh, keep)
-	if fe := (*frontmatter.Error)(nil); errors.As(err, &fe) {
-		fe.File = name
+	if se := (*sitemap.Error)(nil); errors.As(err, &se) {
+		se.File = name
 	}
 	if err != nil {
 		return err
@@ -283,6 +291,19 @@ func (ps *pass) whyNotIndexable(to int) string {
 	return "is noindex (" + ps.p.NoindexSource(f, "robots").String() + ")"
 }
 
+// notIndexableAt is the other side of a sitemap entry for a URL served by files[to] that is
+// noindex: where the noindex comes from; none for a URL with no file or an error page.
+func (ps *pass) notIndexableAt(to int) []problem.Related {
+	if to < 0 {
+		return nil
+	}
+	f := &ps.files[to]
+	if v := f.Verdict(); v != nil && v.Class == rules.ErrorPage {
+		return nil
+	}
+	return []problem.Related{ps.noindexAt(ps.p.NoindexSource(f, "robots"), f)}
+}
+
 // sitemapDisallowed reports a sitemap entry that robots.txt keeps every crawler from (finding 2);
 // crawl is its path as plan.URLs.Loc gives it.
 func (ps *pass) sitemapDisallowed(m *model, fs *findings, name string, ref sitemap.Ref, crawl string) {
@@ -290,9 +311,10 @@ func (ps *pass) sitemapDisallowed(m *model, fs *findings, name string, ref sitem
 	if r == nil {
 		return
 	}
-	fs.add(SeverityError, fmt.Sprintf("%s:%d", name, ref.Line),
-		"%s:%d: sitemap lists %s, which robots.txt disallows for every crawler (%s:%d: %s: %s): a sitemap asks crawlers for what robots.txt forbids them",
-		name, ref.Line, ref.URL, m.robots.name, r.Num, r.Key, r.Value)
+	disallow := problem.Related{Position: problem.Position{File: m.robots.name, Line: r.Num}, Msg: r.Key + ": " + r.Value + " disallows it for every crawler"}
+	fs.add(problem.SitemapListsDisallowed, fmt.Sprintf("%s:%d", name, ref.Line), problem.Position{File: name, Line: ref.Line}, []problem.Related{disallow},
+		"sitemap lists %s, which robots.txt disallows for every crawler (%s:%d: %s: %s): a sitemap asks crawlers for what robots.txt forbids them",
+		ref.URL, m.robots.name, r.Num, r.Key, r.Value)
 }
 
 // listedIn are the listings of files[i], in the order the sitemaps were read.

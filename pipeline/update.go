@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/plan"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 )
 
@@ -32,8 +33,8 @@ type Update struct {
 	Took  time.Duration
 	// Notes are what the author should know that is not a problem.
 	Notes    []string
-	Warnings []string // new warnings (each is reported once a session)
-	Findings []string // new findings of SPEC §7 (each is reported once a session)
+	Warnings []problem.Problem // new warnings (each is reported once a session)
+	Findings []problem.Problem // new findings of SPEC §7 (each is reported once a session)
 	// Errs are the batch's problems, each naming its file and line where it has them. The files a
 	// problem touches were left as the generator wrote them; the rest was done.
 	Errs []error
@@ -140,4 +141,15 @@ func roundDuration(d time.Duration) time.Duration {
 		return d.Round(10 * time.Millisecond)
 	}
 	return d.Round(time.Millisecond)
+}
+
+// watchWarning is a problem the watcher met (a folder it could not watch, a switch to polling) as
+// the warning watch mode reports: of its own code, or problem.WatchDegraded.
+func watchWarning(err error) problem.Problem {
+	p, ok := problem.Of(err)
+	if !ok {
+		p.Code = problem.WatchDegraded
+	}
+	p.Severity = problem.Warning
+	return p
 }

@@ -97,8 +97,8 @@ func TestLooseSeparators(t *testing.T) {
 			if loc := "https://example.org/posts/" + tc.page + "/"; strings.Contains(string(sitemap), loc) {
 				t.Errorf("the sitemap still lists %s", loc)
 			}
-			if !slicesContain(rep.Warnings, tc.warn) {
-				t.Errorf("warnings: got\n%s\nwant one holding %q", strings.Join(rep.Warnings, "\n"), tc.warn)
+			if !slicesContain(texts(rep.Warnings), tc.warn) {
+				t.Errorf("warnings: got\n%s\nwant one holding %q", strings.Join(texts(rep.Warnings), "\n"), tc.warn)
 			}
 		})
 	}
@@ -107,8 +107,8 @@ func TestLooseSeparators(t *testing.T) {
 			`_headers:2: rule /posts/header/*: X-Robots-Tag: directives separated by spaces are read as "noindex, nofollow"`,
 			`_headers:2: rule /posts/header/* sends X-Robots-Tag: noindex nofollow for /posts/header/ (`,
 		} {
-			if !slicesContain(rep.Warnings, want) {
-				t.Errorf("warnings: got\n%s\nwant one holding %q", strings.Join(rep.Warnings, "\n"), want)
+			if !slicesContain(texts(rep.Warnings), want) {
+				t.Errorf("warnings: got\n%s\nwant one holding %q", strings.Join(texts(rep.Warnings), "\n"), want)
 			}
 		}
 	})
@@ -169,7 +169,7 @@ func TestLongValueQuotedOnce(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				msgs = rep.Warnings
+				msgs = texts(rep.Warnings)
 			}
 			nines := regexp.MustCompile(`9{20,}`)
 			quoted := false

@@ -2,11 +2,11 @@ package plan
 
 import (
 	"bytes"
-	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/rules"
 )
@@ -28,7 +28,7 @@ type Result struct {
 	// (Source.Err: fail closed, the page is left as it is). It is the Applier's buffer, good until
 	// its next Apply.
 	Out      []byte
-	Warnings []string
+	Warnings []problem.Problem
 	// Err says why the file could not be decided (a malformed value of the page's own robots tags;
 	// a page that could not be scanned): its record has no verdict, or the one decided without it.
 	Err error
@@ -84,7 +84,8 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 	name := p.OutName(f.Rel())
 	pg, err := a.proc.Scan(src, func(meta string) bool { return p.res.IsAgent(meta, cs...) })
 	if err != nil {
-		r.Err = fmt.Errorf("%s: %w", name, err)
+		// rewrite fails only on a broken invariant of its own.
+		r.Err = problem.Wrap(problem.InternalError, problem.Position{File: name}, err)
 		return r
 	}
 	if !pg.HTML {
@@ -109,7 +110,7 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 	}
 	changed, err := a.proc.Splice(&a.out, f.verdict.Directives)
 	if err != nil {
-		r.Err = fmt.Errorf("%s: %w", name, err)
+		r.Err = problem.Wrap(problem.InternalError, problem.Position{File: name}, err)
 		return r
 	}
 	r.links = a.links
@@ -130,7 +131,7 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 func (r *Result) decide(p *Plan, f *Record, it rules.Item, full bool) bool {
 	v, ws, err := p.memo.Verdict(it)
 	for _, w := range ws {
-		r.Warnings = append(r.Warnings, w.String())
+		r.Warnings = append(r.Warnings, w.Problem())
 	}
 	f.verdict, r.Err = v, err
 	if full {

@@ -43,6 +43,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/config"
 	"github.com/robotsmith/robotsmith/headers"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -77,8 +78,8 @@ type Plan struct {
 	cfgInfo  os.FileInfo // the configuration file, nil when there is none
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
-	urls         URLs     // the site's base URL: pages' links and sitemaps' locs resolve under it
-	warnings     []string // the configuration's and its rules' warnings, each once
+	urls         URLs              // the site's base URL: pages' links and sitemaps' locs resolve under it
+	warnings     []problem.Problem // the configuration's and its rules' warnings, each once
 
 	// What reading the sources made (Read, Remap): none for a plan that Open made.
 	//
@@ -91,7 +92,7 @@ type Plan struct {
 	info      []pageInfo
 	kindLangs []kindLang // the kinds and language of pages, each pair once (pageInfo.kl)
 	// pageWarnings are the site's mapping's warnings (site.Map.Warnings), each once.
-	pageWarnings []string
+	pageWarnings []problem.Problem
 }
 
 // pageInfo is what an output file takes its decision from, of its page: the page's source, its
@@ -117,13 +118,13 @@ type Source struct {
 
 // problems are what compiling a source found.
 type problems struct {
-	warnings []string
+	warnings []problem.Problem
 	err      error // its malformed values
 }
 
 // Warnings are the source's warnings (an unknown or obsolete value), each naming its file and
 // line.
-func (s *Source) Warnings() []string {
+func (s *Source) Warnings() []problem.Problem {
 	if s == nil || s.problems == nil {
 		return nil
 	}
@@ -187,7 +188,7 @@ func Open(opt Options) (*Plan, error) {
 	}
 	p.res, p.memo, p.compiler = res, res.Memo(), rules.NewCompiler()
 	for _, w := range res.Warnings() {
-		p.warnings = append(p.warnings, w.String())
+		p.warnings = append(p.warnings, w.Problem())
 	}
 	base, err := rules.New(rules.Config{Defaults: cfg.Defaults, Style: cfg.Tags})
 	if err != nil {
@@ -265,11 +266,11 @@ func (p *Plan) Read(ctx context.Context) (*Plan, error) {
 // are read again, the others' readings kept; the site's root for all). A source whose directives
 // did not change keeps its compiled form, and its problems. The mapping's warnings are returned
 // with its error too.
-func (p *Plan) Remap(ctx context.Context, changed []string) (np *Plan, warnings []string, err error) {
+func (p *Plan) Remap(ctx context.Context, changed []string) (np *Plan, warnings []problem.Problem, err error) {
 	m, err := p.site.RemapContext(ctx, changed)
 	if m != nil {
 		for _, w := range m.Warnings {
-			warnings = append(warnings, w.Error())
+			warnings = append(warnings, problem.List(w)...)
 		}
 	}
 	if err != nil {
@@ -311,7 +312,7 @@ func (p *Plan) with(m *site.Map, src func(pg *site.Page) *Source) *Plan {
 	np := *p
 	np.pages, np.kindLangs, np.pageWarnings = m, nil, nil
 	for _, w := range m.Warnings {
-		np.pageWarnings = append(np.pageWarnings, w.Error())
+		np.pageWarnings = append(np.pageWarnings, problem.List(w)...)
 	}
 	// site.KindsOf, worked out once for every page kind of the site.
 	kinds := map[string][]string{}
@@ -356,7 +357,7 @@ func (p *Plan) compile(ctx context.Context, inputs []rules.Input, slab *sourceSl
 	if err != nil || len(ws) > 0 {
 		s.problems = &problems{err: err}
 		for _, w := range ws {
-			s.problems.warnings = append(s.problems.warnings, w.String())
+			s.problems.warnings = append(s.problems.warnings, w.Problem())
 		}
 	}
 	return s
@@ -465,7 +466,7 @@ func (p *Plan) AliasOf(rel string) string {
 // SourceProblems are the warnings and errors of the sources that files take their decisions from,
 // in site order, each once: a cascade's bad value is in the inputs of every page below it, shared
 // (one source) or beside the page's own values (a source of the page's own).
-func (p *Plan) SourceProblems(files []Record) (warnings []string, errs []error) {
+func (p *Plan) SourceProblems(files []Record) (warnings []problem.Problem, errs []error) {
 	used := make([]bool, len(p.info))
 	for i := range files {
 		if k := files[i].page; k != 0 {
@@ -481,8 +482,8 @@ func (p *Plan) SourceProblems(files []Record) (warnings []string, errs []error) 
 		}
 		seen[s] = true
 		for _, w := range s.problems.warnings {
-			if !said[w] {
-				said[w] = true
+			if m := w.Error(); !said[m] {
+				said[m] = true
 				warnings = append(warnings, w)
 			}
 		}
@@ -526,11 +527,11 @@ func (p *Plan) Format() headers.Format { return p.format }
 func (p *Plan) URLs() URLs { return p.urls }
 
 // Warnings are the configuration's and its rules' warnings, each once.
-func (p *Plan) Warnings() []string { return p.warnings }
+func (p *Plan) Warnings() []problem.Problem { return p.warnings }
 
 // PageWarnings are the warnings of the site's mapping (Read), each once: problems the generator
 // lets pass.
-func (p *Plan) PageWarnings() []string { return p.pageWarnings }
+func (p *Plan) PageWarnings() []problem.Problem { return p.pageWarnings }
 
 // Preview reports whether the build is a preview (SPEC §3.5): a Netlify deploy preview or branch
 // deploy, a Cloudflare Pages preview.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 	"github.com/robotsmith/robotsmith/site"
 )
@@ -105,7 +106,7 @@ func TestPlanNeverChanges(t *testing.T) {
 		info                   []pageInfo
 		sources                []Source
 		kls                    []kindLang
-		warnings, pageWarnings []string
+		warnings, pageWarnings []problem.Problem
 		urls                   string
 		shared                 [8]any
 	}

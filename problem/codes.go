@@ -9,8 +9,11 @@ import (
 // summary and help.
 const (
 	// RS00xx: robotsmith's own.
-	MoreErrors   Code = 1
-	MoreWarnings Code = 2
+	MoreErrors    Code = 1
+	MoreWarnings  Code = 2
+	Interrupted   Code = 3
+	CommandFailed Code = 4
+	InternalError Code = 5
 
 	// RS01xx: signal findings (SPEC §7, §9).
 	SitemapListsUnindexable   Code = 101
@@ -22,6 +25,7 @@ const (
 	TagsDisagreeWithHeader    Code = 107
 	RobotsBlockCancelled      Code = 108
 	DisallowHidesNoindex      Code = 109
+	HreflangRelative          Code = 110
 
 	// RS02xx: robotsmith's configuration.
 	ConfigSyntax       Code = 201
@@ -77,13 +81,19 @@ const (
 	AgentInsideValue   Code = 410
 
 	// RS05xx: output files and pages.
-	UnclosedBlock Code = 501
-	SecondBlock   Code = 502
+	UnclosedBlock     Code = 501
+	SecondBlock       Code = 502
+	OutputNotFound    Code = 503
+	NoPages           Code = 504
+	PageOutputMissing Code = 505
+	PathNotInOutput   Code = 506
 
 	// RS06xx: sitemaps.
 	SitemapNotWellFormed Code = 601
 	SitemapTokenTooLong  Code = 602
 	SitemapNotUTF8       Code = 603
+	SitemapRelativeURL   Code = 604
+	SitemapTooLarge      Code = 605
 
 	// RS07xx: robots.txt and the AI preferences.
 	RobotsGroupNoAgents    Code = 701
@@ -95,6 +105,8 @@ const (
 	SitemapsNeedBaseURL    Code = 707
 	AIPreferenceInvalid    Code = 708
 	AICategoryUnknown      Code = 709
+	RobotsSitemapRelative  Code = 710
+	RobotsTxtUnwritable    Code = 711
 
 	// RS08xx: headers and hosts.
 	HeaderPathUnwritable Code = 801
@@ -118,6 +130,14 @@ const (
 	FileChanged       Code = 904
 	UndoFailed        Code = 905
 	JournalUnreadable Code = 906
+	IOError           Code = 907
+	LinkBroken        Code = 908
+	LinkToFolder      Code = 909
+	BuildRecovered    Code = 910
+	LeftoverFiles     Code = 911
+	FileKeepsChanging Code = 912
+	WatchDegraded     Code = 913
+	RecordUnreadable  Code = 914
 )
 
 // Info is one code of the table.
@@ -159,6 +179,15 @@ var table = [...]Info{
 	{MoreWarnings, "more-warnings", Warning,
 		"more warnings than robotsmith lists for one value",
 		"One value had more dropped directives than robotsmith lists one by one; it lists the first and counts the rest. Fix those listed and run again to see the others."},
+	{Interrupted, "interrupted", Error,
+		"the run was stopped by a signal",
+		"SIGINT (Ctrl-C) or SIGTERM stopped the run. A build stopped puts none of its files in place: every file of the output is as it was. Run it again."},
+	{CommandFailed, "command-failed", Error,
+		"the configured command failed",
+		"build runs the configuration's command (the generator) first, and stops when it fails: nothing is written. Its output is printed before this (with -q, only when it fails). Fix what it reports, or run the generator yourself and then build --no-command."},
+	{InternalError, "internal-error", Error,
+		"an error robotsmith did not expect",
+		"robotsmith met a failure it has no code for: a bug of its own, or an error of the system beneath it. The message says what failed; if it is not the system's (a full disk, a permission), please report it with the message."},
 
 	{SitemapListsUnindexable, "sitemap-lists-unindexable", Finding,
 		"a sitemap kept as it is lists a URL that is noindex or has no file",
@@ -187,6 +216,9 @@ var table = [...]Info{
 	{DisallowHidesNoindex, "disallow-hides-noindex", Error,
 		"a Disallow robotsmith would write covers a page that is noindex for that crawler",
 		"robotsmith refuses to write a robots.txt rule that keeps a crawler from a page whose noindex it must read: the crawler would never see the noindex, and the URL could still be listed. Narrow the Disallow in robots_txt, or drop the page's noindex."},
+	{HreflangRelative, "hreflang-relative", Warning,
+		"an hreflang link of an indexable page is a relative URL",
+		"Search engines ignore an hreflang link that is not an absolute URL. Set the site's base URL (Hugo's baseURL, Jekyll's url), from which the generator writes absolute URLs, or write the link absolute."},
 
 	{ConfigSyntax, "config-syntax", Error,
 		"robotsmith's configuration is not valid YAML, TOML or JSON",
@@ -338,6 +370,18 @@ var table = [...]Info{
 	{SecondBlock, "second-block", Finding,
 		"a file has a second robotsmith block",
 		"robotsmith keeps only the first of its blocks in a file; remove the other."},
+	{OutputNotFound, "output-not-found", Error,
+		"the output folder does not exist",
+		"robotsmith works on the files the generator wrote, in the output folder its configuration names (Hugo's publishDir, Jekyll's destination) or --output gives. Run the generator first (build runs the configured command), or name the folder it writes."},
+	{NoPages, "no-pages", Warning,
+		"the output folder holds no page (.html file)",
+		"With no page there is no robots tag to write, and a run that did nothing must not pass for one that did. Check that the output folder is the one the generator writes, and that the generator ran."},
+	{PageOutputMissing, "page-output-missing", Finding,
+		"a page the generator publishes has no file in the output",
+		"robotsmith maps every source page to the file the generator writes for it; this one's is not there, so its directives reach no file. Build the site again (an output folder left over from another build?), or check the page's permalink, url or output settings."},
+	{PathNotInOutput, "path-not-in-output", Error,
+		"a path explain was asked about is in no file of the output",
+		"explain takes a URL path as served (/blog/post/) or an output file (public/blog/post/index.html). Check the path against the output folder, and that the site was built."},
 
 	{SitemapNotWellFormed, "sitemap-not-well-formed", Warning,
 		"a sitemap is not well-formed XML, and is left as it is",
@@ -348,6 +392,12 @@ var table = [...]Info{
 	{SitemapNotUTF8, "sitemap-not-utf8", Warning,
 		"a sitemap declares an encoding other than UTF-8, and is left as it is",
 		"Sitemaps are UTF-8 (sitemaps.org); write it in UTF-8."},
+	{SitemapRelativeURL, "sitemap-relative-url", Warning,
+		"a sitemap lists a relative URL",
+		"Search engines take only absolute URLs in a sitemap's `<loc>`. Set the site's base URL (Hugo's baseURL, Jekyll's url), from which the generator writes absolute URLs, or write them absolute."},
+	{SitemapTooLarge, "sitemap-too-large", Warning,
+		"a sitemap larger than robotsmith reads, left as it is",
+		"The protocol allows 50 MB; robotsmith reads a sitemap of up to 100 MB and leaves a larger one as it is, unpruned. Split it with a sitemap index."},
 
 	{RobotsGroupNoAgents, "robots-group-no-agents", Error,
 		"a robots_txt group names no agents",
@@ -376,6 +426,12 @@ var table = [...]Info{
 	{AICategoryUnknown, "ai-category-unknown", Error,
 		"an ai.block value that is not a crawler category",
 		"ai.block takes training, ai-search, ai-input or all-ai; the message says what the value is instead, and the nearest category."},
+	{RobotsSitemapRelative, "robots-sitemap-relative", Warning,
+		"a Sitemap: line of robots.txt is a relative URL",
+		"Search engines take only an absolute URL in a Sitemap: line (RFC 9309). Set the site's base URL, from which robotsmith and the generator write absolute URLs, or write it absolute."},
+	{RobotsTxtUnwritable, "robots-txt-unwritable", Error,
+		"robots.txt is not a file robotsmith can write its block into",
+		"robots_txt or ai asks for robotsmith's block of robots.txt, but robots.txt in the output is a link outside it, a FIFO or another file robotsmith never reads or writes through. Make it a regular file (or remove it), or drop robots_txt and ai from the configuration."},
 
 	{HeaderPathUnwritable, "header-path-unwritable", Error,
 		"a file whose path a host's header rule cannot match exactly",
@@ -435,4 +491,28 @@ var table = [...]Info{
 	{JournalUnreadable, "journal-unreadable", Error,
 		"the journal of an interrupted build cannot be read",
 		"An interrupted robotsmith build left a journal that robotsmith cannot read, so it cannot finish or undo that build. Move the journal away to go on, and check the files it names."},
+	{IOError, "io-error", Error,
+		"a file or folder could not be read or written",
+		"The system refused a read or a write (a permission, a full disk, a folder where a file was expected); the message gives the system's reason. A build that fails so writes nothing. Fix the cause and run again."},
+	{LinkBroken, "link-broken", Warning,
+		"a symbolic link to nothing, in a loop, or one that cannot be followed, skipped",
+		"robotsmith leaves such a link alone and decides nothing for it. Remove it, or point it at a file of the output."},
+	{LinkToFolder, "link-to-folder", Warning,
+		"a symbolic link to a folder, not followed",
+		"The files of the folder it leads to are decided where they are, once; the link is left alone. Nothing to do, unless the folder is meant to be served at the link's path with other directives: then copy it."},
+	{BuildRecovered, "build-recovered", Warning,
+		"an interrupted robotsmith build was finished or undone before this run",
+		"A build killed while it put its files in place left a journal; robotsmith finished it (past its commit point) or undid it (before), so that every file is whole, before anything else. Nothing to do; the message says what was done."},
+	{LeftoverFiles, "leftover-files", Warning,
+		"temporary files of an interrupted or running robotsmith build",
+		"A build writes each new file beside the old one before it puts them all in place. A build removes such files left by a killed one; check leaves them, and a file that could not be removed is left for the next run. Nothing to do, unless another robotsmith build is running in the same folder."},
+	{FileKeepsChanging, "file-keeps-changing", Error,
+		"files watch mode could not write, another process changing them each time",
+		"Watch mode writes a batch's files at once, and none when one of them changed meanwhile; after several tries in a row it leaves them as the generator wrote them until the next change. Check what else writes the output folder (a second generator, a sync)."},
+	{WatchDegraded, "watch-degraded", Warning,
+		"a folder could not be watched, or watching fell back to polling",
+		"Watch mode goes on, but may see changes late (polling) or not at all under that folder. The message says why: often the system's limit on watches (fs.inotify.max_user_watches on Linux); raise it, or use watch --poll."},
+	{RecordUnreadable, "record-unreadable", Error,
+		"an indexability record robotsmith diff cannot read",
+		"A record is the file build --record writes: a header line, then one JSON object a URL, in URL order. The message names the line and what is wrong with it; write the record again with this robotsmith."},
 }

@@ -24,12 +24,12 @@
 // use stays in the table, its number never given to another problem. The first two digits are the
 // area, the last two number the problems of the area in the order they were added:
 //
-//	RS00xx  robotsmith's own: a count of problems not listed
+//	RS00xx  robotsmith's own: a count of problems not listed, a run stopped, the configured command
 //	RS01xx  signal findings: contradictions between a site's signals (SPEC §7, §9)
 //	RS02xx  robotsmith's configuration (robotsmith.yaml), its rules and their selectors
 //	RS03xx  front matter and the generator's sources (cascades, Jekyll defaults, Hugo modules)
 //	RS04xx  directive values: robots values, agent names
-//	RS05xx  output files and pages: robotsmith's marked blocks in them
+//	RS05xx  the output folder, its files and pages: robotsmith's marked blocks in them
 //	RS06xx  sitemaps
 //	RS07xx  robots.txt and the AI preferences (robots_txt, ai)
 //	RS08xx  headers and hosts: _headers and the other hosts' files

@@ -24,6 +24,18 @@ func (c Code) Name() string {
 	return i.Name
 }
 
+// Title is the code and its name, "RS0103 noindex-blocked-by-robots-txt", as the text output ends a
+// problem with it and a GitHub annotation's title gives it (SPEC §1); "" for the zero Code.
+func (c Code) Title() string {
+	if c == 0 {
+		return ""
+	}
+	if n := c.Name(); n != "" {
+		return c.String() + " " + n
+	}
+	return c.String()
+}
+
 // Severity is the code's default severity; 0 for a code not in the table.
 func (c Code) Severity() Severity {
 	i, _ := Lookup(c)
@@ -90,8 +102,11 @@ type Related struct {
 
 // Problem is one error, finding or warning.
 type Problem struct {
-	Code     Code
-	Severity Severity // the code's by default; a Warning raised to a Finding by --strict
+	Code Code
+	// Severity is the code's by default; a Warning raised to a Finding by --strict, or to an
+	// Error where a command cannot go on without what it warns of (explain asked for a file the
+	// walk skips).
+	Severity Severity
 	Position
 	Related []Related // the other side, where there is one
 	Msg     string    // what is wrong and what to do, without position or code
@@ -116,6 +131,17 @@ func (p *Problem) Error() string {
 	return p.Msg
 }
 
+// Text is the problem as robotsmith's text output prints it, on stderr and after the summary alike:
+// Error()'s "file:line:col: msg", which editors jump to, then the code and name in brackets, to look
+// it up by (docs/reference/codes.md): "content/a.md:3: front matter robots: ... [RS0401
+// malformed-directive]". A problem without a code is Error() alone.
+func (p Problem) Text() string {
+	if p.Code == 0 {
+		return p.Error()
+	}
+	return p.Error() + " [" + p.Code.Title() + "]"
+}
+
 // Strict is p as `check --strict` reports it: a Warning raised to a Finding, anything else as it is.
 func (p Problem) Strict() Problem {
 	if p.Severity == Warning {
@@ -126,6 +152,62 @@ func (p Problem) Strict() Problem {
 
 // Problem returns p itself, so that a *Problem is a Carrier like any error type that gives one.
 func (p *Problem) Problem() Problem { return *p }
+
+// Lister is an error that is several problems, each a line of its text: a value with two malformed
+// directives is one error of its package's type, and two problems at its place. List takes them
+// apart.
+type Lister interface {
+	Problems() []Problem
+}
+
+// List is every problem err holds, in order: one for each error that errors.Join put together (at
+// any depth of joins), each of a Lister's, and Of of any other error (of code 0 when it holds none).
+// It is how a command takes apart the errors a run returns to report each.
+func List(err error) []Problem {
+	var out []Problem
+	var walk func(error)
+	walk = func(e error) {
+		switch e := e.(type) {
+		case nil:
+		case Lister:
+			out = append(out, e.Problems()...)
+		case interface{ Unwrap() []error }:
+			for _, e := range e.Unwrap() {
+				walk(e)
+			}
+		default:
+			p, _ := Of(e)
+			out = append(out, p)
+		}
+	}
+	walk(err)
+	return out
+}
+
+// Wrap is err at pos, of code: an error whose text is pos's and err's ("public/a.html: permission
+// denied"; err's alone for a zero pos), which unwraps to err, and whose Problem is of code, or, for
+// code 0, of the code err holds (Wrapping). It gives an error of another package (the system's,
+// a sentinel) the place and code robotsmith reports it with.
+func Wrap(code Code, pos Position, err error) error {
+	return &wrapped{code: code, pos: pos, err: err}
+}
+
+type wrapped struct {
+	code Code
+	pos  Position
+	err  error
+}
+
+func (w *wrapped) Error() string {
+	if pos := w.pos.String(); pos != "" {
+		return pos + ": " + w.err.Error()
+	}
+	return w.err.Error()
+}
+
+func (w *wrapped) Unwrap() error { return w.err }
+
+func (w *wrapped) Problem() Problem { return Wrapping(w.code, w.pos, w.err.Error(), nil, w.err) }
 
 // Carrier is an error (or a warning) that is one problem: *Problem, and the error and warning types
 // of robotsmith's packages, each of which keeps its own fields and text and gives the Problem they

@@ -212,3 +212,106 @@ func TestStrict(t *testing.T) {
 		}
 	}
 }
+
+// TestText checks the one text form of a problem that every command prints: the place editors jump
+// to first, then the message, then the code and name to look it up by.
+func TestText(t *testing.T) {
+	for _, tc := range []struct {
+		desc string
+		p    problem.Problem
+		want string
+	}{
+		{"coded, with a place", *problem.New(problem.MalformedDirective, problem.Position{File: "content/a.md", Line: 3}, "front matter robots: bad"),
+			"content/a.md:3: front matter robots: bad [RS0401 malformed-directive]"},
+		{"coded, no place", *problem.New(problem.ConfigTwoFiles, problem.Position{}, "two configuration files"),
+			"two configuration files [RS0206 config-two-files]"},
+		{"raised by --strict: the code stays", problem.New(problem.UnknownDirective, problem.Position{File: "a.md", Line: 2}, "dropped").Strict(),
+			"a.md:2: dropped [RS0403 unknown-directive]"},
+		{"no code", problem.Problem{Position: problem.Position{File: "a.md"}, Msg: "plain"}, "a.md: plain"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := tc.p.Text(); got != tc.want {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
+	}
+	if got, want := problem.NoindexBlockedByRobotsTxt.Title(), "RS0103 noindex-blocked-by-robots-txt"; got != want {
+		t.Errorf("Title: got %q, want %q (SPEC §1's form)", got, want)
+	}
+	if got := problem.Code(0).Title(); got != "" {
+		t.Errorf("Title of no code: got %q, want none", got)
+	}
+}
+
+// several is an error that is two problems at one place, as a value with two bad directives is.
+type several struct{ a, b *problem.Problem }
+
+func (s several) Error() string               { return s.a.Error() + "\n" + s.b.Error() }
+func (s several) Problems() []problem.Problem { return []problem.Problem{*s.a, *s.b} }
+
+// TestList checks that List takes every problem out of an error: each one errors.Join put together,
+// at any depth, each one of a Lister, and a problem for an error of no code.
+func TestList(t *testing.T) {
+	a := problem.New(problem.MalformedDirective, problem.Position{File: "a.md", Line: 1}, "a")
+	b := problem.New(problem.MisspeltDirective, problem.Position{File: "a.md", Line: 1}, "b")
+	c := problem.New(problem.UnknownKind, problem.Position{File: "c.yaml", Line: 9}, "c")
+	for _, tc := range []struct {
+		desc string
+		err  error
+		want []string // Text of each
+	}{
+		{"nil", nil, nil},
+		{"one", a, []string{"a.md:1: a [RS0401 malformed-directive]"}},
+		{"joined", errors.Join(a, c), []string{"a.md:1: a [RS0401 malformed-directive]", "c.yaml:9: c [RS0217 unknown-kind]"}},
+		{"joined in joined", errors.Join(errors.Join(a, b), c), []string{"a.md:1: a [RS0401 malformed-directive]", "a.md:1: b [RS0402 misspelt-directive]", "c.yaml:9: c [RS0217 unknown-kind]"}},
+		{"a lister", errors.Join(several{a, b}, c), []string{"a.md:1: a [RS0401 malformed-directive]", "a.md:1: b [RS0402 misspelt-directive]", "c.yaml:9: c [RS0217 unknown-kind]"}},
+		{"wrapped", fmt.Errorf("reading: %w", c), []string{"reading: c.yaml:9: c [RS0217 unknown-kind]"}},
+		{"no code", errors.New("plain"), []string{"plain"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			var got []string
+			for _, p := range problem.List(tc.err) {
+				got = append(got, p.Text())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestWrap checks that Wrap gives an error a place and a code without changing what it says, and
+// that errors.Is still finds what it wraps.
+func TestWrap(t *testing.T) {
+	sentinel := problem.New(problem.OutputNotFound, problem.Position{}, "output folder not found")
+	plain := errors.New("permission denied")
+	for _, tc := range []struct {
+		desc string
+		code problem.Code
+		pos  problem.Position
+		err  error
+		text string // Error()
+		want string // the Problem's Text
+	}{
+		{"a place for a coded error", 0, problem.Position{File: "public"}, sentinel,
+			"public: output folder not found", "public: output folder not found [RS0503 output-not-found]"},
+		{"a code for a plain error", problem.IOError, problem.Position{File: "public/a.html"}, plain,
+			"public/a.html: permission denied", "public/a.html: permission denied [RS0907 io-error]"},
+		{"a code, no place", problem.Interrupted, problem.Position{}, plain,
+			"permission denied", "permission denied [RS0003 interrupted]"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			err := problem.Wrap(tc.code, tc.pos, tc.err)
+			if got := err.Error(); got != tc.text {
+				t.Errorf("Error: got %q, want %q", got, tc.text)
+			}
+			p, ok := problem.Of(err)
+			if !ok || p.Text() != tc.want {
+				t.Errorf("Of: got %q (%v), want %q", p.Text(), ok, tc.want)
+			}
+			if !errors.Is(err, tc.err) {
+				t.Error("errors.Is does not find the error wrapped")
+			}
+		})
+	}
+}

@@ -151,3 +151,34 @@ func TestTooManyAgentsCode(t *testing.T) {
 		t.Errorf("New: got code %s, want %s", got, problem.TooManyAgents)
 	}
 }
+
+// TestProblemsOfOneValue checks that a value with several problems, one *Error of several lines,
+// is a problem for each, each at the value's place with its own code: the text output, the JSON
+// report and SARIF give each its place and code (problem.List).
+func TestProblemsOfOneValue(t *testing.T) {
+	fm := Source{Kind: FromFrontMatter, File: "content/a.md", Line: 3, Key: "robots"}
+	rule := Source{Kind: FromRule, File: "robotsmith.yaml", Line: 9, Rule: 1}
+	for _, tc := range []struct {
+		desc string
+		in   Input
+		want []string // problem.Problem.Text of each
+	}{
+		{"one problem", Input{Agent: "robots", Value: "max-snippet:abc", Source: fm}, []string{
+			`content/a.md:3: front matter robots: "max-snippet:abc": malformed directive: max-snippet: its value is not an integer from -1 to 2147483647 [RS0401 malformed-directive]`}},
+		{"three", Input{Agent: "robots", Value: "max-snippet:abc, max-image-preview:huge, noindx", Source: rule}, []string{
+			`robotsmith.yaml:9: rule 1: malformed directive: max-snippet: "abc" is not an integer from -1 to 2147483647 [RS0401 malformed-directive]`,
+			`robotsmith.yaml:9: rule 1: malformed directive: max-image-preview: "huge" is not none, standard or large [RS0401 malformed-directive]`,
+			`robotsmith.yaml:9: rule 1: unknown directive "noindx" (did you mean "noindex"?) [RS0402 misspelt-directive]`}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			_, _, err := Compile([]Input{tc.in})
+			var got []string
+			for _, p := range problem.List(err) {
+				got = append(got, p.Text())
+			}
+			if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+				t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+			}
+		})
+	}
+}

@@ -235,6 +235,26 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Err }
 
+// Problems is the error as a problem for each line of it: one for each of the problems Err joins
+// (a value with two malformed directives), each at the source's place and of its own code (e.Code
+// for one of none), or the one Problem.
+func (e *Error) Problems() []problem.Problem {
+	j, ok := e.Err.(interface{ Unwrap() []error })
+	if !ok {
+		return []problem.Problem{e.Problem()}
+	}
+	var out []problem.Problem
+	for _, err := range j.Unwrap() {
+		code := problem.CodeOf(err)
+		if code == 0 {
+			code = e.Code
+		}
+		p := (&Error{Source: e.Source, Value: e.Value, Err: err, Code: code}).Problem()
+		out = append(out, p)
+	}
+	return out
+}
+
 // Problem is the error as a problem.Problem, at its source's place; its Error() is Error().
 func (e *Error) Problem() problem.Problem {
 	msg := e.Source.what() + ": " + e.Err.Error()

@@ -140,8 +140,12 @@ func TestJekyllUnreadableIntegration(t *testing.T) {
 			if err != nil {
 				t.Fatalf("build: %v", err)
 			}
-			if strings.Join(rep.Warnings, "\n") != strings.Join(tc.warns, "\n") {
-				t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(rep.Warnings, "\n"), strings.Join(tc.warns, "\n"))
+			var warns []string
+			for _, w := range rep.Warnings {
+				warns = append(warns, w.Error())
+			}
+			if strings.Join(warns, "\n") != strings.Join(tc.warns, "\n") {
+				t.Errorf("warnings:\n%s\nwant\n%s", strings.Join(warns, "\n"), strings.Join(tc.warns, "\n"))
 			}
 			s, err := site.Open(dir, site.Options{})
 			if err != nil {

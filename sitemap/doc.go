@@ -11,7 +11,7 @@
 //			break
 //		}
 //		if err != nil {
-//			return err              // *frontmatter.Error with Line, Col and its Code; set File
+//			return err              // *sitemap.Error with Line, Col and its Code; set File
 //		}
 //		... e.Loc, e.Line, e.Alternates[i].Hreflang, .Href, .Line; r.Kind() ...
 //	}

@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-
-	"github.com/robotsmith/robotsmith/frontmatter"
 )
 
 // fuzzKeep drops about one URL in three, by a hash of the URL, so that the same URL gets the
@@ -21,7 +19,7 @@ func fuzzKeep(r Ref) bool {
 }
 
 // FuzzPrune checks, on any input, that keep-all gives the input back; that Reader and Prune
-// agree on errors, which are *frontmatter.Error inside the file; and that a pruned file reads
+// agree on errors, which are *Error inside the file; and that a pruned file reads
 // back as exactly the entries and alternates kept, and prunes again to itself.
 func FuzzPrune(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.input.xml")
@@ -41,10 +39,10 @@ func FuzzPrune(f *testing.F) {
 			t.Fatalf("Prune error %v, Reader error %v", err, readErr)
 		}
 		if err != nil {
-			var fe *frontmatter.Error
+			var fe *Error
 			lines := 1 + bytes.Count(src, []byte{'\n'}) + bytes.Count(src, []byte{'\r'})
 			if !errors.As(err, &fe) || fe.Line < 1 || fe.Line > lines || fe.Col < 1 {
-				t.Fatalf("error %v (%T) is not an *frontmatter.Error inside the file's %d lines", err, err, lines)
+				t.Fatalf("error %v (%T) is not an *Error inside the file's %d lines", err, err, lines)
 			}
 			return
 		}

@@ -9,11 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/problem"
 )
 
-// TestErrors checks that XML that is not well-formed is an *frontmatter.Error at the right line
+// TestErrors checks that XML that is not well-formed is an *Error at the right line
 // and column, from Reader and Prune alike, and that a file that is not a sitemap is no error.
 func TestErrors(t *testing.T) {
 	const head = `<?xml version="1.0"?>` + "\n" + `<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">` + "\n"
@@ -52,9 +51,9 @@ func TestErrors(t *testing.T) {
 					}
 					continue
 				}
-				var fe *frontmatter.Error
+				var fe *Error
 				if !errors.As(got.err, &fe) {
-					t.Fatalf("%s: error %v (%T) is not *frontmatter.Error", got.who, got.err, got.err)
+					t.Fatalf("%s: error %v (%T) is not *Error", got.who, got.err, got.err)
 				}
 				if got.err.Error() != tc.want {
 					t.Errorf("%s: got %q, want %q", got.who, got.err, tc.want)
@@ -80,7 +79,7 @@ func TestReaderError(t *testing.T) {
 	boom := errors.New("disk on fire")
 	r := io.MultiReader(strings.NewReader("<urlset><url><loc>https://a/</loc></url>"), iotest{boom})
 	_, err := Prune(io.Discard, r, func(Ref) bool { return true })
-	var fe *frontmatter.Error
+	var fe *Error
 	if !errors.Is(err, boom) || errors.As(err, &fe) {
 		t.Errorf("got %v (%T), want %v itself", err, err, boom)
 	}
@@ -252,7 +251,7 @@ func (c *countWriter) Write(p []byte) (int, error) { c.n += len(p); return len(p
 func TestTooLong(t *testing.T) {
 	src := "<urlset xmlns=\"http://www.sitemaps.org/schemas/sitemap/0.9\">\n<!--" + strings.Repeat("x", maxHeld) + "-->\n</urlset>\n"
 	_, err := Prune(io.Discard, strings.NewReader(src), func(Ref) bool { return true })
-	var fe *frontmatter.Error
+	var fe *Error
 	if !errors.As(err, &fe) || fe.Line != 2 || !errors.Is(err, errTooLong) {
 		t.Errorf("got %v, want an error at line 2 saying the text is too long", err)
 	}

@@ -33,7 +33,7 @@ func NewReader(r io.Reader) *Reader { return &Reader{s: newScanner(r)} }
 func (r *Reader) Kind() Kind { return r.s.kind }
 
 // Next returns the next entry, or io.EOF after the last. XML that is not well-formed is an
-// *frontmatter.Error with Line and Col (File is left for the caller to set); a file that is not
+// *Error with Line and Col (File is left for the caller to set); a file that is not
 // a sitemap (Kind NotSitemap) has no entries and is no error.
 func (r *Reader) Next() (Entry, error) {
 	for {

@@ -8,7 +8,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/problem"
 )
 
@@ -122,7 +121,7 @@ func newScanner(r io.Reader) *scanner {
 	return s
 }
 
-// next returns the next token, io.EOF at the end, or an *frontmatter.Error for XML that is not
+// next returns the next token, io.EOF at the end, or an *Error for XML that is not
 // well-formed (File left empty for the caller).
 func (s *scanner) next() (token, error) {
 	start := s.dec.InputOffset()
@@ -169,12 +168,12 @@ func (s *scanner) count(b []byte) {
 	}
 }
 
-// error turns a decoder error into an *frontmatter.Error at the start of the token the decoder
+// error turns a decoder error into an *Error at the start of the token the decoder
 // was reading: the tag, comment or text that is wrong or unclosed. The reader's own errors are
 // returned as they are.
 func (s *scanner) error(err error) error {
 	if errors.Is(s.rec.err, errTooLong) {
-		return &frontmatter.Error{Line: s.line, Col: s.col + 1, Code: problem.SitemapTokenTooLong, Err: fmt.Errorf("sitemap: %w", errTooLong)}
+		return &Error{Line: s.line, Col: s.col + 1, Code: problem.SitemapTokenTooLong, Err: fmt.Errorf("sitemap: %w", errTooLong)}
 	}
 	if s.rec.err != nil && errors.Is(err, s.rec.err) {
 		return err
@@ -186,7 +185,7 @@ func (s *scanner) error(err error) error {
 	if s.charsetErr != nil {
 		msg, code = s.charsetErr.Error(), problem.SitemapNotUTF8
 	}
-	return &frontmatter.Error{Line: s.line, Col: s.col + 1, Code: code, Err: fmt.Errorf("sitemap: %s", msg)}
+	return &Error{Line: s.line, Col: s.col + 1, Code: code, Err: fmt.Errorf("sitemap: %s", msg)}
 }
 
 // own reports whether name is one of the sitemap's own elements, in the root's namespace.

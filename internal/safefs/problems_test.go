@@ -75,3 +75,28 @@ func TestErrorCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestWarningCodes checks that what a commit leaves behind, a file the next run removes, is a
+// warning of its code.
+func TestWarningCodes(t *testing.T) {
+	dir := tree(t, oldSite)
+	tx := begin(t, dir)
+	stage(t, tx, dir, changes)
+	tx.hook = func(step string, i int) error {
+		if step == "cleanup" {
+			return errors.New("cannot remove it")
+		}
+		return nil
+	}
+	if err := tx.Commit(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	if len(tx.Warnings) == 0 {
+		t.Fatal("no warning for a leftover")
+	}
+	for _, w := range tx.Warnings {
+		if w.Code != problem.LeftoverFiles || w.Msg != "cannot remove it (the next run removes it)" {
+			t.Errorf("warning %s %q, want %s %q", w.Code, w.Msg, problem.LeftoverFiles, "cannot remove it (the next run removes it)")
+		}
+	}
+}

@@ -32,8 +32,8 @@ type Tx struct {
 	// or finished.
 	Recovered Recovery
 	// Warnings are problems after the commit point that did not stop it: a
-	// leftover that the next run removes.
-	Warnings []string
+	// leftover that the next run removes (problem.LeftoverFiles).
+	Warnings []problem.Problem
 
 	dir  string
 	root *os.Root
@@ -363,7 +363,7 @@ func (tx *Tx) Commit(ctx context.Context) error {
 	}
 	tx.removeOriginals()
 	if err := tx.root.Remove(doneName); err != nil {
-		tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
+		tx.Warnings = append(tx.Warnings, leftover(err))
 	}
 	// Nothing is left to do with the entries, and the run that made the transaction goes on (its
 	// report, watch mode's next batch) without them: a build's are most of what it keeps.
@@ -425,7 +425,7 @@ func (tx *Tx) removeOriginals() {
 	var mu sync.Mutex // Warnings
 	warn := func(err error) {
 		mu.Lock()
-		tx.Warnings = append(tx.Warnings, fmt.Sprintf("%v (the next run removes it)", err))
+		tx.Warnings = append(tx.Warnings, leftover(err))
 		mu.Unlock()
 	}
 	// The hook runs before each file is handed out, one file at a time in
@@ -766,4 +766,10 @@ func (s *entries) Less(i, j int) bool {
 func (s *entries) Swap(i, j int) {
 	a, b := s.at(i), s.at(j)
 	*a, *b = *b, *a
+}
+
+// leftover is the warning for a file of the transaction that could not be removed after the commit
+// point, which the next run removes.
+func leftover(err error) problem.Problem {
+	return *problem.Newf(problem.LeftoverFiles, problem.Position{}, "%v (the next run removes it)", err)
 }
