@@ -18,7 +18,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/testsupport/recordtest"
 )
 
 // action is what the tests read of action.yml.

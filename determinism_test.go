@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/site"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // The same input, the same answer (SPEC §5, §7): what robotsmith decides for a file depends on the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/testsupport/recordtest"
 )
 
 // diffRecords writes the records of a two-page site before and after a staging noindex reached

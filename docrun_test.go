@@ -66,7 +66,7 @@ import (
 
 	"github.com/rogpeppe/go-internal/txtar"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // docBlock is one fenced block of a Markdown file, with the directives before it.

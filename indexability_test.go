@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // The indexability model end to end (SPEC §7), on sites the real generators build: pages marked

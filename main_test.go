@@ -21,9 +21,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

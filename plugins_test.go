@@ -24,8 +24,8 @@ import (
 	"golang.org/x/mod/module"
 	modzip "golang.org/x/mod/zip"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // buildRobotsmith builds robotsmith into a temporary folder, as a user builds it from a clone.

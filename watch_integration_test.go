@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // The robotsmith binary's watch mode against the real generators in their own watch modes (SPEC

@@ -10,7 +10,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/diff"
 	"github.com/robotsmith/robotsmith/indexability"
-	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/testsupport/recordtest"
 )
 
 // benchRecords writes the records of a site of n URLs to dir/old.jsonl and dir/new.jsonl, one in

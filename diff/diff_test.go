@@ -18,7 +18,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/diff"
 	"github.com/robotsmith/robotsmith/indexability"
-	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/testsupport/recordtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -7,7 +7,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/diff"
 	"github.com/robotsmith/robotsmith/indexability"
-	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/testsupport/recordtest"
 )
 
 // A rule widened from /drafts/** to /** takes the whole site out of the index, the home page first.

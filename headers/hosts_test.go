@@ -5,7 +5,7 @@ package headers
 // every file and compare the X-Robots-Tag they send with the decided lines.
 //
 // The harness (finding the servers, the `unshare -n` re-run, starting and
-// stopping them) is internal/testsupport/hosttest; this file writes the site with Block
+// stopping them) is testsupport/hosttest; this file writes the site with Block
 // and Merge and checks what the servers send. Each server is started once.
 
 import (
@@ -15,8 +15,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
 	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
 )
 
 // siteFile is a file of the integration site.

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
 )
 
 // TestVercelSourceDocs holds the model of Vercel's source matching to documented examples.

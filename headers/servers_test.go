@@ -17,8 +17,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // serverSite is the files the servers serve: names with a space, '%', '+', brackets, quotes,

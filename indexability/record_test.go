@@ -14,8 +14,8 @@ import (
 
 	"github.com/robotsmith/robotsmith/frontmatter"
 	"github.com/robotsmith/robotsmith/indexability"
-	"github.com/robotsmith/robotsmith/internal/testsupport/recordtest"
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/recordtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")

@@ -5,7 +5,7 @@ package pipeline_test
 // (`netlify dev`, `wrangler pages dev`), request every file, and compare the
 // X-Robots-Tag each host sends with what `robotsmith explain` says robotsmith
 // decided for that file. The harness (finding the servers, the `unshare -n`
-// re-run, starting and stopping them) is internal/testsupport/hosttest.
+// re-run, starting and stopping them) is testsupport/hosttest.
 
 import (
 	"context"
@@ -19,11 +19,11 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/headers"
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // TestHosts runs TestHostsInNetns inside `unshare -n`.

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // hugoBinary finds Hugo v0.146 or newer as the site package's integration tests do: $HUGO, the

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // jekyllBuild builds the Jekyll site at dir (its own _config.yml, plugins from the system's gems,

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // TestBuiltWithDrafts builds the langdirs fixture with drafts in every way Hugo takes it (`hugo

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // TestSourceProblemsOnce: a bad value is one problem, reported once at its file:line, though many

@@ -15,10 +15,10 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/internal/markers"
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/robotstxt"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
 )
 
 // TestRobotsHosts runs TestRobotsHostsInNetns inside `unshare -n`.

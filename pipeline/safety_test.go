@@ -15,8 +15,8 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/internal/safefs"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/watch"
 )
 

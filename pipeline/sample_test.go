@@ -10,11 +10,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rewrite"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // prepareWalk opens the output (closed when the test ends), reads the plan and lists the output: a

@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 	"github.com/robotsmith/robotsmith/site"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // sample copies the sample site's sources to a temporary folder, generates its output, and reads

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/net/websocket"
 
 	"github.com/robotsmith/robotsmith/headers"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // patience bounds how long the browser test waits for one thing (Chromium's start, a page's

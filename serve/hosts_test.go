@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/headers"
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
 )
 
 // fixtureHeaders is the fixture site's _headers: the owner's rules around robotsmith's block,

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // sameOnCopy holds a built site to the rule that a decision depends on the site alone (SPEC §5

@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // hugoFixtures are the sites under testdata/hugo that the integration test builds with the real

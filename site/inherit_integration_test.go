@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/rules"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // Generator-native inheritance (SPEC §3.3) on sites built by the real generators: a template (Hugo)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // jekyllBin finds Jekyll: $JEKYLL, else jekyll on PATH; the test skips without it.

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/site"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // Rules by kind and language (SPEC §2) on sites built by the real generators: with one rule for

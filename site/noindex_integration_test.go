@@ -13,9 +13,9 @@ import (
 	"testing"
 
 	hdr "github.com/robotsmith/robotsmith/headers"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/site"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // The real-site method of docs/internals/mapping.md, on every fixture: build it with its generator, give every

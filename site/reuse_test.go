@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // remapEdit is one edit of a site's files, as an author or a generator makes it: do edits the

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/site"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // TestJekyllUnreadableIntegration builds, with the real Jekyll, pages and posts whose front matter

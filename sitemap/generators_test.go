@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // The golden inputs hugo-*.input.xml and jekyll.input.xml are what the real generators write for

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // Help texts as cobra prints them: Hugo v0.122.0's `hugo server --help` listed --renderToDisk;

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // tree writes files (slash name -> content) under a new folder.

@@ -21,8 +21,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // realDist is the release folder named by ROBOTSMITH_DIST, assembled, with its version.

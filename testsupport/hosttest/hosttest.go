@@ -44,7 +44,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // NetnsEnv is set (to "1") in the environment of a test binary that

@@ -8,7 +8,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 func TestEncodePath(t *testing.T) {

@@ -43,8 +43,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/robotsmith/robotsmith/internal/testsupport/hosttest"
-	"github.com/robotsmith/robotsmith/internal/testsupport/testtool"
+	"github.com/robotsmith/robotsmith/testsupport/hosttest"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // Release is an installed Lighthouse release.
