@@ -64,7 +64,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
@@ -519,7 +518,7 @@ func (e *docEnv) makeFixture(name string) (dir, msg string, missing bool) {
 		}
 		return dir, "", false
 	}
-	a, err := txtar.ParseFile(filepath.Join(e.root, "testdata", "docs", name+".txtar"))
+	a, err := readArchive(filepath.Join(e.root, "testdata", "docs", name+".txtar"))
 	if err != nil {
 		return "", err.Error(), false
 	}
@@ -535,7 +534,7 @@ func (e *docEnv) makeFixture(name string) (dir, msg string, missing bool) {
 			return "", "jekyll not found: apt-get install jekyll ruby-jekyll-sitemap", true
 		case k == "include":
 			// Another fixture's files first; this one's replace them.
-			b, err := txtar.ParseFile(filepath.Join(e.root, "testdata", "docs", v+".txtar"))
+			b, err := readArchive(filepath.Join(e.root, "testdata", "docs", v+".txtar"))
 			if err != nil {
 				return "", err.Error(), false
 			}

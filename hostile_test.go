@@ -20,7 +20,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // The hostile-input corpus: testdata/hostile/*.txtar, one case a file, each
@@ -93,7 +92,7 @@ type hostileCase struct {
 	stdout    []string
 	maxStderr int
 	output    string
-	files     []txtar.File
+	files     []archiveFile
 	appends   []appendOp
 	many      []appendOp // files: path is the pattern
 	fifos     []string
@@ -126,7 +125,7 @@ func (a appendOp) repeat() []byte {
 
 func readHostileCase(t *testing.T, file string) *hostileCase {
 	t.Helper()
-	a, err := txtar.ParseFile(file)
+	a, err := readArchive(file)
 	if err != nil {
 		t.Fatal(err)
 	}
