@@ -64,7 +64,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 

@@ -19,7 +19,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
 )
 
 // The hostile-input corpus: testdata/hostile/*.txtar, one case a file, each
