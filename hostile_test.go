@@ -61,7 +61,9 @@ func TestMain(m *testing.M) {
 		hostileChild(args)
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	removeBuilt()
+	os.Exit(code)
 }
 
 // hostileChild is robotsmith's main under an address-space limit: a run that

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,16 +29,42 @@ import (
 	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
-// buildRobotsmith builds robotsmith into a temporary folder, as a user builds it from a clone.
+// built is robotsmith as the package's tests run it, built once for all of them: each go build
+// of its own, checked against the build cache, cost seconds on a busy machine, and the package's
+// tests then waited on the build lock behind the other packages' builds.
+var built struct {
+	once      sync.Once
+	dir, path string
+	err       error
+}
+
+// buildRobotsmith builds robotsmith, as a user builds it from a clone, the first time a test asks,
+// and returns its path; the tests share it and must not change it. TestMain removes it.
 func buildRobotsmith(t *testing.T) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "robotsmith")
-	// -trimpath, as the host guides' build commands have it: the build cache then serves a copy of the
-	// source elsewhere (TestNetlifyPluginInNetns builds one) without compiling it again.
-	if out, err := exec.Command("go", "build", "-trimpath", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		built.dir, built.err = os.MkdirTemp("", "robotsmith-test-")
+		if built.err != nil {
+			return
+		}
+		built.path = filepath.Join(built.dir, "robotsmith")
+		// -trimpath, as the host guides' build commands have it: the build cache then serves a copy
+		// of the source elsewhere (TestNetlifyPluginInNetns builds one) without compiling it again.
+		if out, err := exec.Command("go", "build", "-trimpath", "-o", built.path, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
+}
+
+// removeBuilt removes what buildRobotsmith built, once every test has run.
+func removeBuilt() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
 }
 
 // copyFile copies src to dst with mode.
