@@ -406,7 +406,7 @@ func newDocEnv(t *testing.T) *docEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Dir(buildRobotsmith(t))
+	bin := filepath.Dir(testtool.Robotsmith(t))
 	path := bin
 	// Hugo where the tests find it ($HUGO, else where .ci/run installs it), else on PATH.
 	var hugo string

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -62,7 +63,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	code := m.Run()
-	removeBuilt()
+	testtool.RemoveBuilt()
 	os.Exit(code)
 }
 

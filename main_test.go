@@ -28,39 +28,6 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
-// genBinary builds the sample site's stand-in generator once per test run, so that test sites in
-// temporary folders (outside the module) can run it as their configured command.
-func genBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "gen")
-	out, err := exec.Command("go", "build", "-o", bin, "./sample-site/gen").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build ./sample-site/gen: %v\n%s", err, out)
-	}
-	return bin
-}
-
-// copySite copies the sample site (without its output) to a temporary folder and points its
-// command at the prebuilt generator.
-func copySite(t *testing.T, gen string) string {
-	t.Helper()
-	dst := t.TempDir()
-	testtool.CopyTree(t, "sample-site", dst, "public", "gen", "standin")
-	cfgPath := filepath.Join(dst, "robotsmith.yaml")
-	cfg, err := os.ReadFile(cfgPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg = bytes.Replace(cfg, []byte("command: go run ./gen"), []byte("command: "+gen), 1)
-	if !bytes.Contains(cfg, []byte(gen)) {
-		t.Fatal("sample-site/robotsmith.yaml has no `command: go run ./gen` line to replace")
-	}
-	if err := os.WriteFile(cfgPath, cfg, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
 // generate runs the stand-in generator on the site in dir.
 func generate(t *testing.T, gen, dir string) {
 	t.Helper()
@@ -518,8 +485,8 @@ func TestProgress(t *testing.T) {
 // on one line, redrawn in place up to the total, and erased before anything else is printed; with
 // -q, or off a terminal, there is none.
 func TestProgressLine(t *testing.T) {
-	gen := genBinary(t)
-	dir := copySite(t, gen)
+	gen := testtool.SampleGenerator(t)
+	dir := testtool.SampleSite(t, gen)
 	generate(t, gen, dir)
 	line := regexp.MustCompile("\rrobotsmith: (\\d+)/(\\d+) files\033\\[K")
 	tests := []struct {
@@ -620,10 +587,10 @@ func TestWorkflowCommands(t *testing.T) {
 // warning, a finding and then an error: each is also printed as a workflow command naming its file
 // relative to the repository (GITHUB_WORKSPACE) and its line; without GITHUB_ACTIONS there are none.
 func TestGitHubActions(t *testing.T) {
-	gen := genBinary(t)
+	gen := testtool.SampleGenerator(t)
 	repo := t.TempDir()
 	site := filepath.Join(repo, "site")
-	testtool.CopyTree(t, copySite(t, gen), site)
+	testtool.CopyTree(t, testtool.SampleSite(t, gen), site)
 	writeFile(t, site, "content/blog/typo.md", "---\ntitle: Typo\nrobots: noodp\n---\nbody\n")
 	headers, err := os.ReadFile(filepath.Join(site, "static", "_headers"))
 	if err != nil {
@@ -671,8 +638,8 @@ func TestGitHubActions(t *testing.T) {
 // build writes nothing, and broken inputs exit 1 naming file:line with no file written, in the text
 // and in the JSON report.
 func TestSampleSiteEndToEnd(t *testing.T) {
-	gen := genBinary(t)
-	dir := copySite(t, gen)
+	gen := testtool.SampleGenerator(t)
+	dir := testtool.SampleSite(t, gen)
 	out := filepath.Join(dir, "public")
 
 	// Generator output, not yet processed: check runs no command and reports what build would change.
@@ -904,8 +871,8 @@ func TestSampleSiteEndToEnd(t *testing.T) {
 // (regenerate with go test -run JSONGolden -update): build, explain, check --strict --format sarif
 // with a warning and a finding, and a config error. runEnv validates each against its schema.
 func TestJSONGolden(t *testing.T) {
-	gen := genBinary(t)
-	dir := copySite(t, gen)
+	gen := testtool.SampleGenerator(t)
+	dir := testtool.SampleSite(t, gen)
 	generate(t, gen, dir)
 	normalize := func(s string) string {
 		s = strings.ReplaceAll(s, dir, "sample-site")
@@ -979,7 +946,7 @@ func TestSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the binary; not with -short")
 	}
-	bin := buildRobotsmith(t)
+	bin := testtool.Robotsmith(t)
 	for _, tc := range []struct {
 		sig  syscall.Signal
 		want int
@@ -995,7 +962,7 @@ func TestSignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer errFile.Close()
-			stderr := func() string { return readFile(t, errFile.Name()) }
+			stderr := func() string { return testtool.ReadFile(t, errFile.Name()) }
 			cmd.Stderr = errFile
 			cmd.WaitDelay = 10 * time.Second
 			if err := cmd.Start(); err != nil {

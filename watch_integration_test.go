@@ -238,7 +238,7 @@ func TestWatchGenerators(t *testing.T) {
 			ready: "Server running", steps: jekyllSteps, warm: [2]string{"index.md", "_site/index.html"},
 		},
 	}
-	bin := buildRobotsmith(t)
+	bin := testtool.Robotsmith(t)
 	for _, run := range runs {
 		t.Run(run.name, func(t *testing.T) {
 			gen := run.bin(t)

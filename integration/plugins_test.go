@@ -1,4 +1,4 @@
-package main
+package integration
 
 // The plug-ins in plugins/, run by the real tools: the Netlify Build Plugin by `netlify build
 // --offline` (netlify-cli from .ci/install-hosts, inside a network namespace with only loopback),
@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -28,44 +27,6 @@ import (
 	"github.com/robotsmith/robotsmith/testsupport/hosttest"
 	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
-
-// built is robotsmith as the package's tests run it, built once for all of them: each go build
-// of its own, checked against the build cache, cost seconds on a busy machine, and the package's
-// tests then waited on the build lock behind the other packages' builds.
-var built struct {
-	once      sync.Once
-	dir, path string
-	err       error
-}
-
-// buildRobotsmith builds robotsmith, as a user builds it from a clone, the first time a test asks,
-// and returns its path; the tests share it and must not change it. TestMain removes it.
-func buildRobotsmith(t *testing.T) string {
-	t.Helper()
-	built.once.Do(func() {
-		built.dir, built.err = os.MkdirTemp("", "robotsmith-test-")
-		if built.err != nil {
-			return
-		}
-		built.path = filepath.Join(built.dir, "robotsmith")
-		// -trimpath, as the host guides' build commands have it: the build cache then serves a copy
-		// of the source elsewhere (TestNetlifyPluginInNetns builds one) without compiling it again.
-		if out, err := exec.Command("go", "build", "-trimpath", "-o", built.path, ".").CombinedOutput(); err != nil {
-			built.err = fmt.Errorf("go build: %v\n%s", err, out)
-		}
-	})
-	if built.err != nil {
-		t.Fatal(built.err)
-	}
-	return built.path
-}
-
-// removeBuilt removes what buildRobotsmith built, once every test has run.
-func removeBuilt() {
-	if built.dir != "" {
-		os.RemoveAll(built.dir)
-	}
-}
 
 // copyFile copies src to dst with mode.
 func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
@@ -82,14 +43,6 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 	}
 }
 
-func readFile(t *testing.T, p string) string {
-	t.Helper()
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
 
 const robotsmithBlock = "<!-- robotsmith -->"
 
@@ -199,13 +152,13 @@ type netlifyCase struct {
 func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 	hosttest.RequireNetns(t)
 	netlify := hosttest.Command(t, hosttest.Netlify)
-	bin := buildRobotsmith(t)
-	gen := genBinary(t)
+	bin := testtool.Robotsmith(t)
+	gen := testtool.SampleGenerator(t)
 
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			t.Parallel()
-			site := copySite(t, gen)
+			site := testtool.SampleSite(t, gen)
 			command, plugin := gen, "./plugins/robotsmith"
 			if tc.fromSource {
 				// the Netlify guide's netlify.toml: the source at robotsmith/ (a submodule or a copy), built by the
@@ -239,7 +192,7 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 				}
 				inputs += fmt.Sprintf("    config = %q\n", tc.config)
 			}
-			writeFile(t, site, "netlify.toml", fmt.Sprintf(`[build]
+			testtool.WriteFile(t, site, "netlify.toml", fmt.Sprintf(`[build]
   command = %q
   publish = "public"
 
@@ -248,7 +201,7 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
   [plugins.inputs]
 %s`, command, plugin, inputs))
 			if tc.broken {
-				writeFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
+				testtool.WriteFile(t, site, "content/about.md", "---\ntitle: About\nrobots: max-snippet:lots\n---\nbody\n")
 			}
 			out, err := hosttest.NetlifyBuild(t, netlify, site, tc.context, env...)
 			if tc.fails != nil {
@@ -269,7 +222,7 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 				}
 			}
 			for file, wants := range tc.want {
-				got := readFile(t, filepath.Join(site, "public", file))
+				got := testtool.ReadFile(t, filepath.Join(site, "public", file))
 				for _, w := range wants {
 					if !strings.Contains(got, w) {
 						t.Errorf("%s lacks %q", file, w)
@@ -277,7 +230,7 @@ func netlifyBuilds(t *testing.T, tests []netlifyCase) {
 				}
 			}
 			for file, nots := range tc.not {
-				got := readFile(t, filepath.Join(site, "public", file))
+				got := testtool.ReadFile(t, filepath.Join(site, "public", file))
 				for _, n := range nots {
 					if strings.Contains(got, n) {
 						t.Errorf("%s has %q", file, n)
@@ -311,10 +264,10 @@ func moduleProxy(t *testing.T, version string) []string {
 	if err := modzip.CreateFromDir(&zipped, module.Version{Path: modPath, Version: version}, src); err != nil {
 		t.Fatalf("module zip: %v", err)
 	}
-	writeFile(t, dir, version+".zip", zipped.String())
-	writeFile(t, dir, version+".mod", readFile(t, "go.mod"))
-	writeFile(t, dir, version+".info", fmt.Sprintf(`{"Version":%q,"Time":"2026-01-01T00:00:00Z"}`+"\n", version))
-	writeFile(t, dir, "list", version+"\n")
+	testtool.WriteFile(t, dir, version+".zip", zipped.String())
+	testtool.WriteFile(t, dir, version+".mod", testtool.ReadFile(t, "go.mod"))
+	testtool.WriteFile(t, dir, version+".info", fmt.Sprintf(`{"Version":%q,"Time":"2026-01-01T00:00:00Z"}`+"\n", version))
+	testtool.WriteFile(t, dir, "list", version+"\n")
 	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -335,8 +288,8 @@ func jekyllSite(t *testing.T, bin string) string {
 	site := t.TempDir()
 	testtool.CopyTree(t, filepath.Join("testdata", "jekyll-plugin"), site)
 	copyFile(t, filepath.Join("plugins", "jekyll", "lib", "jekyll-robotsmith.rb"), filepath.Join(site, "_plugins", "jekyll-robotsmith.rb"), 0o644)
-	cfg := readFile(t, filepath.Join(site, "_config.yml"))
-	writeFile(t, site, "_config.yml", cfg+fmt.Sprintf("robotsmith:\n  binary: %q\n", bin))
+	cfg := testtool.ReadFile(t, filepath.Join(site, "_config.yml"))
+	testtool.WriteFile(t, site, "_config.yml", cfg+fmt.Sprintf("robotsmith:\n  binary: %q\n", bin))
 	return site
 }
 
@@ -361,7 +314,7 @@ func startJekyll(ctx context.Context, t *testing.T, jekyll, site string, args ..
 	if err != nil {
 		t.Fatal(err)
 	}
-	log = func() string { return readFile(t, logFile.Name()) }
+	log = func() string { return testtool.ReadFile(t, logFile.Name()) }
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
@@ -392,7 +345,7 @@ func TestJekyllPlugin(t *testing.T) {
 	if err != nil {
 		testtool.Missing(t, "jekyll not found: apt-get install jekyll (Jekyll 4.3.1 from Debian)")
 	}
-	bin := buildRobotsmith(t)
+	bin := testtool.Robotsmith(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 
@@ -414,7 +367,7 @@ func TestJekyllPlugin(t *testing.T) {
 			{"_headers", []string{"/files/report.pdf\n  X-Robots-Tag: noindex, nofollow"}},
 		}
 		for _, c := range checks {
-			got := readFile(t, filepath.Join(dest, c.file))
+			got := testtool.ReadFile(t, filepath.Join(dest, c.file))
 			for _, w := range c.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("_site/%s lacks %q", c.file, w)
@@ -439,7 +392,7 @@ func TestJekyllPlugin(t *testing.T) {
 		if err != nil {
 			t.Fatalf("jekyll build: %v\n%s", err, out)
 		}
-		if got := readFile(t, filepath.Join(site, "_site", "index.html")); !strings.Contains(got, robotsmithBlock) {
+		if got := testtool.ReadFile(t, filepath.Join(site, "_site", "index.html")); !strings.Contains(got, robotsmithBlock) {
 			t.Errorf("robotsmith at bin/robotsmith did not run:\n%s", out)
 		}
 		if _, err := os.Stat(filepath.Join(site, "_site", "bin", "robotsmith")); err == nil {
@@ -454,7 +407,7 @@ func TestJekyllPlugin(t *testing.T) {
 		if err != nil {
 			t.Fatalf("jekyll build --quiet: %v\n%s", err, out)
 		}
-		if got := readFile(t, filepath.Join(site, "_site", "index.html")); !strings.Contains(got, robotsmithBlock) {
+		if got := testtool.ReadFile(t, filepath.Join(site, "_site", "index.html")); !strings.Contains(got, robotsmithBlock) {
 			t.Errorf("jekyll build --quiet: robotsmith did not run")
 		}
 		if strings.Contains(string(out), "changed 5 files") {
@@ -491,13 +444,13 @@ func TestJekyllPlugin(t *testing.T) {
 			time.Sleep(300 * time.Millisecond)
 		}
 		waitFor("regeneration", `<meta name="robots" content="index, nofollow">`, func() {
-			writeFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
+			testtool.WriteFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
 		})
 	})
 
 	t.Run("broken front matter", func(t *testing.T) {
 		site := jekyllSite(t, bin)
-		writeFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: max-snippet:lots\n---\nAbout.\n")
+		testtool.WriteFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: max-snippet:lots\n---\nAbout.\n")
 		out, err := jekyllCmd(ctx, jekyll, site, "build").CombinedOutput()
 		if err == nil {
 			t.Fatalf("jekyll build passed with a broken page:\n%s", out)
@@ -507,7 +460,7 @@ func TestJekyllPlugin(t *testing.T) {
 				t.Errorf("jekyll build output lacks %q:\n%s", want, out)
 			}
 		}
-		if got := readFile(t, filepath.Join(site, "_site", "index.html")); strings.Contains(got, robotsmithBlock) {
+		if got := testtool.ReadFile(t, filepath.Join(site, "_site", "index.html")); strings.Contains(got, robotsmithBlock) {
 			t.Errorf("robotsmith wrote _site/index.html in a failed build")
 		}
 	})
@@ -541,11 +494,11 @@ func TestJekyllPlugin(t *testing.T) {
 		waitFor("first build", "/", `<meta name="robots" content="index, follow">`)
 
 		// An edit: Jekyll regenerates, and robotsmith runs again.
-		writeFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
+		testtool.WriteFile(t, site, "index.md", "---\nlayout: default\ntitle: Home\nrobots: nofollow\n---\nThe home page.\n")
 		waitFor("regeneration", "/", `<meta name="robots" content="index, nofollow">`)
 
 		// A bad edit: robotsmith's error is printed and serve goes on; fixing it recovers.
-		writeFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: max-snippet:lots\n---\nAbout.\n")
+		testtool.WriteFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: max-snippet:lots\n---\nAbout.\n")
 		deadline := time.Now().Add(90 * time.Second)
 		for !strings.Contains(log(), `about.md:4: front matter robots: "max-snippet:lots"`) {
 			if time.Now().After(deadline) {
@@ -553,7 +506,7 @@ func TestJekyllPlugin(t *testing.T) {
 			}
 			time.Sleep(300 * time.Millisecond)
 		}
-		writeFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: noindex\n---\nAbout.\n")
+		testtool.WriteFile(t, site, "about.md", "---\nlayout: default\ntitle: About\nrobots: noindex\n---\nAbout.\n")
 		waitFor("fixed edit", "/about/", `<meta name="robots" content="noindex, follow">`)
 		if n := strings.Count(log(), "robotsmith: build /"); n < 4 {
 			t.Errorf("robotsmith ran %d times, want once per regeneration (4)", n)
@@ -570,7 +523,7 @@ func TestREADMEInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds robotsmith; not with -short")
 	}
-	readme := readFile(t, "README.md")
+	readme := testtool.ReadFile(t, "README.md")
 	_, section, ok := strings.Cut(readme, "\n## Install\n")
 	if !ok {
 		t.Fatal("README.md has no \"## Install\" section")
@@ -629,7 +582,7 @@ func TestCloudflareGuide(t *testing.T) {
 	if hugo == "" {
 		testtool.Missing(t, "HUGO is not set: .ci/run builds Hugo v0.165.0; export HUGO=$HOME/.cache/robotsmith/tools/bin/hugo")
 	}
-	guide := readFile(t, filepath.Join("docs", "guides", "cloudflare-pages.md"))
+	guide := testtool.ReadFile(t, filepath.Join("docs", "guides", "cloudflare-pages.md"))
 	_, section, ok := strings.Cut(guide, "\n## The build command\n")
 	if !ok {
 		t.Fatal("docs/guides/cloudflare-pages.md has no \"## The build command\" section")
@@ -643,7 +596,7 @@ func TestCloudflareGuide(t *testing.T) {
 	site := t.TempDir()
 	testtool.CopyTree(t, filepath.Join("site", "testdata", "hugo", "basic"), site)
 	testtool.CopyTree(t, ".", filepath.Join(site, "robotsmith"), ".git", "sample-site/public")
-	writeFile(t, site, "robotsmith.yaml", "headers: {format: cloudflare}\n")
+	testtool.WriteFile(t, site, "robotsmith.yaml", "headers: {format: cloudflare}\n")
 	// Hugo as the build image has it: `hugo` on PATH.
 	bin := t.TempDir()
 	if err := os.Symlink(hugo, filepath.Join(bin, "hugo")); err != nil {
@@ -656,10 +609,10 @@ func TestCloudflareGuide(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the guide's Cloudflare build command %q: %v\n%s", command, err, out)
 	}
-	if got := readFile(t, filepath.Join(site, "public", "index.html")); !strings.Contains(got, robotsmithBlock) {
+	if got := testtool.ReadFile(t, filepath.Join(site, "public", "index.html")); !strings.Contains(got, robotsmithBlock) {
 		t.Errorf("public/index.html has no robotsmith tags after %q:\n%s", command, out)
 	}
-	if got := readFile(t, filepath.Join(site, "public", "_headers")); !strings.Contains(got, "# robotsmith: begin") {
+	if got := testtool.ReadFile(t, filepath.Join(site, "public", "_headers")); !strings.Contains(got, "# robotsmith: begin") {
 		t.Errorf("public/_headers has no robotsmith block:\n%s", got)
 	}
 }
