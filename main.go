@@ -197,10 +197,17 @@ func commands() []*command {
 			args:    "[SITE]",
 			summary: "run the configured command, then fix every page's robots tags and _headers",
 			about: `Runs the configured generator command (command: in robotsmith.yaml), unless --no-command,
-then resolves the robots directives of every page and file in the output folder, rewrites
-each page's robots <meta> tags, and writes _headers. Every input is checked before anything
-is written: if there is an error, no file is changed. SITE is the site's root folder
-(default: the current folder); a folder with no generator config is itself the output.`,
+then resolves the robots directives of every page and file in the output folder, and writes
+there, each only when it changes:
+  - every page's robots <meta> tags, rewritten in place;
+  - _headers: the X-Robots-Tag of PDFs, images and other files (of pages too with
+    headers.html), and the Content-Usage of the ai policy;
+  - the sitemaps, pruned of the URLs that are noindex, error pages or have no file
+    (sitemap: prune);
+  - robotsmith's block of robots.txt (robots_txt and ai), made when there is none.
+Every input is checked before anything is written: if there is an error, no file is changed.
+SITE is the site's root folder (default: the current folder); a folder with no generator
+config is itself the output.`,
 			example: `robotsmith build                           # in a Hugo or Jekyll site's root
 hugo --minify && robotsmith build --no-command
 robotsmith build public/                   # any folder of HTML`,
