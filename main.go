@@ -749,6 +749,7 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		name = "build"
 	}
 	return func(ctx context.Context, c *cli, o *options, args []string) error {
+		start := c.now()
 		if len(args) > 1 {
 			return &usageError{name, fmt.Sprintf("one SITE at most, got %q", args)}
 		}
@@ -812,7 +813,10 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 				return werr
 			}
 		case err == nil && !o.quiet:
+			// The run's time last, as Hugo's "Total in 29 ms" and Jekyll's "done in 0.031
+			// seconds.": the generator's command included, when build ran it.
 			fmt.Fprint(c.stdout, rep.Summary(write, o.verbose))
+			fmt.Fprintf(c.stdout, "done in %s\n", pipeline.Elapsed(c.now().Sub(start)))
 		}
 		printErrors(c.stderr, errs)
 		c.annotate(opt.Root, errs, findings, warnings)

@@ -577,6 +577,65 @@ func TestProgressLine(t *testing.T) {
 	}
 }
 
+// TestElapsed: build's and check's summary ends with the run's time, as Hugo's "Total in 29 ms"
+// and Jekyll's "done in 0.031 seconds." do, on a clock the test sets (the run's first look at it,
+// and every later one); with -q, --json or an error there is no summary, and no time.
+func TestElapsed(t *testing.T) {
+	built := plainSite(t)
+	if r := runCmd(t, "build", "-q", built); r.code != 0 {
+		t.Fatalf("build: exit %d, stderr %q", r.code, r.stderr)
+	}
+	broken := plainSite(t)
+	writeFile(t, broken, "robotsmith.yaml", "tags: four\n")
+	tests := []struct {
+		desc string
+		args []string
+		took time.Duration
+		code int
+		want string // the summary's last line; "" for no summary
+	}{
+		{"build", []string{"build", plainSite(t)}, 1234 * time.Millisecond, 0, "done in 1.23s\n"},
+		{"check, a change found", []string{"check", plainSite(t)}, 28400 * time.Microsecond, 1, "done in 28ms\n"},
+		{"check -v", []string{"check", "-v", built}, 2*time.Minute + 5*time.Second, 0, "done in 2m5s\n"},
+		{"check -q", []string{"check", "-q", built}, time.Second, 0, ""},
+		{"check --json", []string{"check", "--json", built}, time.Second, 0, ""},
+		{"check, an error", []string{"check", broken}, time.Second, 1, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			looks := 0
+			var stdout, stderr bytes.Buffer
+			c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" },
+				terminal: func(io.Writer) bool { return false },
+				now: func() time.Time {
+					looks++
+					if looks == 1 {
+						return start
+					}
+					return start.Add(tc.took)
+				}}
+			code := exitCode(c.run(context.Background(), tc.args))
+			if code != tc.code {
+				t.Errorf("exit: got %d, want %d (stderr %q)", code, tc.code, stderr.String())
+			}
+			got := stdout.String()
+			if i := strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n"); i >= 0 {
+				got = got[i+1:]
+			}
+			if tc.want == "" {
+				if strings.Contains(stdout.String(), "done in") {
+					t.Errorf("stdout: got %q, want no time", stdout.String())
+				}
+				return
+			}
+			if got != tc.want {
+				t.Errorf("the summary's last line: got %q, want %q\n%s", got, tc.want, stdout.String())
+			}
+		})
+	}
+}
+
 // TestWorkflowCommands is the table of GitHub Actions workflow commands: a problem's level (error
 // for an error and a finding, warning for a warning), place, code and name as the title, escaped
 // as the runner reads them (actions/toolkit command.ts: %, CR and LF in the message; also : and ,
