@@ -268,7 +268,7 @@ func (ps *pass) robotsTxtStep(rep *Report, ok bool) error {
 		return err
 	}
 	rep.Findings = append(rep.Findings, ps.overruled()...)
-	if !ok || bytes.Equal(r.data, r.old) && (r.info != nil || len(r.data) == 0) {
+	if !ok || bytes.Equal(r.data, r.old) && !r.creates() {
 		return nil
 	}
 	if r.skip != nil {
