@@ -34,6 +34,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -142,9 +143,12 @@ type cli struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	// terminal reports whether w is a terminal, where a progress line belongs (isTerminal); now is
-	// the progress line's clock (time.Now). Tests set both to draw the line off a terminal.
+	// the clock of the progress line and of the run's time (time.Now); after runs a function
+	// once a time is up (afterFunc; nil is afterFunc). Tests set them to draw the line off a
+	// terminal, on a clock of their own.
 	terminal func(w io.Writer) bool
 	now      func() time.Time
+	after    func(time.Duration, func()) (stop func() bool)
 }
 
 // options are the flags' values; each command's FlagSet binds the ones it takes.
@@ -197,10 +201,17 @@ func commands() []*command {
 			args:    "[SITE]",
 			summary: "run the configured command, then fix every page's robots tags and _headers",
 			about: `Runs the configured generator command (command: in robotsmith.yaml), unless --no-command,
-then resolves the robots directives of every page and file in the output folder, rewrites
-each page's robots <meta> tags, and writes _headers. Every input is checked before anything
-is written: if there is an error, no file is changed. SITE is the site's root folder
-(default: the current folder); a folder with no generator config is itself the output.`,
+then resolves the robots directives of every page and file in the output folder, and writes
+there, each only when it changes:
+  - every page's robots <meta> tags, rewritten in place;
+  - _headers: the X-Robots-Tag of PDFs, images and other files (of pages too with
+    headers.html), and the Content-Usage of the ai policy;
+  - the sitemaps, pruned of the URLs that are noindex, error pages or have no file
+    (sitemap: prune);
+  - robotsmith's block of robots.txt (robots_txt and ai), made when there is none.
+Every input is checked before anything is written: if there is an error, no file is changed.
+SITE is the site's root folder (default: the current folder); a folder with no generator
+config is itself the output.`,
 			example: `robotsmith build                           # in a Hugo or Jekyll site's root
 hugo --minify && robotsmith build --no-command
 robotsmith build public/                   # any folder of HTML`,
@@ -742,6 +753,7 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		name = "build"
 	}
 	return func(ctx context.Context, c *cli, o *options, args []string) error {
+		start := c.now()
 		if len(args) > 1 {
 			return &usageError{name, fmt.Sprintf("one SITE at most, got %q", args)}
 		}
@@ -769,7 +781,11 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		}
 		var prog *progress
 		if !o.quiet && c.terminal(c.stderr) {
-			prog = newProgress(c.stderr, c.now)
+			after := c.after
+			if after == nil {
+				after = afterFunc
+			}
+			prog = newProgress(c.stderr, c.now, after)
 			opt.Progress = prog.update
 		}
 		rep, err := pipeline.Run(ctx, opt)
@@ -805,7 +821,10 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 				return werr
 			}
 		case err == nil && !o.quiet:
+			// The run's time last, as Hugo's "Total in 29 ms" and Jekyll's "done in 0.031
+			// seconds.": the generator's command included, when build ran it.
 			fmt.Fprint(c.stdout, rep.Summary(write, o.verbose))
+			fmt.Fprintf(c.stdout, "done in %s\n", pipeline.Elapsed(c.now().Sub(start)))
 		}
 		printErrors(c.stderr, errs)
 		c.annotate(opt.Root, errs, findings, warnings)
@@ -1043,40 +1062,99 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// progress draws "robotsmith: N/M files" on one terminal line, redrawn in place, once the run has
-// taken more than a second (a quick run shows no flicker), at most ten times a second. A nil
-// *progress does nothing.
+// progress draws the run's phase on one terminal line, redrawn in place: "robotsmith: reading
+// sources", "robotsmith: processing pages, 5200/14305 files". Nothing is drawn in a run's first
+// second (a quick run shows no flicker); then the phase the run is in, at the latest when the
+// second is up, however long the phase lasts without a word; then each new phase at once, and the
+// files done at most ten times a second. A nil *progress does nothing.
 type progress struct {
 	w     io.Writer
 	now   func() time.Time
+	after func(time.Duration, func()) (stop func() bool)
 	start time.Time
-	last  time.Time // when the line was last drawn; zero before the first
+
+	mu          sync.Mutex // the pipeline's calls and the timer's
+	stop        func() bool
+	phase       pipeline.Phase
+	done, total int
+	drawn       pipeline.Phase // the phase last drawn; 0 before the first line
+	last        time.Time      // when the line was last drawn
+	cleared     bool
 }
 
 // progressDelay is how long a run goes before its progress line appears; progressEvery is how often
-// it is redrawn after that.
+// the files done are redrawn after that.
 const (
 	progressDelay = time.Second
 	progressEvery = 100 * time.Millisecond
 )
 
-func newProgress(w io.Writer, now func() time.Time) *progress {
-	return &progress{w: w, now: now, start: now()}
+// newProgress starts the clock of a run's progress line on w. after is time.AfterFunc's Stop, or
+// a test's stand-in for it.
+func newProgress(w io.Writer, now func() time.Time, after func(time.Duration, func()) func() bool) *progress {
+	return &progress{w: w, now: now, after: after, start: now()}
 }
 
-// update is pipeline.Options.Progress; the pipeline calls it from one goroutine at a time.
-func (p *progress) update(done, total int) {
-	t := p.now()
-	if t.Sub(p.start) < progressDelay || (!p.last.IsZero() && t.Sub(p.last) < progressEvery && done != total) {
+// afterFunc is time.AfterFunc, as progress takes it.
+func afterFunc(d time.Duration, f func()) func() bool { return time.AfterFunc(d, f).Stop }
+
+// update is pipeline.Options.Progress.
+func (p *progress) update(phase pipeline.Phase, done, total int) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cleared {
 		return
 	}
-	p.last = t
-	fmt.Fprintf(p.w, "\rrobotsmith: %d/%d files\033[K", done, total)
+	p.phase, p.done, p.total = phase, done, total
+	t := p.now()
+	if wait := progressDelay - t.Sub(p.start); wait > 0 {
+		// The first line is drawn when the second is up, whether or not the run says more by
+		// then: a phase can last seconds without a word (sources, a large output's commit). The
+		// clock starts before the configured command, but the first line waits for the first
+		// phase, so that it never cuts into the generator's own output.
+		if p.stop == nil {
+			p.stop = p.after(wait, p.tick)
+		}
+		return
+	}
+	if p.drawn == phase && t.Sub(p.last) < progressEvery && done != total {
+		return
+	}
+	p.draw(t)
 }
 
-// clear erases the progress line, if one was drawn, so the summary starts on a clean line.
+// tick draws the first line once the run's first second is up, if no update has drawn one.
+func (p *progress) tick() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.cleared && p.drawn == 0 {
+		p.draw(p.now())
+	}
+}
+
+// draw draws the line for where the run is; p.mu is held.
+func (p *progress) draw(t time.Time) {
+	p.drawn, p.last = p.phase, t
+	if p.phase == pipeline.ProcessingPages {
+		fmt.Fprintf(p.w, "\rrobotsmith: %s, %d/%d files\033[K", p.phase, p.done, p.total)
+		return
+	}
+	fmt.Fprintf(p.w, "\rrobotsmith: %s\033[K", p.phase)
+}
+
+// clear erases the progress line, if one was drawn, so the summary starts on a clean line, and
+// draws none after.
 func (p *progress) clear() {
-	if p != nil && !p.last.IsZero() {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cleared = true
+	if p.stop != nil {
+		p.stop()
+	}
+	if p.drawn != 0 {
 		fmt.Fprint(p.w, "\r\033[K")
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -434,31 +435,61 @@ func TestInterrupted(t *testing.T) {
 	}
 }
 
-// TestProgress checks the progress line against a clock the test moves: nothing in the first
-// second, then one line redrawn in place at most every 100 ms (and at the end), erased at the end.
+// TestProgress checks the progress line against a clock and a timer the test moves: nothing in the
+// first second, then, when the second is up, the phase the run is in, though it said nothing more;
+// each new phase at once, the files done at most every 100 ms (and the last), erased at the end,
+// and nothing after.
 func TestProgress(t *testing.T) {
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := start
-	var b strings.Builder
-	p := newProgress(&b, func() time.Time { return now })
+	var (
+		b       strings.Builder
+		timer   func()
+		wait    time.Duration
+		stopped bool
+	)
+	after := func(d time.Duration, f func()) func() bool {
+		if timer != nil {
+			t.Errorf("a second timer")
+		}
+		timer, wait = f, d
+		return func() bool { stopped = true; return true }
+	}
+	p := newProgress(&b, func() time.Time { return now }, after)
+	const (
+		sources = pipeline.ReadingSources
+		listing = pipeline.ListingOutput
+		pages   = pipeline.ProcessingPages
+	)
 	steps := []struct {
 		at          time.Duration
+		phase       pipeline.Phase // 0: the timer fires
 		done, total int
 		want        string // printed by this call
 	}{
-		{100 * time.Millisecond, 1, 500, ""},
-		{900 * time.Millisecond, 100, 500, ""},
-		{1100 * time.Millisecond, 120, 500, "\rrobotsmith: 120/500 files\033[K"},
-		{1150 * time.Millisecond, 130, 500, ""}, // too soon
-		{1250 * time.Millisecond, 200, 500, "\rrobotsmith: 200/500 files\033[K"},
-		{1260 * time.Millisecond, 500, 500, "\rrobotsmith: 500/500 files\033[K"}, // the last, however soon
+		{100 * time.Millisecond, sources, 0, 0, ""},
+		{1000 * time.Millisecond, 0, 0, 0, "\rrobotsmith: reading sources\033[K"}, // the phase goes on without a word
+		{1100 * time.Millisecond, listing, 0, 0, "\rrobotsmith: listing the output\033[K"},
+		{1150 * time.Millisecond, pages, 0, 500, "\rrobotsmith: processing pages, 0/500 files\033[K"}, // a new phase at once
+		{1200 * time.Millisecond, pages, 120, 500, ""},                                                // too soon
+		{1260 * time.Millisecond, pages, 200, 500, "\rrobotsmith: processing pages, 200/500 files\033[K"},
+		{1270 * time.Millisecond, pages, 500, 500, "\rrobotsmith: processing pages, 500/500 files\033[K"}, // the last, however soon
+		{1280 * time.Millisecond, pipeline.Writing, 0, 0, "\rrobotsmith: writing _headers, robots.txt, sitemaps\033[K"},
+		{1290 * time.Millisecond, pipeline.Committing, 0, 0, "\rrobotsmith: committing\033[K"},
 	}
 	for _, s := range steps {
 		now = start.Add(s.at)
 		before := b.Len()
-		p.update(s.done, s.total)
+		if s.phase == 0 {
+			if timer == nil || wait != 900*time.Millisecond {
+				t.Fatalf("at %v: timer %v for %v, want one set for the rest of the first second", s.at, timer != nil, wait)
+			}
+			timer()
+		} else {
+			p.update(s.phase, s.done, s.total)
+		}
 		if got := b.String()[before:]; got != s.want {
-			t.Errorf("at %v, %d/%d: printed %q, want %q", s.at, s.done, s.total, got, s.want)
+			t.Errorf("at %v, %v %d/%d: printed %q, want %q", s.at, s.phase, s.done, s.total, got, s.want)
 		}
 	}
 	before := b.Len()
@@ -466,79 +497,226 @@ func TestProgress(t *testing.T) {
 	if got := b.String()[before:]; got != "\r\033[K" {
 		t.Errorf("clear: printed %q, want the line erased", got)
 	}
+	p.update(pipeline.Committing, 0, 0)
+	if got := b.String()[before:]; got != "\r\033[K" {
+		t.Errorf("after clear: printed %q, want nothing more", got)
+	}
 
-	// A quick run prints nothing, not even the erase.
+	// A quick run prints nothing, not even the erase, and its timer is stopped (a timer that fires
+	// all the same draws nothing).
 	var quick strings.Builder
-	now = start
-	q := newProgress(&quick, func() time.Time { return now })
-	q.update(1, 1)
+	now, timer, stopped = start, nil, false
+	q := newProgress(&quick, func() time.Time { return now }, after)
+	now = start.Add(200 * time.Millisecond)
+	q.update(sources, 0, 0)
+	q.update(pages, 1, 1)
 	q.clear()
+	if !stopped {
+		t.Error("a quick run's timer was not stopped")
+	}
+	timer()
 	if quick.Len() != 0 {
 		t.Errorf("a run under a second printed %q", quick.String())
 	}
+
+	// A run whose configured command took the first second draws its first phase at once.
+	var slow strings.Builder
+	now, timer = start, nil
+	s := newProgress(&slow, func() time.Time { return now }, after)
+	now = start.Add(5 * time.Second)
+	s.update(sources, 0, 0)
+	if got, want := slow.String(), "\rrobotsmith: reading sources\033[K"; got != want || timer != nil {
+		t.Errorf("after a 5 s command: printed %q, timer set %v; want %q at once", got, timer != nil, want)
+	}
+
 	var none *progress
 	none.clear() // no progress (not a terminal, -q): nothing to erase
 }
 
 // TestProgressLine runs build and check on the sample site as if stderr were a terminal, with a
-// clock that moves 400 ms at each look: the pipeline's count of files done of the total is drawn
-// on one line, redrawn in place up to the total, and erased before anything else is printed; with
-// -q, or off a terminal, there is none.
+// clock that moves 1.1 s at each look: the pipeline's phases are drawn on one line, in order, the
+// count of files done of the total among them up to the total, and the line is erased before
+// anything else is printed; with -q, or off a terminal, there is none.
 func TestProgressLine(t *testing.T) {
 	gen := testtool.SampleGenerator(t)
 	dir := testtool.SampleSite(t, gen)
 	generate(t, gen, dir)
-	line := regexp.MustCompile("\rrobotsmith: (\\d+)/(\\d+) files\033\\[K")
+	line := regexp.MustCompile("\rrobotsmith: ([a-z_, .]+?)(?:, (\\d+)/(\\d+) files)?\033\\[K")
 	tests := []struct {
 		desc     string
 		args     []string
 		terminal bool
-		drawn    bool
+		phases   []string // the phases drawn, in order, each once; nil for no line
 	}{
-		{"check on a terminal", []string{"check", dir}, true, true},
-		{"check --json on a terminal", []string{"check", "--json", dir}, true, true},
-		{"build on a terminal", []string{"build", "--no-command", dir}, true, true},
-		{"check -q on a terminal", []string{"check", "-q", dir}, true, false},
-		{"check off a terminal", []string{"check", dir}, false, false},
+		{"check on a terminal", []string{"check", dir}, true, []string{"reading sources", "listing the output", "processing pages", "checking _headers, robots.txt, sitemaps"}},
+		{"check --json on a terminal", []string{"check", "--json", dir}, true, []string{"reading sources", "listing the output", "processing pages", "checking _headers, robots.txt, sitemaps"}},
+		{"build on a terminal", []string{"build", "--no-command", dir}, true, []string{"reading sources", "listing the output", "processing pages", "writing _headers, robots.txt, sitemaps", "committing"}},
+		{"check -q on a terminal", []string{"check", "-q", dir}, true, nil},
+		{"check off a terminal", []string{"check", dir}, false, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
+			var mu sync.Mutex
 			clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 			c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" },
 				terminal: func(io.Writer) bool { return tc.terminal },
-				now:      func() time.Time { clock = clock.Add(400 * time.Millisecond); return clock }}
+				now: func() time.Time {
+					mu.Lock()
+					defer mu.Unlock()
+					clock = clock.Add(1100 * time.Millisecond)
+					return clock
+				}}
 			c.run(context.Background(), tc.args)
 			if strings.Contains(stdout.String(), "\r") {
 				t.Errorf("a progress line on stdout: %q", stdout.String())
 			}
 			got := stderr.String()
 			draws := line.FindAllStringSubmatch(got, -1)
-			if !tc.drawn {
+			if tc.phases == nil {
 				if strings.Contains(got, "\r") {
 					t.Errorf("stderr has a progress line: %q", got)
 				}
 				return
 			}
-			if len(draws) < 2 {
-				t.Fatalf("stderr: got %q, want the progress line drawn and redrawn", got)
-			}
-			last := draws[len(draws)-1]
-			if last[1] != last[2] || last[2] == "0" {
-				t.Errorf("the last progress line is %q, want all files done", last[0])
-			}
-			prev := -1
+			var phases []string
+			prev, total, last := -1, "", ""
 			for _, d := range draws {
+				if len(phases) == 0 || phases[len(phases)-1] != d[1] {
+					phases = append(phases, d[1])
+				}
+				if d[1] != "processing pages" {
+					continue
+				}
 				var done int
-				fmt.Sscan(d[1], &done)
-				if done < prev || d[2] != last[2] {
+				fmt.Sscan(d[2], &done)
+				if done < prev || (total != "" && d[3] != total) {
 					t.Errorf("progress went %d to %q", prev, d[0])
 				}
-				prev = done
+				prev, total, last = done, d[3], d[2]
+			}
+			if !slices.Equal(phases, tc.phases) {
+				t.Errorf("phases drawn: got %q, want %q\n%q", phases, tc.phases, got)
+			}
+			if last != total || total == "0" {
+				t.Errorf("the last count of files is %s/%s, want all files done", last, total)
 			}
 			// The line is erased before the summary, warnings and errors are printed.
-			if rest := got[strings.LastIndex(got, last[0])+len(last[0]):]; !strings.HasPrefix(rest, "\r\033[K") || strings.Contains(rest[1:], "\r") {
+			lastDraw := draws[len(draws)-1][0]
+			if rest := got[strings.LastIndex(got, lastDraw)+len(lastDraw):]; !strings.HasPrefix(rest, "\r\033[K") || strings.Contains(rest[1:], "\r") {
 				t.Errorf("after the last progress line: %q, want it erased once", rest)
+			}
+		})
+	}
+}
+
+// writeHook is a terminal that calls fn with what each write brings.
+type writeHook struct {
+	bytes.Buffer
+	fn func(string)
+}
+
+func (w *writeHook) Write(p []byte) (int, error) {
+	w.fn(string(p))
+	return w.Buffer.Write(p)
+}
+
+// TestProgressFirstLine: the progress line names the phase as soon as the run begins reading the
+// sources, not once they are read. The test's terminal makes a source page noindex the moment the
+// line says "reading sources" (a clock past the first second draws it at once): the run reads the
+// page as made noindex, as the check after it does. Before, the line appeared with the first file
+// processed, and a site's first seconds (reading 20,000 sources) printed nothing.
+func TestProgressFirstLine(t *testing.T) {
+	gen := genBinary(t)
+	dir := copySite(t, gen)
+	generate(t, gen, dir)
+	about := filepath.Join(dir, "content", "about.md")
+	edited := false
+	stderr := &writeHook{fn: func(s string) {
+		if strings.Contains(s, "reading sources") && !edited {
+			edited = true
+			b, err := os.ReadFile(about)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			writeFile(t, dir, "content/about.md", strings.Replace(string(b), "+++\n", "+++\nrobots = \"noindex\"\n", 1))
+		}
+	}}
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	looks := 0
+	var stdout bytes.Buffer
+	c := &cli{stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" },
+		terminal: func(io.Writer) bool { return true },
+		now: func() time.Time {
+			looks++
+			return start.Add(time.Duration(looks) * time.Second)
+		}}
+	c.run(context.Background(), []string{"check", dir})
+	if !edited {
+		t.Fatalf("no progress line said \"reading sources\": %q", stderr.String())
+	}
+	after := runCmd(t, "check", dir)
+	first := func(s string) string { l, _, _ := strings.Cut(s, "\n"); return l }
+	if got, want := first(stdout.String()), first(after.stdout); got != want {
+		t.Errorf("the run that drew \"reading sources\" counted %q, want the page made noindex then, as the check after it: %q", got, want)
+	}
+}
+
+// TestElapsed: build's and check's summary ends with the run's time, as Hugo's "Total in 29 ms"
+// and Jekyll's "done in 0.031 seconds." do, on a clock the test sets (the run's first look at it,
+// and every later one); with -q, --json or an error there is no summary, and no time.
+func TestElapsed(t *testing.T) {
+	built := plainSite(t)
+	if r := runCmd(t, "build", "-q", built); r.code != 0 {
+		t.Fatalf("build: exit %d, stderr %q", r.code, r.stderr)
+	}
+	broken := plainSite(t)
+	writeFile(t, broken, "robotsmith.yaml", "tags: four\n")
+	tests := []struct {
+		desc string
+		args []string
+		took time.Duration
+		code int
+		want string // the summary's last line; "" for no summary
+	}{
+		{"build", []string{"build", plainSite(t)}, 1234 * time.Millisecond, 0, "done in 1.23s\n"},
+		{"check, a change found", []string{"check", plainSite(t)}, 28400 * time.Microsecond, 1, "done in 28ms\n"},
+		{"check -v", []string{"check", "-v", built}, 2*time.Minute + 5*time.Second, 0, "done in 2m5s\n"},
+		{"check -q", []string{"check", "-q", built}, time.Second, 0, ""},
+		{"check --json", []string{"check", "--json", built}, time.Second, 0, ""},
+		{"check, an error", []string{"check", broken}, time.Second, 1, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			looks := 0
+			var stdout, stderr bytes.Buffer
+			c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" },
+				terminal: func(io.Writer) bool { return false },
+				now: func() time.Time {
+					looks++
+					if looks == 1 {
+						return start
+					}
+					return start.Add(tc.took)
+				}}
+			code := exitCode(c.run(context.Background(), tc.args))
+			if code != tc.code {
+				t.Errorf("exit: got %d, want %d (stderr %q)", code, tc.code, stderr.String())
+			}
+			got := stdout.String()
+			if i := strings.LastIndex(strings.TrimSuffix(got, "\n"), "\n"); i >= 0 {
+				got = got[i+1:]
+			}
+			if tc.want == "" {
+				if strings.Contains(stdout.String(), "done in") {
+					t.Errorf("stdout: got %q, want no time", stdout.String())
+				}
+				return
+			}
+			if got != tc.want {
+				t.Errorf("the summary's last line: got %q, want %q\n%s", got, tc.want, stdout.String())
 			}
 		})
 	}

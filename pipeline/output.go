@@ -455,11 +455,18 @@ func (out *output) walk(ctx context.Context) ([]plan.Record, []problem.Problem, 
 		warnings = append(warnings, *problem.Newf(problem.LeftoverFiles, problem.Position{File: out.name},
 			"%s of an interrupted or running robotsmith build (the next build removes them)", Plural(left, "temporary file")))
 	}
-	files := make([]plan.Record, len(links))
+	files := make([]plan.Record, len(links), len(links)+1)
 	paths.each(func(i int, p string) {
 		files[i] = plan.NewRecord(p, links[i])
 	})
 	slices.SortFunc(files, func(a, b plan.Record) int { return strings.Compare(a.Path(), b.Path()) })
+	if out.robots != nil && out.robots.creates() && plan.Index(files, out.robots.rel) < 0 {
+		// The robots.txt that the run makes for robotsmith's block is a file of the output as the
+		// run leaves it: decided, counted and given its rules in _headers like one the generator
+		// wrote, so that a check right after the build finds what the build did.
+		i, _ := slices.BinarySearchFunc(files, "/"+out.robots.rel, func(f plan.Record, p string) int { return strings.Compare(f.Path(), p) })
+		files = slices.Insert(files, i, plan.NewRecord("/"+out.robots.rel, false))
+	}
 	return files, warnings, err
 }
 

@@ -26,7 +26,7 @@ type pass struct {
 	// workers is how many files are processed at once, progress is called as they are
 	// (Options.Workers, Options.Progress).
 	workers  int
-	progress func(done, total int)
+	progress func(phase Phase, done, total int)
 }
 
 // batch is what processing a set of files gathered besides their records, in file order.
@@ -115,6 +115,9 @@ func (ps *pass) process(ctx context.Context, files []plan.Record) *batch {
 		done int
 		next = make(chan int, workers)
 	)
+	if ps.progress != nil {
+		ps.progress(ProcessingPages, 0, len(files))
+	}
 	for range min(workers, max(len(files), 1)) {
 		wg.Add(1)
 		go func() {
@@ -129,7 +132,7 @@ func (ps *pass) process(ctx context.Context, files []plan.Record) *batch {
 				if ps.progress != nil {
 					mu.Lock()
 					done++
-					ps.progress(done, len(files))
+					ps.progress(ProcessingPages, done, len(files))
 					mu.Unlock()
 				}
 			}

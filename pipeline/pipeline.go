@@ -32,6 +32,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"path/filepath"
 	"slices"
@@ -57,8 +58,10 @@ type Options struct {
 	Now time.Time
 	// CommandOutput receives the configured command's stdout and stderr; nil discards them.
 	CommandOutput io.Writer
-	// Progress, when set, is called as files are processed.
-	Progress func(done, total int)
+	// Progress, when set, is called as each phase of the run begins, with done and total 0, and
+	// as each file is processed (ProcessingPages: done of total files), from one goroutine at a
+	// time: a progress line names the phase from the moment it begins, however long it lasts.
+	Progress func(phase Phase, done, total int)
 	// Workers is how many files are processed at once; 0 means one per CPU.
 	Workers int
 	// Agents are the crawler tokens (explain --agent: "GPTBot") for which Explain also shows what
@@ -66,6 +69,38 @@ type Options struct {
 	Agents []string
 	// Strict makes every warning a finding (check --strict): check then exits 1 on it.
 	Strict bool
+}
+
+// Phase is a step of a run, as a progress line names it (SPEC §1). Run goes through them in
+// this order; watch mode's batches report only ProcessingPages.
+type Phase int
+
+const (
+	ReadingSources  Phase = iota + 1 // the sources' directives (plan.Read)
+	ListingOutput                    // the output folder's files (walk)
+	ProcessingPages                  // every file through the step (pass.process)
+	Writing                          // build: _headers, robots.txt, the sitemaps (pass.siteSteps)
+	Checking                         // check: the same files, and the whole site's findings
+	Committing                       // build: every file written put in place (output.commit)
+)
+
+// String is the phase as the progress line names it: "reading sources".
+func (ph Phase) String() string {
+	switch ph {
+	case ReadingSources:
+		return "reading sources"
+	case ListingOutput:
+		return "listing the output"
+	case ProcessingPages:
+		return "processing pages"
+	case Writing:
+		return "writing _headers, robots.txt, sitemaps"
+	case Checking:
+		return "checking _headers, robots.txt, sitemaps"
+	case Committing:
+		return "committing"
+	}
+	return fmt.Sprintf("Phase(%d)", int(ph))
 }
 
 // plan is what the plan is read with.
@@ -97,13 +132,20 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 			err = errors.Join(err, cerr)
 		}
 	}()
+	phase := func(ph Phase) {
+		if opt.Progress != nil {
+			opt.Progress(ph, 0, 0)
+		}
+	}
 	// The sources are read first and the output folder listed once the pages are let go: the
 	// pages, with their inputs and paths, and the walk's records are the two largest things a run
 	// holds, and only one of them is ever held whole at a time.
+	phase(ReadingSources)
 	if p, err = p.Read(ctx); err != nil {
 		return nil, err
 	}
 	p, pages := p.LetPagesGo()
+	phase(ListingOutput)
 	files, walkWarnings, err := out.walk(ctx)
 	if err != nil {
 		return nil, err
@@ -133,6 +175,11 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 	if err := ctx.Err(); err != nil {
 		errs = append(errs, err)
 	}
+	if opt.Write {
+		phase(Writing)
+	} else {
+		phase(Checking)
+	}
 	if _, err := ps.siteSteps(rep, len(errs) == 0); err != nil {
 		errs = append(errs, err)
 	}
@@ -147,6 +194,9 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 		return rep, errors.Join(errs...)
 	}
 	// Every file is ready: put them all in place, or none.
+	if opt.Write {
+		phase(Committing)
+	}
 	wrote, warnings, err := out.commit(ctx)
 	rep.listChanged(files)
 	if err != nil {

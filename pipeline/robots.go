@@ -98,6 +98,10 @@ func (out *output) readRobotsTxt() (*robotsTxt, error) {
 	return r, nil
 }
 
+// creates reports whether the run makes robots.txt: there is none, and robotsmith's block has
+// something to say (robotsTxtStep writes it).
+func (r *robotsTxt) creates() bool { return r.info == nil && r.skip == nil && len(r.data) > 0 }
+
 // robotsInput is what robotsblock renders the block of robots.txt from: robots_txt and ai, as
 // config read and checked them, with the site's sitemaps (URL paths as served, when
 // robots_txt.sitemaps asks for them) and its base URL, which the generator gives.
@@ -264,7 +268,7 @@ func (ps *pass) robotsTxtStep(rep *Report, ok bool) error {
 		return err
 	}
 	rep.Findings = append(rep.Findings, ps.overruled()...)
-	if !ok || bytes.Equal(r.data, r.old) && (r.info != nil || len(r.data) == 0) {
+	if !ok || bytes.Equal(r.data, r.old) && !r.creates() {
 		return nil
 	}
 	if r.skip != nil {

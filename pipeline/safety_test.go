@@ -267,8 +267,8 @@ func TestFailedBuildLeavesNothing(t *testing.T) {
 			if tc.changed != "" {
 				const theirs = "<p>the generator's page</p>\n"
 				before[tc.changed] = theirs
-				opt.Progress = func(done, total int) {
-					if done == total {
+				opt.Progress = func(phase Phase, done, total int) {
+					if phase == ProcessingPages && done == total {
 						writeTree(t, dir, map[string]string{tc.changed: theirs})
 					}
 				}

@@ -113,7 +113,7 @@ func (u *Update) Line() string {
 			fmt.Fprintf(&b, ", %s", Plural(n, "error"))
 		}
 	}
-	fmt.Fprintf(&b, " in %v", roundDuration(u.Took))
+	fmt.Fprintf(&b, " in %s", Elapsed(u.Took))
 	if len(u.Flips) > 0 {
 		names := make([]string, len(u.Flips))
 		for i, f := range u.Flips {
@@ -135,12 +135,14 @@ func listSome(xs []string, n int) string {
 	return strings.Join(xs[:n], ", ") + fmt.Sprintf(" and %d more", len(xs)-n)
 }
 
-// roundDuration shows d to the millisecond, or to the hundredth of a second above a second.
-func roundDuration(d time.Duration) time.Duration {
+// Elapsed is how long a run or a batch took, as every line that says so prints it (watch's batch
+// line, the end of build's and check's summary): to the millisecond, or to the hundredth of a
+// second above a second: 28ms, 2.35s.
+func Elapsed(d time.Duration) string {
 	if d >= time.Second {
-		return d.Round(10 * time.Millisecond)
+		return d.Round(10 * time.Millisecond).String()
 	}
-	return d.Round(time.Millisecond)
+	return d.Round(time.Millisecond).String()
 }
 
 // watchWarning is a problem the watcher met (a folder it could not watch, a switch to polling) as
