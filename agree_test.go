@@ -16,7 +16,7 @@ import (
 // check after it and not to the build ("6 other files", then "7"), and the check found a rule of
 // _headers for it that the build had not written.
 func TestBuildCheckAgree(t *testing.T) {
-	gen := genBinary(t)
+	gen := testtool.SampleGenerator(t)
 	env := newDocEnv(t)
 	// fixture copies a doc fixture (testdata/docs/NAME.txtar, built by its generator) to a folder
 	// of the test's own, and removes the files rm names from it.
@@ -35,12 +35,12 @@ func TestBuildCheckAgree(t *testing.T) {
 		site func(t *testing.T) string
 	}{
 		{"the sample site", func(t *testing.T) string {
-			dir := copySite(t, gen)
+			dir := testtool.SampleSite(t, gen)
 			generate(t, gen, dir)
 			return dir
 		}},
 		{"the sample site with no robots.txt or _headers of the generator's", func(t *testing.T) string {
-			dir := copySite(t, gen)
+			dir := testtool.SampleSite(t, gen)
 			generate(t, gen, dir)
 			os.Remove(filepath.Join(dir, "public", "robots.txt"))
 			os.Remove(filepath.Join(dir, "public", "_headers"))

@@ -627,8 +627,8 @@ func (w *writeHook) Write(p []byte) (int, error) {
 // page as made noindex, as the check after it does. Before, the line appeared with the first file
 // processed, and a site's first seconds (reading 20,000 sources) printed nothing.
 func TestProgressFirstLine(t *testing.T) {
-	gen := genBinary(t)
-	dir := copySite(t, gen)
+	gen := testtool.SampleGenerator(t)
+	dir := testtool.SampleSite(t, gen)
 	generate(t, gen, dir)
 	about := filepath.Join(dir, "content", "about.md")
 	edited := false
