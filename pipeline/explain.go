@@ -251,7 +251,9 @@ func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.R
 	for _, l := range ps.p.HeaderLines(&f) {
 		e.Header = append(e.Header, l.String())
 	}
-	e.ContentUsage = ps.p.Config().AI.ContentUsage()
+	if ai := ps.p.Config().AI; ai.InHeaders() {
+		e.ContentUsage = ai.ContentUsage()
+	}
 	page := ps.p.URLs().Page(f.URL())
 	for _, a := range agents {
 		e.Crawlers = append(e.Crawlers, ps.explainCrawler(a, page.Pathname()))
