@@ -138,6 +138,9 @@ func Explain(ctx context.Context, opt Options, paths []string) (_ []Explanation,
 	if err := ps.sitemaps(m, newFindings(), &Report{}, listSitemaps); err != nil {
 		return nil, err
 	}
+	if err := ps.llmsTxt(m, newFindings(), &Report{}, listSitemaps); err != nil {
+		return nil, err
+	}
 	var (
 		es   []Explanation
 		errs []error

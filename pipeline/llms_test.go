@@ -1,0 +1,155 @@
+package pipeline
+
+import (
+	"context"
+	"flag"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/robotsmith/robotsmith/problem"
+)
+
+var updateLLMs = flag.Bool("update-llms", false, "rewrite testdata/llms/*.golden from a build of the fixture")
+
+// llmsSite copies testdata/llms/site, a Hugo-layout site whose theme wrote llms.txt and
+// llms-full.txt, into a temporary folder with the given robotsmith.yaml. Its pages: /docs/guide/
+// (with a Markdown twin, index.md), /docs/secret/ (noindex), /blog/post/, /blog/draft/ (a draft:
+// no file), /private/x/ (robots.txt disallows /private/ for every crawler), and a 404 page.
+func llmsSite(t *testing.T, cfg string) string {
+	t.Helper()
+	src := filepath.Join("testdata", "llms", "site")
+	dir := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		writeTree(t, dir, map[string]string{filepath.ToSlash(rel): string(b)})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg != "" {
+		writeTree(t, dir, map[string]string{"robotsmith.yaml": cfg})
+	}
+	return dir
+}
+
+// llmsGolden compares got with testdata/llms/name (-update-llms rewrites it).
+func llmsGolden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", "llms", name)
+	if *updateLLMs {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -run TestLLMsTxt -update-llms writes it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// TestLLMsTxt: a build keeps llms.txt and llms-full.txt in agreement with the other signals, as
+// llms_txt says: prune (the default) removes the links to the noindex page, the draft (no file),
+// the page robots.txt disallows for every AI crawler and the missing page, keeping every other
+// byte; keep leaves the files and reports each such link; generate writes robotsmith's llms.txt
+// from the indexable pages, the theme's own text pruned around it; off leaves both alone; input:
+// no prunes every link to the site. A second build changes nothing.
+func TestLLMsTxt(t *testing.T) {
+	theme, err := os.ReadFile(filepath.Join("testdata", "llms", "site", "public", "llms.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	themeFull, err := os.ReadFile(filepath.Join("testdata", "llms", "site", "public", "llms-full.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		desc, cfg        string
+		llms, full       string // goldens; "" for the theme's file unchanged
+		findings         []string
+		remove           string // a file of the fixture to remove first
+		changed          bool
+		secondBuildWrite bool
+	}{
+		{desc: "prune by default", llms: "prune.llms.txt", full: "prune.llms-full.txt", changed: true},
+		{desc: "keep", cfg: "llms_txt: keep\n", findings: []string{
+			"public/llms.txt:5: llms.txt links https://example.org/docs/secret/, which is noindex (front matter robots at content/docs/secret.md:3); with `llms_txt: keep` robotsmith leaves it there",
+			"public/llms.txt:10: llms.txt links https://example.org/docs/secret/, which is noindex",
+			"public/llms.txt:15: llms.txt links /blog/draft/, which has no file in public",
+			"public/llms.txt:18: llms.txt links private/x/, which is disallowed by robots.txt for every AI crawler of the catalogue (public/robots.txt:2: Disallow: /private/)",
+			"public/llms.txt:23: llms.txt links https://example.org/gone/, which has no file in public",
+			"public/llms-full.txt:9: llms-full.txt links https://example.org/docs/secret/, which is noindex",
+		}},
+		{desc: "generate", cfg: "llms_txt: generate\n", llms: "generate.llms.txt", full: "prune.llms-full.txt", changed: true},
+		{desc: "generate without a theme's file", cfg: "llms_txt: generate\n", remove: "public/llms.txt", llms: "generate-new.llms.txt", full: "prune.llms-full.txt", changed: true},
+		{desc: "off", cfg: "llms_txt: off\n"},
+		{desc: "input no", cfg: "ai:\n  input: no\n", llms: "input-no.llms.txt", full: "input-no.llms-full.txt", changed: true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := llmsSite(t, tc.cfg)
+			if tc.remove != "" {
+				if err := os.Remove(filepath.Join(dir, tc.remove)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree := readTree(t, dir)
+			for _, f := range []struct{ file, golden, theme string }{
+				{"public/llms.txt", tc.llms, string(theme)},
+				{"public/llms-full.txt", tc.full, string(themeFull)},
+			} {
+				if f.golden == "" {
+					if tree[f.file] != f.theme {
+						t.Errorf("%s changed:\n%s", f.file, tree[f.file])
+					}
+					continue
+				}
+				llmsGolden(t, f.golden, tree[f.file])
+			}
+			var got []string
+			for _, p := range rep.Findings {
+				if p.Code == problem.LLMsTxtListsUnindexable {
+					got = append(got, strings.ReplaceAll(p.Error(), dir+string(filepath.Separator), ""))
+				}
+			}
+			if len(got) != len(tc.findings) {
+				t.Errorf("findings: got %d %q, want %d", len(got), got, len(tc.findings))
+			}
+			for _, w := range tc.findings {
+				if !slices.ContainsFunc(got, func(g string) bool { return strings.HasPrefix(g, w) }) {
+					t.Errorf("findings %q, want one starting %q", got, w)
+				}
+			}
+			if changed := slices.Contains(rep.ChangedFiles, "llms.txt"); changed != tc.changed {
+				t.Errorf("llms.txt among the changed files: got %v, want %v (%q)", changed, tc.changed, rep.ChangedFiles)
+			}
+			again, err := Run(context.Background(), Options{Root: dir, Write: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range again.ChangedFiles {
+				if strings.HasPrefix(f, "llms") {
+					t.Errorf("a second build changed %s again", f)
+				}
+			}
+		})
+	}
+}
