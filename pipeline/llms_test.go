@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/watch"
 )
 
 var updateLLMs = flag.Bool("update-llms", false, "rewrite testdata/llms/*.golden from a build of the fixture")
@@ -149,6 +150,57 @@ func TestLLMsTxt(t *testing.T) {
 				if strings.HasPrefix(f, "llms") {
 					t.Errorf("a second build changed %s again", f)
 				}
+			}
+		})
+	}
+}
+
+// TestLiveLLMsTxt: watch mode keeps llms.txt in step: an edit of front matter that makes a page
+// noindex removes its link on the next batch, the generator writing llms.txt again has it pruned
+// again, and with llms_txt: generate the page leaves robotsmith's list.
+func TestLiveLLMsTxt(t *testing.T) {
+	const theme = "# Site\n\n- [A](https://example.org/blog/a/): alpha\n- [B](/blog/b/): beta\n"
+	tests := []struct {
+		desc, cfg string
+		// after the edit, llms.txt holds want and not gone
+		want, gone string
+	}{
+		{"prune", "", "- [B](/blog/b/): beta\n", "/blog/a/"},
+		{"generate", "llms_txt: generate\n", "- [B](https://example.org/blog/b/)", "[A](https://example.org/blog/a/)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := liveSite(t)
+			writeTree(t, dir, map[string]string{"public/llms.txt": theme})
+			if tc.cfg != "" {
+				writeTree(t, dir, map[string]string{"robotsmith.yaml": "rules:\n  - path: /files/**\n    robots: noindex\n" + tc.cfg})
+			}
+			llms := filepath.Join(dir, "public", "llms.txt")
+			l, own := startLive(t, dir)
+			if !holds(t, llms, "blog/a/") {
+				t.Fatalf("the first pass left /blog/a/ out of llms.txt")
+			}
+			writeTree(t, dir, map[string]string{"content/blog/a.md": "---\ntitle: A\nrobots: noindex\n---\nalpha\n"})
+			u := l.Apply(context.Background(), watch.Batch{Changes: []watch.Change{change(t, l, contentRoot, "blog/a.md", watch.Write)}})
+			if len(u.Errs) > 0 {
+				t.Fatal(u.Errs)
+			}
+			if !holds(t, llms, tc.want) || holds(t, llms, tc.gone) {
+				b, _ := os.ReadFile(llms)
+				t.Errorf("after the edit, llms.txt:\n%s\nwant %q and no %q", b, tc.want, tc.gone)
+			}
+			if !slices.Contains(u.Wrote, "llms.txt") || !own.Same(llms) {
+				t.Errorf("llms.txt not among the files written (%q), or not recorded as robotsmith's", u.Wrote)
+			}
+			// The generator writes its llms.txt again: pruned again on the next batch.
+			writeTree(t, dir, map[string]string{"public/llms.txt": theme})
+			u = l.Apply(context.Background(), watch.Batch{Changes: []watch.Change{change(t, l, outputRoot, "llms.txt", watch.Write)}})
+			if len(u.Errs) > 0 {
+				t.Fatal(u.Errs)
+			}
+			if holds(t, llms, tc.gone) {
+				b, _ := os.ReadFile(llms)
+				t.Errorf("the generator's llms.txt again, not pruned:\n%s", b)
 			}
 		})
 	}
