@@ -256,6 +256,7 @@ robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
 				siteFlags(fs, o)
 				noCommandAccepted(fs, o, "explain")
 				fs.Var(&o.agents, "agent", "also show what robots.txt lets the crawler `TOKEN` do and its AI preferences (repeat, or GPTBot,CCBot)")
+				fs.BoolVar(&o.verbose, "v", false, "list every crawler ai.block disallows, not one line per category")
 			},
 			run: runExplain,
 		},
@@ -906,7 +907,11 @@ func runExplain(ctx context.Context, c *cli, o *options, args []string) error {
 			if i > 0 {
 				fmt.Fprintln(c.stdout)
 			}
-			fmt.Fprint(c.stdout, e.Text())
+			if o.verbose {
+				fmt.Fprint(c.stdout, e.VerboseText())
+			} else {
+				fmt.Fprint(c.stdout, e.Text())
+			}
 		}
 	}
 	printErrors(c.stderr, errs)

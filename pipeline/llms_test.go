@@ -205,3 +205,57 @@ func TestLiveLLMsTxt(t *testing.T) {
 		})
 	}
 }
+
+// TestExplainLLMsAndBlock: explain says which links of llms.txt point at the URL and why a build
+// prunes them, and sums up the crawlers a category of ai.block disallows in one line, each listed
+// (by the catalogue's spelling, Google's reading beside it where they differ) with -v or --agent.
+func TestExplainLLMsAndBlock(t *testing.T) {
+	dir := llmsSite(t, "ai:\n  train: no\n  block: [training]\n")
+	tests := []struct {
+		path, agent string
+		verbose     bool
+		want, not   []string
+	}{
+		{path: "/docs/secret/", want: []string{
+			"  llms.txt: linked at " + filepath.Join(dir, "public", "llms.txt") + ":5, " + filepath.Join(dir, "public", "llms.txt") + ":10, " +
+				filepath.Join(dir, "public", "llms-full.txt") + ":9, which it is noindex (front matter robots at content/docs/secret.md:3): llms_txt prunes such a link (keep reports it)\n",
+			"    ai.block training: 21 crawlers may not crawl (Disallow: /, lines ",
+			"; -v or --agent lists them\n",
+		}, not: []string{"GPTBot", "AI2Bot", "    ai "}},
+		{path: "/blog/post/", want: []string{"  llms.txt: linked at " + filepath.Join(dir, "public", "llms.txt") + ":14\n"}},
+		{path: "/", not: []string{"llms.txt:"}},
+		{path: "/blog/post/", verbose: true, want: []string{
+			"    ai.block training: 21 crawlers may not crawl:\n",
+			"      GPTBot                        may not crawl  ",
+			"      AI2Bot (read as ai)           may not crawl  ",
+			"      img2dataset (read as img)     may not crawl  ",
+		}},
+		{path: "/blog/post/", agent: "GPTBot", want: []string{"      Google-Extended ", "  crawler GPTBot: OpenAI; training\n"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.path+" "+tc.agent+map[bool]string{true: " -v"}[tc.verbose], func(t *testing.T) {
+			opt := Options{Root: dir}
+			if tc.agent != "" {
+				opt.Agents = []string{tc.agent}
+			}
+			es, err := Explain(context.Background(), opt, []string{tc.path})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := es[0].Text()
+			if tc.verbose {
+				got = es[0].VerboseText()
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("explain lacks %q:\n%s", w, got)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("explain has %q:\n%s", n, got)
+				}
+			}
+		})
+	}
+}
