@@ -283,13 +283,19 @@ func (ps *pass) llmsPages(why func(string) string) (llmstxt.Info, []llmstxt.Page
 	return info, pages, nil
 }
 
-// markdownTwin is the URL of a page's Markdown twin, as llmstxt.org names them, where the output
-// has one: index.md beside an index.html, a.md beside a.html, or the page's file with .md added;
+// markdownTwin is the URL of a page's Markdown twin, where the output has one: index.md beside an
+// index.html, a.md beside a.html, the page's file with .md added (llmstxt.org's index.html.md),
+// or the folder's name with .md for a page that is a folder's index.html (a/b.md for
+// a/b/index.html, as Hugo writes a Markdown output format with ugly URLs: the hextra theme's);
 // "" when it has none.
 func (ps *pass) markdownTwin(f *plan.Record) string {
 	rel := f.Rel()
 	base := strings.TrimSuffix(rel, ".html")
-	for _, twin := range []string{base + ".md", rel + ".md"} {
+	twins := []string{base + ".md", rel + ".md"}
+	if dir, ok := strings.CutSuffix(rel, "/index.html"); ok {
+		twins = append(twins, dir+".md")
+	}
+	for _, twin := range twins {
 		if i := ps.fileIndex(twin); i >= 0 {
 			urls := ps.p.URLs()
 			return urls.Shown(urls.Page(ps.files[i].URL()))

@@ -5,12 +5,14 @@ import (
 	"flag"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
@@ -256,6 +258,44 @@ func TestExplainLLMsAndBlock(t *testing.T) {
 					t.Errorf("explain has %q:\n%s", n, got)
 				}
 			}
+		})
+	}
+}
+
+// TestHugoThemeLLMsTxt builds testdata/llms/hugo-theme with the real Hugo, whose theme writes
+// llms.txt as the hextra theme does (an llms output format of the home page that lists every
+// regular page of each section, and a Markdown output format with ugly URLs: docs/guide.md beside
+// docs/guide/index.html). Hugo leaves the draft out, and lists the pages whose front matter says
+// robots: noindex (Hugo does not read robotsmith's key): built with the hextra theme itself
+// (v0.12, its layouts/llms.txt), a page of `robots: noindex` was listed the same way, as
+// "- [Secret](https://example.org/docs/secret/): Not for anyone.". robotsmith prunes those links
+// (prune), or writes its own list with each page's Markdown twin (generate).
+func TestHugoThemeLLMsTxt(t *testing.T) {
+	hugo := hugoBinary(t)
+	for _, tc := range []struct{ mode, golden string }{
+		{"prune", "hugo-theme.prune.llms.txt"},
+		{"generate", "hugo-theme.generate.llms.txt"},
+	} {
+		t.Run(tc.mode, func(t *testing.T) {
+			dir := t.TempDir()
+			testtool.CopyTree(t, filepath.Join("testdata", "llms", "hugo-theme"), dir)
+			writeTree(t, dir, map[string]string{"robotsmith.yaml": "llms_txt: " + tc.mode + "\n"})
+			if out, err := exec.Command(hugo, "--quiet", "-s", dir).CombinedOutput(); err != nil {
+				t.Fatalf("hugo: %v\n%s", err, out)
+			}
+			theme := readTree(t, dir)["public/llms.txt"]
+			for _, leak := range []string{"(https://example.org/docs/secret/)", "(https://example.org/blog/members/)"} {
+				if !strings.Contains(theme, leak) {
+					t.Fatalf("the theme's llms.txt does not list %s, which this test is about:\n%s", leak, theme)
+				}
+			}
+			if strings.Contains(theme, "draft") {
+				t.Errorf("Hugo listed the draft:\n%s", theme)
+			}
+			if _, err := Run(context.Background(), Options{Root: dir, Write: true}); err != nil {
+				t.Fatal(err)
+			}
+			llmsGolden(t, tc.golden, readTree(t, dir)["public/llms.txt"])
 		})
 	}
 }
