@@ -299,3 +299,26 @@ func TestHugoThemeLLMsTxt(t *testing.T) {
 		})
 	}
 }
+
+// TestJekyllPluginLLMsTxt builds testdata/llms/jekyll-plugin with the real Jekyll, whose plug-in
+// writes llms.txt and llms-full.txt after the site, as www.ruby-lang.org's _plugins/llms.rb does:
+// each page with a title, linked to the Markdown alternate it writes beside the page
+// (en/community/members.md for en/community/members/index.html), and in llms-full.txt a bare
+// "Source: URL" line per page. Jekyll leaves the draft out; the plug-in lists the page whose front
+// matter says robots: noindex. robotsmith gives the alternate its page's noindex, and prunes the
+// list item and the bare URL (with the space before it: "Source:" stays).
+func TestJekyllPluginLLMsTxt(t *testing.T) {
+	dir := t.TempDir()
+	testtool.CopyTree(t, filepath.Join("testdata", "llms", "jekyll-plugin"), dir)
+	jekyllBuild(t, dir)
+	site := readTree(t, dir)
+	if !strings.Contains(site["_site/llms.txt"], "(https://example.org/en/community/members.md)") {
+		t.Fatalf("the plug-in did not list the noindex page, which this test is about:\n%s", site["_site/llms.txt"])
+	}
+	if _, err := Run(context.Background(), Options{Root: dir, Write: true}); err != nil {
+		t.Fatal(err)
+	}
+	site = readTree(t, dir)
+	llmsGolden(t, "jekyll-plugin.llms.txt", site["_site/llms.txt"])
+	llmsGolden(t, "jekyll-plugin.llms-full.txt", site["_site/llms-full.txt"])
+}
