@@ -151,11 +151,11 @@ func TestIndexabilityHugo(t *testing.T) {
 	r = runCmd(t, "explain", dir, "/posts/secret/", "/posts/private/")
 	for _, want := range []string{
 		"class: noindex",
-		"robots       may crawl      no rule matches",
+		"robots     may crawl      no rule matches",
 		"sitemaps: not listed",
 		"canonical (line 9): https://example.org/posts/secret/ (" + filepath.ToSlash(out) + "/posts/secret/index.html): noindex",
 		"hreflang de (line 11): https://example.org/de/posts/secret/ (" + filepath.ToSlash(out) + "/de/posts/secret/index.html): indexable",
-		"googlebot    may not crawl  " + filepath.ToSlash(out) + "/robots.txt:2: Disallow: /posts/private/",
+		"Googlebot  may not crawl  " + filepath.ToSlash(out) + "/robots.txt:2: Disallow: /posts/private/",
 	} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("explain lacks %q:\n%s", want, r.stdout)

@@ -253,8 +253,10 @@ robotsmith check --format sarif > robotsmith.sarif   # for code scanning`,
 			summary: "show where each robots directive of a page or file comes from",
 			about: `For each PATH, a URL path as served (/blog/post/) or an output file (public/blog/post/index.html):
 the effective directives per crawler and the source of each (a default, a rule at
-file:line, front matter at file:line, a tag the page carried), the tags the page gets and
-the X-Robots-Tag and Content-Usage headers a host will send. With --agent, for each crawler
+file:line, front matter at file:line, a tag the page carried), the tags the page gets,
+the X-Robots-Tag and Content-Usage headers a host will send, what robots.txt lets crawlers
+do (the crawlers a category of ai.block disallows in one line; -v lists them), and the
+links of llms.txt to it and why a build prunes them. With --agent, for each crawler
 named: what robotsmith's crawler catalogue says of it, whether robots.txt (with robotsmith's
 block) lets it fetch the path and which line decided, and the Content-Usage preference
 robots.txt states for it there. The first argument is SITE when it is a folder and more
@@ -267,6 +269,7 @@ robotsmith explain --agent GPTBot,Googlebot sample-site /blog/hello-world/`,
 				siteFlags(fs, o)
 				noCommandAccepted(fs, o, "explain")
 				fs.Var(&o.agents, "agent", "also show what robots.txt lets the crawler `TOKEN` do and its AI preferences (repeat, or GPTBot,CCBot)")
+				fs.BoolVar(&o.verbose, "v", false, "list every crawler ai.block disallows, not one line per category")
 			},
 			run: runExplain,
 		},
@@ -925,7 +928,11 @@ func runExplain(ctx context.Context, c *cli, o *options, args []string) error {
 			if i > 0 {
 				fmt.Fprintln(c.stdout)
 			}
-			fmt.Fprint(c.stdout, e.Text())
+			if o.verbose {
+				fmt.Fprint(c.stdout, e.VerboseText())
+			} else {
+				fmt.Fprint(c.stdout, e.Text())
+			}
 		}
 	}
 	printErrors(c.stderr, errs)

@@ -334,7 +334,7 @@ func TestFlagsPerCommand(t *testing.T) {
 		"build":   {"config", "format", "json", "no-command", "output", "q", "v"},
 		"check":   {"config", "format", "json", "no-command", "output", "q", "strict", "v"},
 		"diff":    {"fail-on", "json", "markdown"},
-		"explain": {"agent", "config", "json", "no-command", "output"},
+		"explain": {"agent", "config", "json", "no-command", "output", "v"},
 		"help":    nil,
 		"version": nil,
 		"watch":   {"config", "no-command", "output", "poll", "q", "v"},

@@ -84,7 +84,7 @@ func TestSchemaRejects(t *testing.T) {
 		doc      []byte
 		old, new string
 	}{
-		{"a null list", good, `"warnings": []`, `"warnings": null`},
+		{"a null list", good, `"errors": []`, `"errors": null`},
 		{"an undocumented field", good, `"wrote": true`, `"wrote": true, "written": 1`},
 		{"a missing field", good, `"skipped": 1,`, ``},
 		{"a negative count", good, `"pages": 60`, `"pages": -1`},

@@ -64,6 +64,10 @@ type Config struct {
 	Sitemap          string        // "prune" (default) or "keep"
 	RobotsTxt        RobotsTxt     // robotsmith's block of robots.txt (robots.go)
 	AI               aipref.Policy // the AI preferences (robots.go)
+	// LLMsTxt is what a build does with llms.txt: "prune", "keep", "generate" or "off"; "" is the
+	// default, prune where the output has an llms.txt or llms-full.txt (LLMsTxtMode).
+	LLMsTxt     string
+	LLMsTxtLine int // where llms_txt is written; 0 when it is not
 
 	selectors []selector // the rules' kind and lang values with their lines, for CheckSite
 	// outputLine and contentLine are where output and content are written, for CheckInside.
@@ -87,6 +91,17 @@ func (c *Config) ReplaceExisting() bool { return c.Existing == "replace" }
 // KeepSitemaps reports whether sitemaps are left as they are, their entries for noindex URLs and
 // URLs without a file reported instead of pruned (sitemap: keep).
 func (c *Config) KeepSitemaps() bool { return c.Sitemap == "keep" }
+
+// LLMsTxtMode is what the run does with llms.txt and llms-full.txt (SPEC §9): "prune" (the default,
+// which does nothing where the output has neither file), "keep" (leave them, each link to a URL
+// that is not to be listed a finding), "generate" (write robotsmith's llms.txt, between its
+// markers) or "off" (leave both files alone and say nothing about them).
+func (c *Config) LLMsTxtMode() string {
+	if c.LLMsTxt == "" {
+		return "prune"
+	}
+	return c.LLMsTxt
+}
 
 // Error is a problem in the configuration file.
 type Error struct {
@@ -306,6 +321,8 @@ func (p *parser) config(root *node) *Config {
 			c.RobotsTxt = p.robotsTxt(v)
 		case "ai":
 			c.AI = p.ai(v)
+		case "llms_txt":
+			c.LLMsTxt, c.LLMsTxtLine = p.oneOf(v, key, llmsModes), p.line(v)
 		default:
 			p.unknownKey("", key, k.Off, topKeys, "")
 		}

@@ -114,18 +114,18 @@ func (p *parser) boolean(n *node, key string) bool {
 func (p *parser) ai(n *node) aipref.Policy {
 	pol := aipref.Policy{Line: p.line(n)}
 	if n.Kind != frontmatter.KindMap {
-		p.errorf(problem.ConfigWrongType, n, "ai: want a map (train, search, input, block, meta), not %s", what(n))
+		p.errorf(problem.ConfigWrongType, n, "ai: want a map (%s), not %s", aiKeys.list(), what(n))
 		return pol
 	}
 	for _, k := range n.Keys {
 		v := k.Value
 		switch strings.ToLower(k.Name) {
 		case "train":
-			pol.Train = p.pref(v, "ai: train")
+			pol.Train, pol.TrainLine = p.pref(v, "ai: train"), p.line(v)
 		case "search":
-			pol.Search = p.pref(v, "ai: search")
+			pol.Search, pol.SearchLine = p.pref(v, "ai: search"), p.line(v)
 		case "input":
-			pol.Input = p.pref(v, "ai: input")
+			pol.Input, pol.InputLine = p.pref(v, "ai: input"), p.line(v)
 		case "block":
 			pol.BlockLine = p.line(v)
 			for _, it := range items(v) {
@@ -142,6 +142,14 @@ func (p *parser) ai(n *node) aipref.Policy {
 		case "meta":
 			pol.Meta = p.boolean(v, "ai: meta")
 			pol.MetaLine = p.line(v)
+		case "placement":
+			pol.PlacementLine = p.line(v)
+			if w := p.oneOf(v, "ai: placement", placements); w != "" {
+				pol.Placement, _ = aipref.ParsePlacement(w) // one of placements: no error
+			}
+		case "reserve":
+			pol.Reserve = p.boolean(v, "ai: reserve")
+			pol.ReserveLine = p.line(v)
 		default:
 			what, _ := aipref.Label(strings.ToLower(k.Name))
 			p.unknownKey("ai", k.Name, k.Off, aiKeys, what)
@@ -250,3 +258,34 @@ func checkPath(p string) string {
 	}
 	return ""
 }
+
+// AIWarnings are the settings of ai that contradict each other (aipref.Policy.Conflicts, against
+// robotsmith's crawler catalogue), each a warning at the config line of the setting it is about,
+// naming the other setting's line as its other side: block: [training] with input: yes disallows
+// Google-Extended, which Google reads for grounding Gemini's answers too.
+func (c *Config) AIWarnings() []problem.Problem {
+	var out []problem.Problem
+	for _, cf := range c.AI.Conflicts(crawlers.Default()) {
+		code := problem.AIBlockedUse
+		switch cf.Kind {
+		case aipref.Unsaid:
+			code = problem.AIPreferenceUnsaid
+		case aipref.NothingReserved:
+			code = problem.AINothingReserved
+		}
+		line := cf.Line
+		if line == 0 {
+			line = c.AI.Line
+		}
+		w := problem.New(code, problem.Position{File: c.File, Line: line}, cf.String())
+		if cf.OtherLine > 0 {
+			w.Related = []problem.Related{{Position: problem.Position{File: c.File, Line: cf.OtherLine},
+				Msg: fmt.Sprintf("ai.%s: %s", prefKey[cf.Use], cf.Pref)}}
+		}
+		out = append(out, *w)
+	}
+	return out
+}
+
+// prefKey is the key of ai that states the preference for an AI purpose.
+var prefKey = map[crawlers.Purpose]string{crawlers.Training: "train", crawlers.AISearch: "search", crawlers.AIInput: "input"}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/robotsmith/robotsmith/aipref"
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/robotsblock"
 )
 
@@ -71,6 +72,7 @@ func TestRobotsAndAI(t *testing.T) {
 			}
 			got := c.AI
 			got.Line, got.BlockLine, got.MetaLine = 0, 0, 0
+			got.TrainLine, got.SearchLine, got.InputLine = 0, 0, 0
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("AI: got %+v, want %+v", got, want)
 			}
@@ -96,6 +98,85 @@ func TestRobotsAndAI(t *testing.T) {
 			if !strings.Contains(string(b.Text), "Sitemap: https://example.com/sitemap.xml") ||
 				!strings.Contains(string(b.Text), "Content-Usage: train-ai=n, search=y") {
 				t.Errorf("rendered block lacks the sitemap or the Content-Usage line:\n%s", b.Text)
+			}
+		})
+	}
+}
+
+// TestAIPlacementReserveLLMs: ai.placement, ai.reserve and llms_txt are read in any case, with
+// their lines, and an absent key is the default (both, no reservation, llms.txt pruned).
+func TestAIPlacementReserveLLMs(t *testing.T) {
+	tests := []struct {
+		desc, src string
+		placement aipref.Placement
+		reserve   bool
+		llms      string
+		lines     [3]int // placement, reserve, llms_txt
+	}{
+		{"defaults", "ai:\n  train: no\n", aipref.Both, false, "prune", [3]int{}},
+		{"headers", "ai:\n  train: no\n  placement: headers\n  reserve: true\nllms_txt: generate\n", aipref.Headers, true, "generate", [3]int{3, 4, 5}},
+		{"robots.txt in capitals", "ai:\n  placement: Robots.TXT\nllms_txt: KEEP\n", aipref.RobotsTxt, false, "keep", [3]int{2, 0, 3}},
+		{"both, llms off", "llms_txt: off\nai:\n  placement: both\n  reserve: false\n", aipref.Both, false, "off", [3]int{3, 4, 1}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			c, err := Parse("robotsmith.yaml", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.AI.Placement != tc.placement || c.AI.Reserve != tc.reserve || c.LLMsTxtMode() != tc.llms {
+				t.Errorf("got placement %v, reserve %v, llms_txt %q; want %v, %v, %q", c.AI.Placement, c.AI.Reserve, c.LLMsTxtMode(), tc.placement, tc.reserve, tc.llms)
+			}
+			if got := [3]int{c.AI.PlacementLine, c.AI.ReserveLine, c.LLMsTxtLine}; got != tc.lines {
+				t.Errorf("lines: got %v, want %v", got, tc.lines)
+			}
+		})
+	}
+}
+
+// TestAIWarnings: settings of ai that contradict each other are warnings at the config line of the
+// one they are about, naming the other's line: block: [training] with input: yes disallows
+// Google-Extended, which Google also reads for grounding Gemini's answers.
+func TestAIWarnings(t *testing.T) {
+	tests := []struct {
+		desc, src string
+		want      []string // each warning's text, in order
+		related   []int    // each warning's other side's line, 0 for none
+	}{
+		{"agreeing", "ai:\n  train: no\n  input: no\n  block: [training]\n", nil, nil},
+		{"Google-Extended blocked under training, input yes", "ai:\n  train: no\n  search: yes\n  input: yes\n  block: [training]\n", []string{
+			"robotsmith.yaml:5: block: training disallows Amazonbot (Amazon), which the crawler catalogue also lists for ai-search, and search: yes (line 3) allows ai-search",
+			"robotsmith.yaml:5: block: training disallows Google-Extended (Google), which the crawler catalogue also lists for ai-input, and input: yes (line 4) allows ai-input: the block withholds it from ai-input as well [RS0712 ai-blocked-use]"},
+			[]int{3, 4}},
+		{"input unsaid in headers", "ai:\n  input: no\n  placement: headers\n", []string{
+			"robotsmith.yaml:3: placement: headers writes only the Content-Usage header"}, []int{2}},
+		{"nothing to reserve", "ai:\n  train: yes\n  reserve: true\n", []string{
+			"robotsmith.yaml:3: reserve: true, but train, search and input say no to nothing"}, []int{0}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			c, err := Parse("robotsmith.yaml", []byte(tc.src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := c.AIWarnings()
+			if len(got) != len(tc.want) {
+				t.Fatalf("got %d warnings %v, want %d", len(got), got, len(tc.want))
+			}
+			for i, w := range got {
+				if s := w.Text(); !strings.HasPrefix(s, tc.want[i]) {
+					t.Errorf("warning %d: got %q, want it to start %q", i, s, tc.want[i])
+				}
+				if w.Severity != problem.Warning {
+					t.Errorf("warning %d: severity %v", i, w.Severity)
+				}
+				var rel int
+				if len(w.Related) > 0 {
+					rel = w.Related[0].Line
+				}
+				if rel != tc.related[i] {
+					t.Errorf("warning %d: other side at line %d, want %d", i, rel, tc.related[i])
+				}
 			}
 		})
 	}
@@ -150,9 +231,9 @@ func TestRobotsErrors(t *testing.T) {
 		{"ai bad pref", "robotsmith.yaml", "ai:\n  train: maybe\n", []string{`robotsmith.yaml:2: ai: train: "maybe" is not yes or no`}},
 		{"ai pref as an aipref token", "robotsmith.yaml", "ai:\n  search: y\n", []string{`robotsmith.yaml:2: ai: search: "y" is not yes or no`}},
 		{"ai dropped label as a key", "robotsmith.yaml", "ai:\n  train: no\n  train-genai: no\n", []string{
-			`robotsmith.yaml:3: ai: unknown key "train-genai" (known: train, search, input, block, meta); "train-genai" was a label of draft-ietf-aipref-vocab -02 and -03 (July to September 2025) and no version in force defines it (robotsmith follows draft-ietf-aipref-vocab-08`}},
+			`robotsmith.yaml:3: ai: unknown key "train-genai" (known: train, search, input, block, meta, placement, reserve); "train-genai" was a label of draft-ietf-aipref-vocab -02 and -03 (July to September 2025) and no version in force defines it (robotsmith follows draft-ietf-aipref-vocab-08`}},
 		{"ai current label as a key", "robotsmith.yaml", "ai:\n  train-ai: n\n", []string{
-			`robotsmith.yaml:2: ai: unknown key "train-ai" (known: train, search, input, block, meta); train-ai is the draft-ietf-aipref-vocab-08 label that train: writes`}},
+			`robotsmith.yaml:2: ai: unknown key "train-ai" (known: train, search, input, block, meta, placement, reserve); train-ai is the draft-ietf-aipref-vocab-08 label that train: writes`}},
 		{"ai content signal name as a key", "robotsmith.yaml", "ai:\n  ai-input: yes\n", []string{
 			`robotsmith.yaml:2: ai: unknown key "ai-input"`, "ai-input is the Content-Signal name that input: writes"}},
 		{"block unknown category", "robotsmith.yaml", "ai:\n  block:\n    - training\n    - search-engine\n", []string{
@@ -162,6 +243,12 @@ func TestRobotsErrors(t *testing.T) {
 		{"block dropped label", "robotsmith.yaml", "ai:\n  block: [bots]\n", []string{
 			`robotsmith.yaml:2: ai: block: "bots" is not a crawler category`, "draft-ietf-aipref-vocab -03 and -04"}},
 		{"meta not a bool", "robotsmith.yaml", "ai:\n  meta: noai\n", []string{`robotsmith.yaml:2: ai: meta: want true or false`}},
+		{"placement unknown", "robotsmith.yaml", "ai:\n  train: no\n  placement: header\n", []string{
+			`robotsmith.yaml:3: ai: placement: "header" is not one of both, robots.txt, headers; did you mean "headers"?`}},
+		{"placement not a string", "robotsmith.yaml", "ai:\n  placement: [headers]\n", []string{`robotsmith.yaml:2: ai: placement: want a string`}},
+		{"reserve not a bool", "robotsmith.yaml", "ai:\n  reserve: yes please\n", []string{`robotsmith.yaml:2: ai: reserve: want true or false`}},
+		{"llms_txt unknown", "robotsmith.yaml", "llms_txt: generat\n", []string{
+			`robotsmith.yaml:1: llms_txt: "generat" is not one of prune, keep, generate, off; did you mean "generate"?`}},
 		{"toml group line", "robotsmith.toml", "[[robots_txt.groups]]\nagents = [\"*\"]\ndisallow = [\"/a/\"]\n\n[[robots_txt.groups]]\nagents = [\"bingbott\"]\ndisallow = [\"/\"]\n", []string{
 			`robotsmith.toml:5: robots_txt.groups[2]: agents: "bingbott" is not a crawler robotsmith knows; did you mean "bingbot"?`}},
 		{"json ai key", "robotsmith.json", "{\n  \"ai\": {\n    \"train\": \"nope\"\n  }\n}\n", []string{`robotsmith.json:3: ai: train: "nope" is not yes or no`}},

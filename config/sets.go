@@ -32,6 +32,8 @@ const (
 	aiKeys                   // ai's keys
 	prefWords                // ai.train, ai.search, ai.input
 	blockWords               // ai.block's categories
+	placements               // ai.placement:
+	llmsModes                // llms_txt:
 	selectorKeys             // the keys a rule selects with (its other keys name crawlers)
 	numSets
 )
@@ -45,7 +47,7 @@ var closedSets = [numSets]struct {
 }{
 	topKeys: {"", true, []string{"generator", "content", "output", "command", "tags", "existing",
 		"previews", "production_branch", "defaults", "rules", "error_pages", "headers", "sitemap",
-		"robots_txt", "ai"}},
+		"robots_txt", "ai", "llms_txt"}},
 	generators:    {"generator", false, []string{"hugo", "jekyll", "none"}},
 	tagStyles:     {"tags", false, []string{"three", "single"}},
 	existingUses:  {"existing", false, []string{"merge", "replace"}},
@@ -55,9 +57,11 @@ var closedSets = [numSets]struct {
 	headerFormats: {"headers.format", false, []string{"netlify", "cloudflare"}},
 	robotsTxtKeys: {"robots_txt", true, []string{"groups", "sitemaps"}},
 	groupKeys:     {"robots_txt.groups[]", true, []string{"agents", "disallow", "allow"}},
-	aiKeys:        {"ai", true, []string{"train", "search", "input", "block", "meta"}},
+	aiKeys:        {"ai", true, []string{"train", "search", "input", "block", "meta", "placement", "reserve"}},
 	prefWords:     {"ai.train", false, []string{"yes", "no"}},
 	blockWords:    {"ai.block[]", false, strings.Split(aipref.Categories, ", ")},
+	placements:    {"ai.placement", false, strings.Split(aipref.Placements, ", ")},
+	llmsModes:     {"llms_txt", false, []string{"prune", "keep", "generate", "off"}},
 	selectorKeys:  {"rules[]", true, []string{"path", "kind", "lang"}},
 }
 

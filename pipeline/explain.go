@@ -12,6 +12,7 @@ import (
 
 	whatwg "github.com/nlnwa/whatwg-url/url"
 
+	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rewrite"
@@ -39,6 +40,11 @@ type Explanation struct {
 	Crawl []Crawl `json:"crawl"`
 	// Sitemaps are the sitemap entries that list the URL: "public/sitemap.xml:12".
 	Sitemaps []string `json:"sitemaps"`
+	// LLMsTxt are the links of llms.txt and llms-full.txt to the URL: "public/llms.txt:9";
+	// LLMsTxtPruned why a build prunes them (llms_txt: prune, generate) or reports them (keep),
+	// "" when the URL may be listed.
+	LLMsTxt       []string `json:"llms_txt"`
+	LLMsTxtPruned string   `json:"llms_txt_pruned"`
 	// Links are the page's canonical and hreflang links, resolved, with what they point at.
 	Links []Link `json:"links"`
 	// ContentUsage is the Content-Usage header _headers sends for it (the ai policy), "" for none.
@@ -55,6 +61,11 @@ type Explanation struct {
 type Crawl struct {
 	Agent   string `json:"agent"`   // robots (a crawler no group of robots.txt names) or a crawler's name
 	Allowed bool   `json:"allowed"` // robots.txt lets it fetch the URL
+	// Crawler is the crawler as robotsmith's catalogue spells it ("AI2Bot", where Agent is the
+	// token as Google's parser reads it, "ai"); "" for one the catalogue does not list.
+	Crawler string `json:"crawler"`
+	// Block is the category of ai.block whose group disallows it ("training"); "" for none.
+	Block string `json:"block"`
 	// Rule is the line that decided, "public/robots.txt:3: Disallow: /private/"; for /robots.txt
 	// itself, which no line decides, the RFC that allows it; "" when no rule matched (allowed).
 	Rule string `json:"rule"`
@@ -136,6 +147,9 @@ func Explain(ctx context.Context, opt Options, paths []string) (_ []Explanation,
 	ps := &pass{p: p, out: out, files: files, links: plan.NewLinks()}
 	m := &model{robots: out.robots.model()}
 	if err := ps.sitemaps(m, newFindings(), &Report{}, listSitemaps); err != nil {
+		return nil, err
+	}
+	if err := ps.llmsTxt(m, newFindings(), &Report{}, listSitemaps); err != nil {
 		return nil, err
 	}
 	var (
@@ -251,7 +265,9 @@ func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.R
 	for _, l := range ps.p.HeaderLines(&f) {
 		e.Header = append(e.Header, l.String())
 	}
-	e.ContentUsage = ps.p.Config().AI.ContentUsage()
+	if ai := ps.p.Config().AI; ai.InHeaders() {
+		e.ContentUsage = ai.ContentUsage()
+	}
 	page := ps.p.URLs().Page(f.URL())
 	for _, a := range agents {
 		e.Crawlers = append(e.Crawlers, ps.explainCrawler(a, page.Pathname()))
@@ -273,9 +289,15 @@ func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.R
 		}
 	}
 	path := plan.CrawlPath(page.Pathname())
+	blocked := ps.blockedCrawlers()
 	for _, a := range crawlAgents(m, d) {
 		dec := m.robots.crawler(a).Decide(path)
 		c := Crawl{Agent: a, Allowed: dec.Allowed, Rule: implicitRule(path)}
+		if b, ok := blocked[a]; ok {
+			c.Crawler, c.Block = b.crawler, b.category
+		} else if cr, ok := crawlers.Default().Lookup(a); ok {
+			c.Crawler = cr.Name()
+		}
 		if dec.Rule != nil {
 			c.Rule = fmt.Sprintf("%s:%d: %s: %s", m.robots.name, dec.Rule.Num, dec.Rule.Key, dec.Rule.Value)
 		}
@@ -284,6 +306,16 @@ func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.R
 	if at >= 0 {
 		for _, l := range m.listedIn(at) {
 			e.Sitemaps = append(e.Sitemaps, fmt.Sprintf("%s:%d", ps.out.outName(m.sitemaps[l.sitemap]), l.line))
+		}
+	}
+	if at >= 0 {
+		// The URL as llms.txt links it, decided: the walk's record of the file is not.
+		ps.files[at] = f
+		for _, l := range m.llmsListedIn(at) {
+			e.LLMsTxt = append(e.LLMsTxt, fmt.Sprintf("%s:%d", ps.out.outName(m.llms[l.llms]), l.line))
+		}
+		if len(m.llms) > 0 {
+			e.LLMsTxtPruned = ps.llmsWhy(m)(ps.p.URLs().Shown(page))
 		}
 	}
 	if o.Page != nil {
@@ -365,8 +397,15 @@ func (ps *pass) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.
 	return el
 }
 
-// Text is the human form of an explanation.
-func (e Explanation) Text() string {
+// Text is the human form of an explanation. The crawlers a category of ai.block disallows are
+// summarised in one line per category, and listed one by one with --agent (VerboseText lists them
+// always).
+func (e Explanation) Text() string { return e.text(len(e.Crawlers) > 0) }
+
+// VerboseText is Text with every crawler ai.block disallows listed (explain -v).
+func (e Explanation) VerboseText() string { return e.text(true) }
+
+func (e Explanation) text(all bool) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s  (%s)\n", e.URL, e.File)
 	if e.Source != "" {
@@ -412,22 +451,20 @@ func (e Explanation) Text() string {
 	}
 	if len(e.Crawl) > 0 {
 		b.WriteString("  robots.txt:\n")
-		for _, c := range e.Crawl {
-			verdict := "may crawl"
-			if !c.Allowed {
-				verdict = "may not crawl"
-			}
-			rule := "no rule matches"
-			if c.Rule != "" {
-				rule = c.Rule
-			}
-			fmt.Fprintf(&b, "    %-12s %-14s %s\n", c.Agent, verdict, rule)
-		}
+		writeCrawl(&b, e.Crawl, all)
 	}
 	if len(e.Sitemaps) == 0 {
 		b.WriteString("  sitemaps: not listed\n")
 	} else {
 		fmt.Fprintf(&b, "  sitemaps: listed at %s\n", strings.Join(e.Sitemaps, ", "))
+	}
+	switch {
+	case len(e.LLMsTxt) > 0 && e.LLMsTxtPruned != "":
+		fmt.Fprintf(&b, "  llms.txt: linked at %s, which it %s: llms_txt prunes such a link (keep reports it)\n", strings.Join(e.LLMsTxt, ", "), e.LLMsTxtPruned)
+	case len(e.LLMsTxt) > 0:
+		fmt.Fprintf(&b, "  llms.txt: linked at %s\n", strings.Join(e.LLMsTxt, ", "))
+	case e.LLMsTxtPruned != "":
+		fmt.Fprintf(&b, "  llms.txt: not linked; a link to it is pruned, as it %s\n", e.LLMsTxtPruned)
 	}
 	for _, l := range e.Links {
 		what := l.Rel
@@ -450,4 +487,108 @@ func (e Explanation) Text() string {
 		b.WriteString(c.text())
 	}
 	return b.String()
+}
+
+// writeCrawl writes explain's robots.txt lines: one for each crawler that no category of ai.block
+// disallows, and for each category one line that counts its crawlers and says which lines keep
+// them out, or (all) a line for each of its crawlers. A crawler is named as the catalogue spells
+// it, with the token Google's parser reads beside it where the two differ ("AI2Bot (read as
+// ai)"); the columns are as wide as the names shown.
+func writeCrawl(b *strings.Builder, crawl []Crawl, all bool) {
+	type row struct{ name, verdict, rule string }
+	name := func(c Crawl) string {
+		switch {
+		case c.Crawler == "":
+			return c.Agent
+		case strings.EqualFold(c.Crawler, c.Agent):
+			return c.Crawler
+		}
+		return c.Crawler + " (read as " + c.Agent + ")"
+	}
+	rowOf := func(c Crawl) row {
+		r := row{name(c), "may crawl", "no rule matches"}
+		if !c.Allowed {
+			r.verdict = "may not crawl"
+		}
+		if c.Rule != "" {
+			r.rule = c.Rule
+		}
+		return r
+	}
+	var rows []row
+	var categories []string
+	byCategory := map[string][]Crawl{}
+	for _, c := range crawl {
+		if c.Block == "" {
+			rows = append(rows, rowOf(c))
+			continue
+		}
+		if _, ok := byCategory[c.Block]; !ok {
+			categories = append(categories, c.Block)
+		}
+		byCategory[c.Block] = append(byCategory[c.Block], c)
+	}
+	width := 0
+	for _, r := range rows {
+		width = max(width, len(r.name))
+	}
+	if all {
+		for _, cat := range categories {
+			for _, c := range byCategory[cat] {
+				width = max(width, len(name(c)))
+			}
+		}
+	}
+	for _, r := range rows {
+		fmt.Fprintf(b, "    %-*s  %-13s  %s\n", width, r.name, r.verdict, r.rule)
+	}
+	for _, cat := range categories {
+		cs := byCategory[cat]
+		out := 0
+		var rules []string
+		for _, c := range cs {
+			if !c.Allowed {
+				out++
+			}
+			if c.Rule != "" && !slices.Contains(rules, c.Rule) {
+				rules = append(rules, c.Rule)
+			}
+		}
+		what := fmt.Sprintf("%d of %s", out, Plural(len(cs), "crawler"))
+		if out == len(cs) {
+			what = Plural(len(cs), "crawler")
+		}
+		how := ""
+		if len(rules) == 1 {
+			how = " (" + rules[0] + ")"
+		} else if len(rules) > 1 {
+			// "public/robots.txt:14: Disallow: /" to "...:120: Disallow: /": one file, one rule.
+			f0, l0, r0 := splitRule(rules[0])
+			f1, l1, r1 := splitRule(rules[len(rules)-1])
+			if f0 == f1 && r0 == r1 {
+				how = fmt.Sprintf(" (%s, lines %s to %s of %s)", r0, l0, l1, f0)
+			} else {
+				how = fmt.Sprintf(" (%s to %s)", rules[0], rules[len(rules)-1])
+			}
+		}
+		if !all {
+			fmt.Fprintf(b, "    ai.block %s: %s may not crawl%s; -v or --agent lists them\n", cat, what, how)
+			continue
+		}
+		fmt.Fprintf(b, "    ai.block %s: %s may not crawl:\n", cat, what)
+		for _, c := range cs {
+			r := rowOf(c)
+			fmt.Fprintf(b, "      %-*s  %-13s  %s\n", width, r.name, r.verdict, r.rule)
+		}
+	}
+}
+
+// splitRule splits a rule as explain writes it, "public/robots.txt:14: Disallow: /", into its
+// file, line and line's text.
+func splitRule(rule string) (file, line, text string) {
+	at, text, _ := strings.Cut(rule, ": ")
+	if i := strings.LastIndexByte(at, ':'); i >= 0 {
+		return at[:i], at[i+1:], text
+	}
+	return at, "", text
 }

@@ -82,7 +82,10 @@ func (ps *pass) headers(rep *Report) error {
 	existing := sf.data
 	name := ps.out.outName(sf.rel)
 	rep.Warnings = append(rep.Warnings, ps.headerFindings(name, existing)...)
-	usage := ps.p.Config().AI.ContentUsage() // sent for every path (SPEC §9)
+	var usage string // sent for every path (SPEC §9), unless ai.placement keeps it to robots.txt
+	if ai := ps.p.Config().AI; ai.InHeaders() {
+		usage = ai.ContentUsage()
+	}
 	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil
 	}

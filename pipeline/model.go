@@ -11,6 +11,10 @@ type model struct {
 	robots   *robots
 	sitemaps []string  // the sitemaps read, slash paths relative to the output folder, in the order read
 	listed   []listing // which sitemaps list each file, sorted by file
+	// llms are llms.txt and llms-full.txt as read, slash paths relative to the output folder;
+	// llmsListed which of their links point at each file, sorted by file.
+	llms       []string
+	llmsListed []llmsListing
 }
 
 // indexability builds the model for the pass's files (decided by the step), prunes the sitemaps
@@ -24,6 +28,9 @@ func (ps *pass) indexability(rep *Report) (*model, error) {
 		mode = keepSitemaps
 	}
 	if err := ps.sitemaps(m, fs, rep, mode); err != nil {
+		return nil, err
+	}
+	if err := ps.llmsTxt(m, fs, rep, mode); err != nil {
 		return nil, err
 	}
 	ps.crawlFindings(m, fs)

@@ -174,6 +174,7 @@ func (ps *pass) siteSteps(rep *Report, ok bool) (read []string, err error) {
 			errs = append(errs, err)
 		} else {
 			read = append(read, m.sitemaps...)
+			read = append(read, m.llms...)
 		}
 	}
 	return read, errors.Join(errs...)

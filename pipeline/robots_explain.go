@@ -163,3 +163,30 @@ func (c Crawler) text() string {
 	}
 	return b.String()
 }
+
+// blockedBy is a crawler that ai.block disallows, and the category that does.
+type blockedBy struct{ crawler, category string }
+
+// blockedCrawlers are the crawlers ai.block disallows, by their tokens as Google's parser reads
+// them, lower case ("ai" for AI2Bot), as robots.txt's groups name them: each with its name as the
+// catalogue spells it and the first category of ai.block that lists it.
+func (ps *pass) blockedCrawlers() map[string]blockedBy {
+	ai := ps.p.Config().AI
+	out := map[string]blockedBy{}
+	for _, c := range ai.Blocked(crawlers.Default()) {
+		category := ""
+		for _, p := range ai.Block {
+			if c.Has(p) {
+				category = p.String()
+				break
+			}
+		}
+		for _, t := range c.Tokens {
+			k := strings.ToLower(robotstxt.ProductToken(t))
+			if _, seen := out[k]; !seen && k != "" {
+				out[k] = blockedBy{crawler: c.Name(), category: category}
+			}
+		}
+	}
+	return out
+}

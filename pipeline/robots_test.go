@@ -388,6 +388,52 @@ func TestContentUsageHeader(t *testing.T) {
 	}
 }
 
+// TestAIPlacement: ai.placement decides which signals carry the preferences through a real build:
+// headers sends Content-Usage in _headers and writes no preference line in robots.txt (the
+// Disallow groups of ai.block stay), robots.txt the reverse, both each; ai.reserve puts the
+// reservation above the Content-Signal line; and block: [training] with input: yes is a warning at
+// the block's config line naming Google-Extended.
+func TestAIPlacement(t *testing.T) {
+	tests := []struct {
+		desc, placement string
+		robots, header  bool
+	}{
+		{"both", "both", true, true},
+		{"robots.txt", "robots.txt", true, false},
+		{"headers", "headers", false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := robotsSite(t, aiPolicy+"  placement: "+tc.placement+"\n  reserve: true\n", "")
+			rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree := readTree(t, dir)
+			robots, hdrs := tree["public/robots.txt"], tree["public/_headers"]
+			for _, line := range []string{"\nContent-Signal: search=yes, ai-input=yes, ai-train=no\n", "\nContent-Usage: train-ai=n, search=y\n"} {
+				if got := strings.Contains(robots, line); got != tc.robots {
+					t.Errorf("robots.txt has %q: got %v, want %v:\n%s", strings.TrimSpace(line), got, tc.robots, robots)
+				}
+			}
+			if got := strings.Contains(hdrs, "Content-Usage: train-ai=n, search=y"); got != tc.header {
+				t.Errorf("_headers sends Content-Usage: got %v, want %v:\n%s", got, tc.header, hdrs)
+			}
+			if !strings.Contains(robots, "User-agent: GPTBot\nDisallow: /\n") {
+				t.Errorf("robots.txt lacks ai.block's groups:\n%s", robots)
+			}
+			res := strings.Index(robots, "# Reservation of rights: ")
+			if res < 0 || tc.robots && res > strings.Index(robots, "Content-Signal: ") {
+				t.Errorf("the reservation is missing, or not above Content-Signal:\n%s", robots)
+			}
+			want := "robotsmith.yaml:8: block: training disallows Google-Extended (Google), which the crawler catalogue also lists for ai-input, and input: yes (line 7)"
+			if !slices.ContainsFunc(texts(rep.Warnings), func(w string) bool { return strings.Contains(w, want) }) {
+				t.Errorf("warnings %q, want one containing %q", texts(rep.Warnings), want)
+			}
+		})
+	}
+}
+
 // TestAIMeta: ai.meta adds noai, noimageai to every HTML page (not to error pages, whose tags are
 // removed, nor to files), and explain names the config line it comes from.
 func TestAIMeta(t *testing.T) {

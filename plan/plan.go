@@ -190,6 +190,7 @@ func Open(opt Options) (*Plan, error) {
 	for _, w := range res.Warnings() {
 		p.warnings = append(p.warnings, w.Problem())
 	}
+	p.warnings = append(p.warnings, cfg.AIWarnings()...) // ai's settings that contradict each other (SPEC §9)
 	base, err := rules.New(rules.Config{Defaults: cfg.Defaults, Style: cfg.Tags})
 	if err != nil {
 		return nil, err

@@ -26,6 +26,7 @@ const (
 	RobotsBlockCancelled      Code = 108
 	DisallowHidesNoindex      Code = 109
 	HreflangRelative          Code = 110
+	LLMsTxtListsUnindexable   Code = 111
 
 	// RS02xx: robotsmith's configuration.
 	ConfigSyntax       Code = 201
@@ -107,6 +108,10 @@ const (
 	AICategoryUnknown      Code = 709
 	RobotsSitemapRelative  Code = 710
 	RobotsTxtUnwritable    Code = 711
+	AIBlockedUse           Code = 712
+	AIPreferenceUnsaid     Code = 713
+	AINothingReserved      Code = 714
+	LLMsTxtUnreadable      Code = 715
 
 	// RS08xx: headers and hosts.
 	HeaderPathUnwritable Code = 801
@@ -219,6 +224,9 @@ var table = [...]Info{
 	{HreflangRelative, "hreflang-relative", Warning,
 		"an hreflang link of an indexable page is a relative URL",
 		"Search engines ignore an hreflang link that is not an absolute URL. Set the site's base URL (Hugo's baseURL, Jekyll's url), from which the generator writes absolute URLs, or write the link absolute."},
+	{LLMsTxtListsUnindexable, "llms-txt-lists-unindexable", Finding,
+		"an llms.txt kept as it is links to a URL that is not to be listed",
+		"With `llms_txt: keep`, robotsmith leaves llms.txt and llms-full.txt alone, and a link to a URL of the site that is noindex for every crawler, has no file, is disallowed for every AI crawler, or whose AI preferences say no to AI input points AI readers at what the other signals keep from them. Remove the link (the generator's template or the file), or let robotsmith prune it with `llms_txt: prune`, the default."},
 
 	{ConfigSyntax, "config-syntax", Error,
 		"robotsmith's configuration is not valid YAML, TOML or JSON",
@@ -432,6 +440,18 @@ var table = [...]Info{
 	{RobotsTxtUnwritable, "robots-txt-unwritable", Error,
 		"robots.txt is not a file robotsmith can write its block into",
 		"robots_txt or ai asks for robotsmith's block of robots.txt, but robots.txt in the output is a link outside it, a FIFO or another file robotsmith never reads or writes through. Make it a regular file (or remove it), or drop robots_txt and ai from the configuration."},
+	{AIBlockedUse, "ai-blocked-use", Warning,
+		"ai.block disallows a crawler that the catalogue also lists for a use the policy says yes to",
+		"One robots.txt token governs every use its operator reads it for: Google-Extended decides both whether Gemini trains on the site and whether Gemini's answers are grounded on it, so block: [training] with input: yes withholds the input too. Drop the category from ai.block, or say no to the use, so that the two settings agree."},
+	{AIPreferenceUnsaid, "ai-preference-unsaid", Warning,
+		"ai.placement writes a stated preference nowhere",
+		"placement: headers writes only the Content-Usage header, and the vocabulary it follows has no label for input: that preference would be written nowhere. Use placement: both or robots.txt, whose Content-Signal line carries it, or drop ai.input."},
+	{AINothingReserved, "ai-nothing-reserved", Warning,
+		"ai.reserve is set, but the policy says no to no use",
+		"The reservation of rights names the uses the policy says no to; with train, search and input all yes or unset there is nothing to reserve, and no statement is written. Say no to a use, or drop ai.reserve."},
+	{LLMsTxtUnreadable, "llms-txt-unreadable", Warning,
+		"an llms.txt robotsmith cannot read completely is left as it is",
+		"robotsmith prunes llms.txt and llms-full.txt only where it can place every link exactly (a file too large, or a link whose bytes it cannot locate, is left alone, unpruned). Check the file's links by hand, or let robotsmith write llms.txt with `llms_txt: generate`."},
 
 	{HeaderPathUnwritable, "header-path-unwritable", Error,
 		"a file whose path a host's header rule cannot match exactly",

@@ -53,7 +53,13 @@ func (in Input) catalogue() *crawlers.Catalogue {
 // then returns an empty block, which Merge takes as: remove robotsmith's
 // block if there is one, and leave the file alone otherwise.
 func (in Input) Empty() bool {
-	return len(in.Groups) == 0 && len(in.Sitemaps) == 0 && !in.AI.States() && len(in.AI.Block) == 0
+	return len(in.Groups) == 0 && len(in.Sitemaps) == 0 && !in.asksAI()
+}
+
+// asksAI reports whether the AI policy asks for lines of robots.txt: the preferences where the
+// placement puts them there, the reservation statement, or groups for ai.block.
+func (in Input) asksAI() bool {
+	return in.AI.InRobotsTxt() || len(in.AI.Reservation()) > 0 || len(in.AI.Block) > 0
 }
 
 // Rule is one Allow or Disallow line of the block.
@@ -120,7 +126,7 @@ func Render(in Input) (*Block, error) {
 		return nil, &Error{Line: in.SitemapsLine, Err: fmt.Errorf("robots_txt: sitemaps: %w", err)}
 	}
 	sitemaps = slices.DeleteFunc(sitemaps, func(s string) bool { return slices.Contains(in.Listed, s) })
-	if len(in.Groups) == 0 && len(sitemaps) == 0 && !in.AI.States() && len(in.AI.Block) == 0 {
+	if len(in.Groups) == 0 && len(sitemaps) == 0 && !in.asksAI() {
 		// Nothing asked for, or only Sitemap: lines the file already has.
 		return &Block{}, nil
 	}
@@ -128,8 +134,15 @@ func Render(in Input) (*Block, error) {
 	w.line(markers.Begin)
 	w.line("# Written by robotsmith on every build from robots_txt and ai in its config; edit those, not these lines.")
 
+	reservation := in.AI.Reservation()
 	aiGroup := -1 // the config group that carries the AI lines
-	if in.AI.States() {
+	if !in.AI.InRobotsTxt() && len(reservation) > 0 {
+		// placement: headers: the statement stands alone, naming the header that carries the
+		// preferences.
+		w.blank()
+		w.comments(reservation)
+	}
+	if in.AI.InRobotsTxt() {
 		for i, g := range in.Groups {
 			if slices.Contains(g.Agents, "*") {
 				aiGroup = i
@@ -138,6 +151,7 @@ func Render(in Input) (*Block, error) {
 		}
 		if aiGroup < 0 {
 			w.blank()
+			w.comments(reservation)
 			w.signalsComment()
 			w.line("User-agent: *")
 			w.signals(in.AI)
@@ -148,6 +162,7 @@ func Render(in Input) (*Block, error) {
 	for i, g := range in.Groups {
 		w.blank()
 		if i == aiGroup {
+			w.comments(reservation)
 			w.signalsComment()
 		}
 		for _, a := range g.Agents {
@@ -229,6 +244,13 @@ func (w *writer) rule(r Rule, path string) {
 	r.Line, r.Path = w.n, path
 	r.Agents = slices.Clone(r.Agents)
 	w.b.Rules = append(w.b.Rules, r)
+}
+
+// comments writes each line as a robots.txt comment.
+func (w *writer) comments(lines []string) {
+	for _, l := range lines {
+		w.line("# " + l)
+	}
 }
 
 func (w *writer) signalsComment() {

@@ -63,6 +63,20 @@ var goldenCases = []struct {
 		{Agents: []string{"Applebot", "Twitterbot"}, Disallow: []string{"/"}},
 		{Agents: []string{"*"}, Disallow: []string{"/my files/", "/résumé.pdf", "/a#b", "/100%", "/ok%20already", "/*.pdf$"}, Allow: []string{"/my files/public/"}},
 	}}},
+	// ai.placement: headers leaves the preference lines out of robots.txt (site auditors such as
+	// Lighthouse report them as unknown directives); the block groups stay. A policy of
+	// preferences alone then asks nothing of robots.txt.
+	{"placement-headers", Input{Groups: specGroups, AI: aipref.Policy{Train: aipref.No, Search: aipref.Yes,
+		Block: []crawlers.Purpose{crawlers.AIInput}, Placement: aipref.Headers}}},
+	{"placement-headers-only", Input{AI: aipref.Policy{Train: aipref.No, Search: aipref.Yes, Placement: aipref.Headers}}},
+	{"placement-robots-txt", Input{AI: aipref.Policy{Train: aipref.No, Search: aipref.Yes, Placement: aipref.RobotsTxt}}},
+	// ai.reserve: the reservation statement, as comments, above the Content-Signal line, naming
+	// only the uses said no to; with placement: headers, in a paragraph of its own.
+	{"reserve", Input{Groups: specGroups, AI: aipref.Policy{Train: aipref.No, Search: aipref.Yes, Input: aipref.No, Reserve: true}}},
+	{"reserve-own-group", Input{AI: aipref.Policy{Train: aipref.No, Reserve: true}}},
+	{"reserve-headers", Input{AI: aipref.Policy{Train: aipref.No, Search: aipref.Yes, Placement: aipref.Headers, Reserve: true}}},
+	// Nothing said no to: nothing to reserve, and no statement.
+	{"reserve-nothing", Input{AI: aipref.Policy{Train: aipref.Yes, Reserve: true}}},
 	// Sitemaps under a base URL with a path, each once.
 	{"sitemaps", Input{Sitemaps: []string{"/sitemap.xml", "/en/sitemap.xml", "/sitemap.xml", "/new maps/a.xml"}, BaseURL: "https://example.com/blog/"}},
 }
@@ -330,4 +344,61 @@ func FuzzRender(f *testing.F) {
 			t.Fatalf("merged file has %d blocks (%v)", n, err)
 		}
 	})
+}
+
+// TestPlacementAndReserve: the preference lines go into robots.txt only when the policy's
+// placement writes them there (aipref.Policy.InRobotsTxt), and the reservation statement, when
+// ai.reserve asks for it, is comment lines above the Content-Signal line.
+func TestPlacementAndReserve(t *testing.T) {
+	pol := func(pl aipref.Placement, reserve bool) aipref.Policy {
+		return aipref.Policy{Train: aipref.No, Search: aipref.Yes, Input: aipref.Yes, Placement: pl, Reserve: reserve}
+	}
+	tests := []struct {
+		desc      string
+		in        Input
+		signals   bool // Content-Signal and Content-Usage lines written
+		reserve   bool // the reservation written
+		wantEmpty bool
+	}{
+		{"both", Input{AI: pol(aipref.Both, false)}, true, false, false},
+		{"robots.txt", Input{AI: pol(aipref.RobotsTxt, false)}, true, false, false},
+		{"headers, preferences alone", Input{AI: pol(aipref.Headers, false)}, false, false, true},
+		{"headers with groups", Input{Groups: specGroups, AI: pol(aipref.Headers, false)}, false, false, false},
+		{"both, reserved", Input{Groups: specGroups, AI: pol(aipref.Both, true)}, true, true, false},
+		{"headers, reserved", Input{AI: pol(aipref.Headers, true)}, false, true, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			if got := tc.in.Empty(); got != tc.wantEmpty {
+				t.Errorf("Empty: got %v, want %v", got, tc.wantEmpty)
+			}
+			b, err := Render(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text := string(b.Text)
+			for _, d := range []string{"\nContent-Signal: ", "\nContent-Usage: "} {
+				if got := strings.Contains(text, d); got != tc.signals {
+					t.Errorf("%q written: got %v, want %v:\n%s", strings.TrimSpace(d), got, tc.signals, text)
+				}
+			}
+			if (b.SignalLine > 0) != tc.signals {
+				t.Errorf("SignalLine %d, want one: %v", b.SignalLine, tc.signals)
+			}
+			at := strings.Index(text, "# Reservation of rights: ")
+			if (at >= 0) != tc.reserve {
+				t.Fatalf("reservation written: got %v, want %v:\n%s", at >= 0, tc.reserve, text)
+			}
+			if tc.reserve && tc.signals && at > strings.Index(text, "\nContent-Signal: ") {
+				t.Errorf("the reservation is not above the Content-Signal line:\n%s", text)
+			}
+			if tc.reserve {
+				for _, l := range tc.in.AI.Reservation() {
+					if !strings.Contains(text, "# "+l+"\n") {
+						t.Errorf("reservation line %q not written as a comment:\n%s", l, text)
+					}
+				}
+			}
+		})
+	}
 }

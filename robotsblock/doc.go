@@ -8,7 +8,11 @@
 //  1. the `ai` policy's Content-Signal and Content-Usage lines (package
 //     aipref), in the first robots_txt group that names "*", or else in a
 //     `User-agent: *` group of their own, with a comment naming the draft
-//     versions followed;
+//     versions followed; only where ai.placement writes them in robots.txt
+//     (aipref.Policy.InRobotsTxt: not with placement: headers, which sends
+//     the Content-Usage header alone). With ai.reserve, the reservation of
+//     rights (aipref.Policy.Reservation) as comment lines above them, or in a
+//     paragraph of its own when robots.txt carries no preference line;
 //  2. robots_txt.groups in order: User-agent lines, then Disallow, then
 //     Allow lines, each path percent-encoded as a crawler requests it (robotstxt.EscapePattern);
 //  3. one group per crawler that ai.block names by category, from the
