@@ -52,7 +52,7 @@ var closedSets = [numSets]struct {
 	previewModes:  {"previews", false, []string{"noindex", "off"}},
 	sitemapModes:  {"sitemap", false, []string{"prune", "keep"}},
 	headersKeys:   {"headers", true, []string{"format", "html"}},
-	headerFormats: {"headers.format", false, []string{"netlify", "cloudflare"}},
+	headerFormats: {"headers.format", false, []string{"netlify", "cloudflare", "vercel", "firebase", "apache", "nginx", "caddy", "none", "auto"}},
 	robotsTxtKeys: {"robots_txt", true, []string{"groups", "sitemaps"}},
 	groupKeys:     {"robots_txt.groups[]", true, []string{"agents", "disallow", "allow"}},
 	aiKeys:        {"ai", true, []string{"train", "search", "input", "block", "meta"}},

@@ -179,7 +179,7 @@ func Open(opt Options) (*Plan, error) {
 	if cfg.File != "" {
 		p.cfgInfo, _ = os.Stat(cfg.File)
 	}
-	if cfg.Headers.Format == "cloudflare" {
+	if cfg.Headers.Format() == "cloudflare" {
 		p.format = headers.Cloudflare
 	}
 	res, err := rules.New(cfg.Rules())
