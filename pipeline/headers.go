@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/headers"
@@ -84,9 +85,17 @@ func (ps *pass) headers(rep *Report) error {
 		}
 	}
 	if hosts.None != "" {
+		rep.headerFiles = "no host's file (" + hosts.None + ")"
 		ps.notSent(rep, hosts.None)
 		return nil
 	}
+	var names []string
+	for _, h := range hosts.List {
+		if !slices.Contains(names, h.File()) {
+			names = append(names, h.File())
+		}
+	}
+	rep.headerFiles = strings.Join(names, ", ")
 	var errs []error
 	if has(hosts.List, headers.HostNetlify) || has(hosts.List, headers.HostCloudflare) {
 		errs = append(errs, ps.headersFile(rep, hf))
