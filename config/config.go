@@ -79,6 +79,13 @@ type Headers struct {
 	// FormatsLine is the line of headers.format, for the errors about what auto picks.
 	FormatsLine int
 	HTML        bool // also write rules for pages
+	// NginxInclude is the file of the site's own add_header lines that each of robotsmith's nginx
+	// locations includes (nginx sends a location's own add_header lines only), as the server
+	// sees it; "" for none.
+	NginxInclude string
+	// FirebaseSite names the entry of firebase.json's hosting list robotsmith writes to (its site
+	// or target), when it lists several; "" for the only one.
+	FirebaseSite string
 }
 
 // Format is the one format of a configuration that names one ("netlify" when it names none), ""
@@ -499,6 +506,10 @@ func (p *parser) headers(n *node) Headers {
 			h.FormatsLine = p.line(v)
 		case "html":
 			h.HTML = p.boolean(v, "headers: html")
+		case "nginx_include":
+			h.NginxInclude = p.str(v, "headers: nginx_include")
+		case "firebase_site":
+			h.FirebaseSite = p.str(v, "headers: firebase_site")
 		default:
 			p.unknownKey("headers", k.Name, k.Off, headersKeys, "")
 		}

@@ -51,7 +51,7 @@ var closedSets = [numSets]struct {
 	existingUses:  {"existing", false, []string{"merge", "replace"}},
 	previewModes:  {"previews", false, []string{"noindex", "off"}},
 	sitemapModes:  {"sitemap", false, []string{"prune", "keep"}},
-	headersKeys:   {"headers", true, []string{"format", "html"}},
+	headersKeys:   {"headers", true, []string{"format", "html", "nginx_include", "firebase_site"}},
 	headerFormats: {"headers.format", false, []string{"netlify", "cloudflare", "vercel", "firebase", "apache", "nginx", "caddy", "none", "auto"}},
 	robotsTxtKeys: {"robots_txt", true, []string{"groups", "sitemaps"}},
 	groupKeys:     {"robots_txt.groups[]", true, []string{"agents", "disallow", "allow"}},

@@ -70,7 +70,14 @@ func (ps *pass) hostFile(rep *Report, h headers.Host) error {
 	}
 	hf := newHeaderFiles(ps.p, ps.files, mode)
 	usage := ps.p.Config().AI.ContentUsage()
+	cfg := ps.p.Config().Headers
 	opt := headers.Options{ContentUsage: usage}
+	switch h {
+	case headers.HostNginx:
+		opt.NginxInclude = cfg.NginxInclude
+	case headers.HostFirebase:
+		opt.Site = cfg.FirebaseSite
+	}
 	var (
 		name    string // as messages name it
 		changed string // as Report.ChangedFiles lists it: relative to the output folder

@@ -17,10 +17,12 @@ import (
 // reports a file edited since (drift) as one that build would change.
 func TestHostFiles(t *testing.T) {
 	const userVercel = "{\n  \"cleanUrls\": true,\n  \"headers\": [\n    {\"source\": \"/(.*)\", \"headers\": [{\"key\": \"X-Frame-Options\", \"value\": \"DENY\"}]}\n  ]\n}\n"
+	const twoSites = "{\n  \"hosting\": [\n    {\"target\": \"app\", \"public\": \"app\"},\n    {\n      \"target\": \"blog\",\n      \"public\": \"public\"\n    }\n  ]\n}\n"
 	const userFirebase = "{\n  // the site\n  \"hosting\": {\n    \"public\": \"public\",\n    \"headers\": []\n  }\n}\n"
 	for _, tc := range []struct {
 		desc    string
 		format  string
+		extra   string // more of headers' keys: ", nginx_include: ..."
 		output  string // "" for the site's folder itself
 		given   map[string]string
 		file    string   // the host file, relative to the site's folder
@@ -28,29 +30,35 @@ func TestHostFiles(t *testing.T) {
 		keep    string   // a user's part of the file, kept byte for byte
 		changed []string // Report.ChangedFiles of the first build, besides the pages
 	}{
-		{"nginx", "nginx", "", nil, "robotsmith.nginx.conf",
+		{"nginx", "nginx", "", "", nil, "robotsmith.nginx.conf",
 			[]string{`location = "/files/x.pdf" {`, `add_header X-Robots-Tag "noindex, follow" always;`, `location = "/robotsmith.nginx.conf" {`}, "",
 			[]string{"robotsmith.nginx.conf"}},
-		{"caddy", "caddy", "", nil, "robotsmith.caddy",
+		{"nginx, the site's own add_header lines", "nginx", ", nginx_include: /etc/nginx/site-headers.conf", "", nil, "robotsmith.nginx.conf",
+			[]string{"    add_header X-Robots-Tag \"noindex, follow\" always;\n    include \"/etc/nginx/site-headers.conf\";\n}"}, "",
+			[]string{"robotsmith.nginx.conf"}},
+		{"caddy", "caddy", "", "", nil, "robotsmith.caddy",
 			[]string{"path_regexp `^(?:/files/x\\.pdf)$`", `+X-Robots-Tag "noindex, follow"`, "respond @robotsmith_self 404"}, "",
 			[]string{"robotsmith.caddy"}},
-		{"apache", "apache", "", map[string]string{".htaccess": "Options -Indexes\n"}, ".htaccess",
+		{"apache", "apache", "", "", map[string]string{".htaccess": "Options -Indexes\n"}, ".htaccess",
 			[]string{`'/files/x.pdf'`, `Header always set X-Robots-Tag "noindex, follow"`}, "Options -Indexes\n",
 			[]string{".htaccess"}},
-		{"vercel, output apart", "vercel", "public", map[string]string{"vercel.json": userVercel}, "vercel.json",
+		{"vercel, output apart", "vercel", "", "public", map[string]string{"vercel.json": userVercel}, "vercel.json",
 			[]string{`files/x\\.pdf`, `"value": "noindex, follow"`}, `{"source": "/(.*)", "headers": [{"key": "X-Frame-Options", "value": "DENY"}]}`,
 			[]string{"../.robotsmith-vercel.json", "../vercel.json"}},
-		{"vercel, output the site", "vercel", "", nil, "vercel.json",
+		{"vercel, output the site", "vercel", "", "", nil, "vercel.json",
 			[]string{`files/x\\.pdf`}, "",
 			[]string{".robotsmith-vercel.json", "vercel.json"}},
-		{"firebase and nginx", "[firebase, nginx]", "public", map[string]string{"firebase.json": userFirebase}, "firebase.json",
+		{"firebase, one of two sites", "firebase", ", firebase_site: blog", "public", map[string]string{"firebase.json": twoSites}, "firebase.json",
+			[]string{"\"public\": \"public\",\n      \"headers\": [\n        {\n          \"regex\""}, "{\"target\": \"app\", \"public\": \"app\"}",
+			[]string{"../.robotsmith-firebase.json", "../firebase.json"}},
+		{"firebase and nginx", "[firebase, nginx]", "", "public", map[string]string{"firebase.json": userFirebase}, "firebase.json",
 			[]string{`"regex": "^(?:/files/x\\.pdf)$"`, `"value": "noindex, follow"`}, "{\n  // the site\n  \"hosting\": {\n    \"public\": \"public\",\n",
 			[]string{"../.robotsmith-firebase.json", "../firebase.json", "robotsmith.nginx.conf"}},
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			dir := t.TempDir()
 			out := filepath.Join(dir, tc.output)
-			cfg := "headers: {format: " + tc.format + "}\nrules:\n  - path: /**/*.pdf\n    robots: noindex, follow\n"
+			cfg := "headers: {format: " + tc.format + tc.extra + "}\nrules:\n  - path: /**/*.pdf\n    robots: noindex, follow\n"
 			if tc.output != "" {
 				cfg += "output: " + tc.output + "\n"
 			}

@@ -400,7 +400,9 @@ func (out *output) close() error {
 
 // hostFiles are files that hosts read as configuration and never serve.
 var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.json": true, "_worker.js": true,
-	headers.ApacheFile: true, headers.NginxFile: true, headers.CaddyFile: true}
+	headers.ApacheFile: true, headers.NginxFile: true, headers.CaddyFile: true,
+	// robotsmith's records beside vercel.json and firebase.json, when the output is the site's folder
+	".robotsmith-vercel.json": true, ".robotsmith-firebase.json": true}
 
 // walk lists the output's files, sorted by path, each with its record (plan.NewRecord), and warns
 // of every entry it leaves out; once ctx ends (SIGINT, SIGTERM: a large output took seconds to
