@@ -122,7 +122,7 @@ func (ps *pass) hostFile(rep *Report, h headers.Host) error {
 	opt.Existing = data
 	r, err := h.Write()(hf, opt)
 	if err != nil {
-		return inHostFile(name, err)
+		return inHostFile(h.File(), name, err)
 	}
 	for _, f := range r.Findings {
 		f.File = filepath.ToSlash(name)
@@ -162,8 +162,9 @@ func anyLines(hf *headerFiles) bool {
 	return false
 }
 
-// inHostFile names the host's file, as messages name it, in each of headers' errors that err joins.
-func inHostFile(name string, err error) error {
+// inHostFile names the host's file, as messages name it (name), in each of headers' errors that err
+// joins, where they name it as the host does (base: "vercel.json").
+func inHostFile(base, name string, err error) error {
 	var out []error
 	for _, e := range unjoin(err) {
 		var (
@@ -182,7 +183,11 @@ func inHostFile(name string, err error) error {
 		case errors.As(e, &me):
 			me.File = name
 		case problem.CodeOf(e) != 0:
-			// Names its file and line already (a JSON file robotsmith cannot read, routes).
+			// A JSON file robotsmith cannot read, routes beside headers: its file and line.
+			if p, ok := problem.Of(e); ok && p.File == base && name != base {
+				p.File = name
+				e = &p
+			}
 		default:
 			e = problem.Wrap(0, problem.Position{File: name}, e)
 		}

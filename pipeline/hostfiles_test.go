@@ -166,3 +166,44 @@ func TestHeaderNotSent(t *testing.T) {
 		})
 	}
 }
+
+// TestHostFileErrors: a host file robotsmith cannot write into fails the build with its code,
+// naming the file as it lies in the site's folder, and nothing is written.
+func TestHostFileErrors(t *testing.T) {
+	for _, tc := range []struct {
+		desc, format string
+		given        map[string]string
+		code         problem.Code
+		at           string // after the site's folder
+	}{
+		{"vercel.json not JSON", "vercel", map[string]string{"vercel.json": "{\n  \"headers\": [\n"}, problem.HostFileInvalid, "vercel.json:3:1: "},
+		{"vercel.json with routes", "vercel", map[string]string{"vercel.json": "{\n  \"routes\": []\n}\n"}, problem.HostRoutesConflict, "vercel.json:2: "},
+		{"no firebase.json", "firebase", nil, problem.HostFileMissing, "firebase.json: "},
+		{"nginx include a pattern", "nginx, nginx_include: /etc/*.conf", nil, problem.IncludePathInvalid, "robotsmith.nginx.conf: "},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{
+				"robotsmith.yaml":    "output: public\nheaders: {format: " + tc.format + "}\nrules:\n  - path: /**/*.pdf\n    robots: noindex\n",
+				"public/index.html":  page,
+				"public/files/x.pdf": "%PDF-1.4\n",
+			})
+			writeTree(t, dir, tc.given)
+			before := readTree(t, dir)
+			_, err := Run(context.Background(), Options{Root: dir, Write: true})
+			if got := problem.CodeOf(err); got != tc.code {
+				t.Errorf("code: got %v (%v), want %v", got, err, tc.code)
+			}
+			at := filepath.Join(dir, tc.at)
+			if strings.HasPrefix(tc.at, "robotsmith.nginx.conf") {
+				at = filepath.Join(dir, "public", tc.at)
+			}
+			if err == nil || !strings.HasPrefix(err.Error(), at) {
+				t.Errorf("error: got %v, want it to begin %q", err, at)
+			}
+			if !mapsEqual(readTree(t, dir), before) {
+				t.Error("a failed build wrote files")
+			}
+		})
+	}
+}
