@@ -479,7 +479,7 @@ var table = [...]Info{
 		"none and auto stand alone, and netlify and cloudflare both read _headers, each in its own dialect: list the hosts the site is deployed to. With auto, a site that has both netlify.toml and a wrangler file names both: name the format instead."},
 	{HeaderNotSent, "header-not-sent", Finding,
 		"a file's directives only an X-Robots-Tag header can carry, on a host that sends none",
-		"A PDF, an image or any file that is not a page has no robots `<meta>` tag: only the X-Robots-Tag header carries its directives, and with headers.format none (or a site on GitHub Pages, which sends no header of the site's) no host sends it, so crawlers index the file. Deploy to a host that sends headers and name it in headers.format, keep the file out of the output, or list its URL as Disallow in robots.txt (which stops crawling, not indexing of a URL linked from elsewhere)."},
+		"A PDF, an image or any file that is not a page has no robots `<meta>` tag: only the X-Robots-Tag header carries its directives, and with headers.format none (or a site on GitHub Pages, which sends no header of the site's) no host sends it, and crawlers may index the file. Deploy to a host that sends headers and name it in headers.format, keep the file out of the output, or list its URL as Disallow in robots.txt (which stops crawling, not indexing of a URL linked from elsewhere)."},
 
 	{FileTooLarge, "file-too-large", Error,
 		"a file larger than robotsmith reads of its kind",
