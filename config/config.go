@@ -76,8 +76,32 @@ type Config struct {
 
 // Headers is the `headers:` key.
 type Headers struct {
-	Format string // "netlify" (default) or "cloudflare"
-	HTML   bool   // also write rules for pages
+	// Formats are the hosts whose files robotsmith writes, each once, in the order given: netlify,
+	// cloudflare, vercel, firebase, apache, nginx, caddy; or ["none"] (no host file), or ["auto"]
+	// (picked from the host files the site has, plan.Open). nil: the default, netlify.
+	Formats []string
+	// FormatsLine is the line of headers.format, for the errors about what auto picks.
+	FormatsLine int
+	HTML        bool // also write rules for pages
+	// NginxInclude is the file of the site's own add_header lines that each of robotsmith's nginx
+	// locations includes (nginx sends a location's own add_header lines only), as the server
+	// sees it; "" for none.
+	NginxInclude string
+	// FirebaseSite names the entry of firebase.json's hosting list robotsmith writes to (its site
+	// or target), when it lists several; "" for the only one.
+	FirebaseSite string
+}
+
+// Format is the one format of a configuration that names one ("netlify" when it names none), ""
+// when it names several.
+func (h Headers) Format() string {
+	switch len(h.Formats) {
+	case 0:
+		return "netlify"
+	case 1:
+		return h.Formats[0]
+	}
+	return ""
 }
 
 // Rules returns the part of the configuration that package rules decides with.
@@ -495,12 +519,45 @@ func (p *parser) headers(n *node) Headers {
 		v := k.Value
 		switch strings.ToLower(k.Name) {
 		case "format":
-			h.Format = p.oneOf(v, "headers: format", headerFormats)
+			h.Formats = p.headerFormats(v)
+			h.FormatsLine = p.line(v)
 		case "html":
 			h.HTML = p.boolean(v, "headers: html")
+		case "nginx_include":
+			h.NginxInclude = p.str(v, "headers: nginx_include")
+		case "firebase_site":
+			h.FirebaseSite = p.str(v, "headers: firebase_site")
 		default:
 			p.unknownKey("headers", k.Name, k.Off, headersKeys, "")
 		}
 	}
 	return h
+}
+
+// headerFormats reads headers.format: one format or a list of them. none and auto stand alone, and
+// netlify and cloudflare both write _headers, each in its own dialect, so never both; a format
+// listed twice is written once.
+func (p *parser) headerFormats(n *node) []string {
+	const key = "headers: format"
+	if n.Kind == frontmatter.KindList && len(n.List) == 0 {
+		p.errorf(problem.ConfigWrongType, n, "%s: an empty list; name a format, or none", key)
+		return nil
+	}
+	var out []string
+	for _, it := range items(n) {
+		w := p.oneOf(it, key, headerFormats)
+		if w == "" || slices.Contains(out, w) {
+			continue
+		}
+		switch {
+		case (w == "none" || w == "auto") && len(items(n)) > 1:
+			p.errorf(problem.HeaderFormatsConflict, it, "%s: %s stands alone; it cannot be listed with other formats", key, quote(w))
+			continue
+		case w == "netlify" && slices.Contains(out, "cloudflare") || w == "cloudflare" && slices.Contains(out, "netlify"):
+			p.errorf(problem.HeaderFormatsConflict, it, "%s: netlify and cloudflare both read _headers, each in its own dialect; list the one the site is deployed to", key)
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
 }

@@ -2,9 +2,11 @@ package config
 
 import (
 	"errors"
+	"github.com/robotsmith/robotsmith/problem"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -122,7 +124,7 @@ func TestParseFormats(t *testing.T) {
 			if c.Tags != rules.Single || !c.ReplaceExisting() || c.Previews != "noindex" || c.ProductionBranch != "prod" || c.Sitemap != "keep" {
 				t.Errorf("switches: got tags %v existing %q previews %q branch %q sitemap %q", c.Tags, c.Existing, c.Previews, c.ProductionBranch, c.Sitemap)
 			}
-			if want := (Headers{Format: "cloudflare", HTML: true}); c.Headers != want {
+			if want := (Headers{Formats: []string{"cloudflare"}, HTML: true}); !slices.Equal(c.Headers.Formats, want.Formats) || c.Headers.HTML != want.HTML {
 				t.Errorf("headers: got %+v, want %+v", c.Headers, want)
 			}
 			if want := []string{"/404.html", "/**/404.html"}; !reflect.DeepEqual(c.ErrorPages, want) {
@@ -384,6 +386,52 @@ func TestCheckSite(t *testing.T) {
 			var ce *Error
 			if !errors.As(err, &ce) {
 				t.Errorf("error %T is not a *config.Error", err)
+			}
+		})
+	}
+}
+
+// TestHeaderFormats reads headers.format as one format, a list of several, none or auto (SPEC §6:
+// "a format may be given as a list to write several"), and refuses the lists that cannot be
+// written: none or auto beside another format, netlify beside cloudflare (both read _headers).
+func TestHeaderFormats(t *testing.T) {
+	for _, tc := range []struct {
+		desc, src string
+		want      []string
+		code      problem.Code // 0: no error
+		msg       string
+	}{
+		{"absent", "tags: three\n", nil, 0, ""},
+		{"one", "headers: {format: nginx}\n", []string{"nginx"}, 0, ""},
+		{"any case", "headers: {format: Vercel}\n", []string{"vercel"}, 0, ""},
+		{"a list", "headers:\n  format: [vercel, apache, caddy]\n", []string{"vercel", "apache", "caddy"}, 0, ""},
+		{"listed twice is once", "headers:\n  format: [nginx, nginx]\n", []string{"nginx"}, 0, ""},
+		{"none", "headers: {format: none}\n", []string{"none"}, 0, ""},
+		{"auto", "headers: {format: auto}\n", []string{"auto"}, 0, ""},
+		{"misspelt", "headers: {format: ngnix}\n", nil, problem.ConfigUnknownValue, `did you mean "nginx"?`},
+		{"misspelt in a list", "headers:\n  format:\n    - vercel\n    - firebsae\n", nil, problem.ConfigUnknownValue, `robotsmith.yaml:4: headers: format: "firebsae" is not one of`},
+		{"empty list", "headers: {format: []}\n", nil, problem.ConfigWrongType, "an empty list"},
+		{"none with another", "headers:\n  format: [none, nginx]\n", nil, problem.HeaderFormatsConflict, `robotsmith.yaml:2: headers: format: "none" stands alone`},
+		{"auto with another", "headers:\n  format: [nginx, auto]\n", nil, problem.HeaderFormatsConflict, `"auto" stands alone`},
+		{"netlify and cloudflare", "headers:\n  format: [netlify, cloudflare]\n", nil, problem.HeaderFormatsConflict, "netlify and cloudflare both read _headers"},
+		{"not a string", "headers: {format: {a: b}}\n", nil, problem.ConfigWrongType, "want a string"},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			c, err := Parse("robotsmith.yaml", []byte(tc.src))
+			if tc.code == 0 {
+				if err != nil {
+					t.Fatalf("Parse: %v", err)
+				}
+				if !slices.Equal(c.Headers.Formats, tc.want) {
+					t.Errorf("Formats: got %q, want %q", c.Headers.Formats, tc.want)
+				}
+				return
+			}
+			if got := codes(t, err, false); !slices.Contains(got, tc.code) {
+				t.Errorf("codes: got %v, want %v", got, tc.code)
+			}
+			if err == nil || !strings.Contains(err.Error(), tc.msg) {
+				t.Errorf("error: got %v, want it to contain %q", err, tc.msg)
 			}
 		})
 	}

@@ -13,6 +13,7 @@ import (
 	whatwg "github.com/nlnwa/whatwg-url/url"
 
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/rewrite"
@@ -49,12 +50,46 @@ type Explanation struct {
 	Links []Link `json:"links"`
 	// ContentUsage is the Content-Usage header _headers sends for it (the ai policy), "" for none.
 	ContentUsage string `json:"content_usage_header"`
+	// Hosts are the header fields each host of headers.format sends for it, as robotsmith writes
+	// them; none when no host sends one.
+	Hosts []HostFields `json:"hosts"`
+	// HeadersNone says why no host sends a header (headers.format none, a GitHub Pages site); ""
+	// when Hosts lists the hosts.
+	HeadersNone string `json:"headers_none"`
 	// Crawlers are the crawlers Options.Agents names (explain --agent): what robots.txt lets each
 	// do at this path, and the AI preferences that apply.
 	Crawlers []Crawler `json:"crawlers"`
 	// Replaced are the inherited values (a cascade's, front matter defaults') that the generator
 	// does not give the page, as a key of the same name replaces them (SPEC §3.3).
 	Replaced []Replaced `json:"replaced"`
+}
+
+// HostFields are the header fields one host sends for a path, from robotsmith's file for it.
+type HostFields struct {
+	Host   string   `json:"host"`   // netlify, cloudflare, vercel, firebase, apache, nginx, caddy
+	File   string   `json:"file"`   // the file robotsmith writes them into: _headers, vercel.json, ...
+	Fields []string `json:"fields"` // "X-Robots-Tag: noindex, googlebot: nosnippet", "Content-Usage: train-ai=n"
+}
+
+// hostFields are the fields host h sends for a file of X-Robots-Tag lines, with Content-Usage
+// usage: Netlify and Cloudflare fold the lines of _headers into one field, and Vercel's and
+// Firebase's entries hold one value per header, the lines joined alike; Apache, nginx and Caddy send
+// a field per line.
+func hostFields(h headers.Host, lines []rules.HeaderLine, usage string) []string {
+	var out []string
+	if len(lines) > 0 {
+		if h == headers.HostApache || h == headers.HostNginx || h == headers.HostCaddy {
+			for _, l := range lines {
+				out = append(out, "X-Robots-Tag: "+l.String())
+			}
+		} else {
+			out = append(out, "X-Robots-Tag: "+joinedLines(lines))
+		}
+	}
+	if usage != "" {
+		out = append(out, "Content-Usage: "+usage)
+	}
+	return out
 }
 
 // Crawl is one crawler's permission to fetch a URL, by robots.txt.
@@ -268,6 +303,13 @@ func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.R
 	if ai := ps.p.Config().AI; ai.InHeaders() {
 		e.ContentUsage = ai.ContentUsage()
 	}
+	hosts := ps.hostsOf()
+	e.HeadersNone, e.Hosts = hosts.None, []HostFields{}
+	for _, h := range hosts.List {
+		if fs := hostFields(h, ps.p.HeaderLines(&f), e.ContentUsage); len(fs) > 0 {
+			e.Hosts = append(e.Hosts, HostFields{Host: h.String(), File: h.File(), Fields: fs})
+		}
+	}
 	page := ps.p.URLs().Page(f.URL())
 	for _, a := range agents {
 		e.Crawlers = append(e.Crawlers, ps.explainCrawler(a, page.Pathname()))
@@ -448,6 +490,14 @@ func (e Explanation) text(all bool) string {
 	}
 	for _, h := range e.Header {
 		fmt.Fprintf(&b, "  X-Robots-Tag: %s\n", h)
+	}
+	for _, h := range e.Hosts {
+		for _, f := range h.Fields {
+			fmt.Fprintf(&b, "  %s sends (%s): %s\n", h.Host, h.File, f)
+		}
+	}
+	if e.HeadersNone != "" && len(e.Header) > 0 {
+		fmt.Fprintf(&b, "  no host sends X-Robots-Tag: %s\n", e.HeadersNone)
 	}
 	if len(e.Crawl) > 0 {
 		b.WriteString("  robots.txt:\n")

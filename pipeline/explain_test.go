@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -157,6 +158,48 @@ func TestExplainRelativeLinks(t *testing.T) {
 			}
 			if text := es[0].Text(); strings.Contains(text, "robotsmith.invalid") {
 				t.Errorf("explain prints the placeholder host:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestExplainHosts: explain shows the header fields each host of headers.format sends for a path
+// (Netlify and Vercel one folded X-Robots-Tag field, nginx one field per line), and, with none,
+// why no host sends them.
+func TestExplainHosts(t *testing.T) {
+	const rulesYAML = "rules:\n  - path: /**/*.pdf\n    robots: noindex\n    googlebot: nosnippet\n"
+	for _, tc := range []struct {
+		desc, format string
+		want         []HostFields
+		none         string
+		text         []string
+	}{
+		{"netlify, vercel and nginx", "[netlify, vercel, nginx]", []HostFields{
+			{"netlify", "_headers", []string{"X-Robots-Tag: noindex, follow, googlebot: nosnippet"}},
+			{"vercel", "vercel.json", []string{"X-Robots-Tag: noindex, follow, googlebot: nosnippet"}},
+			{"nginx", "robotsmith.nginx.conf", []string{"X-Robots-Tag: noindex, follow", "X-Robots-Tag: googlebot: nosnippet"}},
+		}, "", []string{"  nginx sends (robotsmith.nginx.conf): X-Robots-Tag: googlebot: nosnippet\n"}},
+		{"none", "none", []HostFields{}, "headers.format is none", []string{"  no host sends X-Robots-Tag: headers.format is none\n"}},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeTree(t, dir, map[string]string{
+				"robotsmith.yaml": "headers: {format: " + tc.format + "}\n" + rulesYAML,
+				"index.html":      page, "files/x.pdf": "%PDF-1.4\n",
+			})
+			es, err := Explain(context.Background(), Options{Root: dir}, []string{"/files/x.pdf"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e := es[0]
+			if !reflect.DeepEqual(e.Hosts, tc.want) || e.HeadersNone != tc.none {
+				t.Errorf("hosts: got %q, %q; want %q, %q", e.Hosts, e.HeadersNone, tc.want, tc.none)
+			}
+			text := e.Text()
+			for _, w := range tc.text {
+				if !strings.Contains(text, w) {
+					t.Errorf("text: got\n%s\nwant it to hold %q", text, w)
+				}
 			}
 		})
 	}

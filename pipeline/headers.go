@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/robotsmith/robotsmith/headers"
@@ -26,21 +27,38 @@ type headerFiles struct {
 	at []uint32
 }
 
-func newHeaderFiles(p *plan.Plan, files []plan.Record) *headerFiles {
+func newHeaderFiles(p *plan.Plan, files []plan.Record, mode aliases) *headerFiles {
 	hf := &headerFiles{p: p, files: files, at: make([]uint32, 0, len(files))}
 	for i := range files {
 		f := &files[i]
 		n := uint32(i) << 1
 		switch {
-		case !f.HTML() || !strings.HasSuffix(f.URL(), ".html"):
+		case !f.HTML() || !strings.HasSuffix(f.URL(), ".html") || mode == ownPath:
 			hf.at = append(hf.at, n)
-		case p.Format() == headers.Cloudflare:
+		case mode == extensionlessOnly:
 			hf.at = append(hf.at, n|1)
 		default:
 			hf.at = append(hf.at, n, n|1)
 		}
 	}
 	return hf
+}
+
+// aliases says at which URLs a host serves a page not named index.html (about.html).
+type aliases uint8
+
+const (
+	withExtensionless aliases = iota // at /about.html and /about (Netlify; Vercel and Firebase with cleanUrls)
+	extensionlessOnly                // at /about, /about.html redirecting there (Cloudflare Pages)
+	ownPath                          // at /about.html only (nginx, Apache, Caddy serving files)
+)
+
+// aliasesOf is how the _headers dialect f serves pages.
+func aliasesOf(f headers.Format) aliases {
+	if f == headers.Cloudflare {
+		return extensionlessOnly
+	}
+	return withExtensionless
 }
 
 func (hf *headerFiles) Len() int { return len(hf.at) }
@@ -54,23 +72,49 @@ func (hf *headerFiles) At(i int) headers.File {
 	return headers.File{Path: u, Lines: hf.p.HeaderLines(f)}
 }
 
-// headers writes the _headers file (writeFile), when any file needs a rule or the output already
-// has one. A _headers that is a link into the output is kept a link, and the file it leads to gets
-// the rules; one that cannot be read or written (a link outside the output, a FIFO) is left alone
-// with a warning.
+// headers writes the file of each host headers.format names: _headers for Netlify or Cloudflare
+// Pages (headersFile), the other hosts' files (hostFiles); with none of them (headers.format none,
+// a GitHub Pages site), each file only a header can carry the directives of is a finding.
 func (ps *pass) headers(rep *Report) error {
+	hosts := ps.hostsOf()
+	format := ps.p.Format()
+	hf := newHeaderFiles(ps.p, ps.files, aliasesOf(format))
+	for i := range hf.Len() {
+		if len(hf.At(i).Lines) > 0 {
+			rep.HeaderRules++
+		}
+	}
+	if hosts.None != "" {
+		rep.headerFiles = "no host's file (" + hosts.None + ")"
+		ps.notSent(rep, hosts.None)
+		return nil
+	}
+	var names []string
+	for _, h := range hosts.List {
+		if !slices.Contains(names, h.File()) {
+			names = append(names, h.File())
+		}
+	}
+	rep.headerFiles = strings.Join(names, ", ")
+	var errs []error
+	if has(hosts.List, headers.HostNetlify) || has(hosts.List, headers.HostCloudflare) {
+		errs = append(errs, ps.headersFile(rep, hf))
+	}
+	errs = append(errs, ps.hostFiles(rep, hosts))
+	return errors.Join(errs...)
+}
+
+// headersFile writes the _headers file (writeFile), when any file needs a rule or the output
+// already has one. A _headers that is a link into the output is kept a link, and the file it leads
+// to gets the rules; one that cannot be read or written (a link outside the output, a FIFO) is
+// left alone with a warning.
+func (ps *pass) headersFile(rep *Report, hf *headerFiles) error {
 	const rel = "_headers"
 	sf, err := ps.out.readSiteFile(rel)
 	if err != nil {
 		return err
 	}
 	format := ps.p.Format()
-	hf := newHeaderFiles(ps.p, ps.files)
-	for i := range hf.Len() {
-		if len(hf.At(i).Lines) > 0 {
-			rep.HeaderRules++
-		}
-	}
 	if sf.skip != nil {
 		if rep.HeaderRules > 0 {
 			w := *sf.skip

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/robotsmith/robotsmith/headers"
 	"io"
 	"io/fs"
 	"os"
@@ -116,6 +117,9 @@ type output struct {
 	// own, in watch mode, stamps the content of each write, so that the watcher does not report
 	// robotsmith's own writes back; nil otherwise.
 	own *ownWrites
+	// site, once a host's file of the site's own folder is read (vercel.json, firebase.json), is
+	// the run's hold on that folder (hostfiles.go); nil until then.
+	site *siteFiles
 	// robots is robots.txt as the run leaves it, read and parsed when the folder is opened
 	// (robots.go).
 	robots *robotsTxt
@@ -363,7 +367,15 @@ func (out *output) commit(ctx context.Context) (wrote bool, warnings []problem.P
 	if err := out.tx.Commit(ctx); err != nil {
 		return false, nil, err
 	}
-	return n > 0, out.tx.Warnings, nil
+	warnings = out.tx.Warnings
+	// The site's own host files (vercel.json, firebase.json) last: a failure there leaves the
+	// output's files in place, and the site's as they were, for the next build to write.
+	siteWrote, siteWarnings, err := out.site.commit(ctx)
+	if err != nil {
+		return n > 0, warnings, problem.Wrap(0, problem.Position{File: out.site.dir},
+			fmt.Errorf("the output's files were written, and the site's host files (vercel.json, firebase.json) were not; the next build writes them: %w", err))
+	}
+	return n > 0 || siteWrote, append(warnings, siteWarnings...), nil
 }
 
 // close ends the run's hold on the output: a build's transaction not committed is undone (every
@@ -375,6 +387,8 @@ func (out *output) close() error {
 	if out.tx != nil {
 		err = out.tx.Abort()
 	}
+	err = errors.Join(err, out.site.close())
+	out.site = nil
 	if out.folder != nil {
 		out.folder.Close()
 	}
@@ -386,7 +400,10 @@ func (out *output) close() error {
 }
 
 // hostFiles are files that hosts read as configuration and never serve.
-var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.json": true, "_worker.js": true}
+var hostFiles = map[string]bool{"_headers": true, "_redirects": true, "_routes.json": true, "_worker.js": true,
+	headers.ApacheFile: true, headers.NginxFile: true, headers.CaddyFile: true,
+	// robotsmith's records beside vercel.json and firebase.json, when the output is the site's folder
+	".robotsmith-vercel.json": true, ".robotsmith-firebase.json": true}
 
 // walk lists the output's files, sorted by path, each with its record (plan.NewRecord), and warns
 // of every entry it leaves out; once ctx ends (SIGINT, SIGTERM: a large output took seconds to

@@ -41,6 +41,9 @@ type Report struct {
 	Unpublished []string `json:"unpublished"`
 
 	HeaderRules int `json:"header_rules"` // files (and pages) given an X-Robots-Tag rule in _headers
+	// headerFiles names the host files the rules went to, for the summary: "" for _headers alone,
+	// "vercel.json, robotsmith.nginx.conf", or why no host sends them.
+	headerFiles string
 
 	Changed      int      `json:"changed"`       // files written (build) or that build would write (check)
 	ChangedFiles []string `json:"changed_files"` // their paths, relative to the output folder
@@ -135,7 +138,11 @@ func (rep *Report) Summary(write, verbose bool) string {
 	if rep.Skipped > 0 {
 		fmt.Fprintf(&b, "; %s not HTML (left alone)", Plural(rep.Skipped, ".html file"))
 	}
-	fmt.Fprintf(&b, "\n%s, %d with an X-Robots-Tag rule in _headers\n", Plural(rep.Files, "other file"), rep.HeaderRules)
+	in := "_headers"
+	if rep.headerFiles != "" {
+		in = rep.headerFiles
+	}
+	fmt.Fprintf(&b, "\n%s, %d with an X-Robots-Tag rule in %s\n", Plural(rep.Files, "other file"), rep.HeaderRules, in)
 	verb := "changed"
 	if !write {
 		verb = "would change"

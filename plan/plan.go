@@ -75,6 +75,7 @@ type Plan struct {
 	env      *rules.Compiled // the preview environment's noindex, nil when not a preview
 	aiMeta   *rules.Compiled // ai.meta's noai, noimageai for every page, nil without it
 	format   headers.Format
+	hosts    Hosts       // headers.format, resolved (hosts.go)
 	cfgInfo  os.FileInfo // the configuration file, nil when there is none
 	// defaultLines are the X-Robots-Tag lines of a file that only the defaults decide.
 	defaultLines []rules.HeaderLine
@@ -179,8 +180,13 @@ func Open(opt Options) (*Plan, error) {
 	if cfg.File != "" {
 		p.cfgInfo, _ = os.Stat(cfg.File)
 	}
-	if cfg.Headers.Format == "cloudflare" {
-		p.format = headers.Cloudflare
+	if p.hosts, err = resolveHosts(cfg, opt.Root); err != nil {
+		return nil, err
+	}
+	for _, h := range p.hosts.List {
+		if f, ok := h.Dialect(); ok {
+			p.format = f
+		}
 	}
 	res, err := rules.New(cfg.Rules())
 	if err != nil {

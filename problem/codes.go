@@ -114,19 +114,21 @@ const (
 	LLMsTxtUnreadable      Code = 715
 
 	// RS08xx: headers and hosts.
-	HeaderPathUnwritable Code = 801
-	HeaderLinesInvalid   Code = 802
-	HeaderCaseConflict   Code = 803
-	HeaderTooManyRules   Code = 804
-	HeaderRuleOverlaps   Code = 805
-	HeaderRuleUnmodelled Code = 806
-	ContentUsageOverlaps Code = 807
-	HostFileInvalid      Code = 808
-	HostFileMissing      Code = 809
-	HostRoutesConflict   Code = 810
-	HostRecordUnreadable Code = 811
-	IncludePathInvalid   Code = 812
-	HeaderFormatUnknown  Code = 813
+	HeaderPathUnwritable  Code = 801
+	HeaderLinesInvalid    Code = 802
+	HeaderCaseConflict    Code = 803
+	HeaderTooManyRules    Code = 804
+	HeaderRuleOverlaps    Code = 805
+	HeaderRuleUnmodelled  Code = 806
+	ContentUsageOverlaps  Code = 807
+	HostFileInvalid       Code = 808
+	HostFileMissing       Code = 809
+	HostRoutesConflict    Code = 810
+	HostRecordUnreadable  Code = 811
+	IncludePathInvalid    Code = 812
+	HeaderFormatUnknown   Code = 813
+	HeaderFormatsConflict Code = 814
+	HeaderNotSent         Code = 815
 
 	// RS09xx: safety, files and I/O.
 	FileTooLarge      Code = 901
@@ -491,7 +493,13 @@ var table = [...]Info{
 		"nginx and Caddy read *, ? and [ (Caddy: braces) in an include as a pattern or a placeholder, and Caddy cannot quote a path holding both '\"' and '`'. Give a plain path."},
 	{HeaderFormatUnknown, "header-format-unknown", Error,
 		"a headers format robotsmith does not write",
-		"headers.format takes netlify or cloudflare."},
+		"headers.format takes netlify, cloudflare, vercel, firebase, apache, nginx, caddy (one, or a list of several), none or auto."},
+	{HeaderFormatsConflict, "header-formats-conflict", Error,
+		"headers.format names formats that cannot be written together",
+		"none and auto stand alone, and netlify and cloudflare both read _headers, each in its own dialect: list the hosts the site is deployed to. With auto, a site that has both netlify.toml and a wrangler file names both: name the format instead."},
+	{HeaderNotSent, "header-not-sent", Finding,
+		"a file's directives only an X-Robots-Tag header can carry, on a host that sends none",
+		"A PDF, an image or any file that is not a page has no robots `<meta>` tag: only the X-Robots-Tag header carries its directives, and with headers.format none (or a site on GitHub Pages, which sends no header of the site's) no host sends it, and crawlers may index the file. Deploy to a host that sends headers and name it in headers.format, keep the file out of the output, or list its URL as Disallow in robots.txt (which stops crawling, not indexing of a URL linked from elsewhere)."},
 
 	{FileTooLarge, "file-too-large", Error,
 		"a file larger than robotsmith reads of its kind",

@@ -59,6 +59,11 @@ const (
 	Wrangler Host = iota
 	// Netlify is Netlify's `netlify dev`.
 	Netlify
+	// Nginx, Apache and Caddy are the real servers from Debian's packages (servers.go), which
+	// listen on 127.0.0.1 only and need no namespace.
+	Nginx
+	Apache
+	Caddy
 )
 
 // String is the host's server name, as in test messages.
@@ -68,6 +73,12 @@ func (h Host) String() string {
 		return "wrangler"
 	case Netlify:
 		return "netlify"
+	case Nginx:
+		return "nginx"
+	case Apache:
+		return "apache"
+	case Caddy:
+		return "caddy"
 	}
 	return fmt.Sprintf("Host(%d)", int(h))
 }
