@@ -404,7 +404,8 @@ func TestAIPlacement(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			dir := robotsSite(t, aiPolicy+"  placement: "+tc.placement+"\n  reserve: true\n", "")
+			// nginx beside _headers: every host's file follows the placement alike.
+			dir := robotsSite(t, aiPolicy+"  placement: "+tc.placement+"\n  reserve: true\nheaders:\n  format: [netlify, nginx]\n", "")
 			rep, err := Run(context.Background(), Options{Root: dir, Write: true})
 			if err != nil {
 				t.Fatal(err)
@@ -418,6 +419,9 @@ func TestAIPlacement(t *testing.T) {
 			}
 			if got := strings.Contains(hdrs, "Content-Usage: train-ai=n, search=y"); got != tc.header {
 				t.Errorf("_headers sends Content-Usage: got %v, want %v:\n%s", got, tc.header, hdrs)
+			}
+			if nginx := tree["public/robotsmith.nginx.conf"]; strings.Contains(nginx, "Content-Usage") != tc.header {
+				t.Errorf("robotsmith.nginx.conf sends Content-Usage: got %v, want %v:\n%s", !tc.header, tc.header, nginx)
 			}
 			if !strings.Contains(robots, "User-agent: GPTBot\nDisallow: /\n") {
 				t.Errorf("robots.txt lacks ai.block's groups:\n%s", robots)
