@@ -158,6 +158,7 @@ type options struct {
 	agents          agentList
 	markdown        bool   // diff --markdown
 	failOn          string // diff --fail-on, parsed by diff.ParseFailOn
+	record          string // build and check --record FILE
 }
 
 // agentList is explain's --agent: repeated (--agent GPTBot --agent CCBot) or comma-separated.
@@ -208,6 +209,7 @@ robotsmith build public/                   # any folder of HTML`,
 			flags: func(fs *flag.FlagSet, o *options) {
 				siteFlags(fs, o)
 				formatFlag(fs, o)
+				recordFlag(fs, o)
 				noCommandFlag(fs, o)
 				quietFlags(fs, o)
 			},
@@ -230,6 +232,7 @@ robotsmith check --format sarif > robotsmith.sarif   # for code scanning`,
 			flags: func(fs *flag.FlagSet, o *options) {
 				siteFlags(fs, o)
 				formatFlag(fs, o)
+				recordFlag(fs, o)
 				quietFlags(fs, o)
 				strictFlag(fs, o)
 				noCommandAccepted(fs, o, "check")
@@ -772,8 +775,22 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 			prog = newProgress(c.stderr, c.now)
 			opt.Progress = prog.update
 		}
+		var record *recordFile
+		if o.record != "" {
+			if record, err = createRecord(o.record); err != nil {
+				fmt.Fprintf(c.stderr, "robotsmith: --record: %v\n", err)
+				return errFailed
+			}
+			defer record.discard() // after commit, there is nothing left to discard
+			opt.Record = record.tmp
+		}
 		rep, err := pipeline.Run(ctx, opt)
 		prog.clear()
+		if record != nil && err == nil && ctx.Err() == nil {
+			if cerr := record.commit(); cerr != nil {
+				err = problem.Wrap(problem.IOError, problem.Position{File: o.record}, cerr)
+			}
+		}
 		if ctx.Err() != nil {
 			// Stopped by a signal: run says so in one line, and the JSON report and the SARIF log
 			// say so too.

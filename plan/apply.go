@@ -15,6 +15,10 @@ import (
 // file: a run keeps a fixed number of them, one for each goroutine, so memory does not grow with
 // the site's bytes. The zero value is ready to use.
 type Applier struct {
+	// Record also gives, in every Result, the decision with every value's source and the page's
+	// links as written (Decision, Page): what the indexability record says of the file.
+	Record bool
+
 	proc   rewrite.Processor
 	out    bytes.Buffer // the page rewritten, when it changes
 	inputs []rules.Input
@@ -77,6 +81,7 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 	}
 	// What the file is decided as; a page adds the tags it carries.
 	file := rules.Item{Path: f.URL(), Kinds: kinds, Lang: lang, Compiled: cs[:2], Asset: true}
+	full = full || a.Record
 	if !f.Opened() {
 		r.decide(p, f, file, full)
 		return r

@@ -445,6 +445,14 @@ func (p *Plan) SourceOf(f *Record) string {
 	return ""
 }
 
+// Home reports whether the file f is of a home page: the site's or a language's (kind home).
+func (p *Plan) Home(f *Record) bool {
+	if pi := p.pageOf(f); pi != nil {
+		return slices.Contains(p.kindLangs[pi.kl].kinds, "home")
+	}
+	return false
+}
+
 // Source is the compiled directives the file f takes its decision from, nil for none: those of its
 // page, one each for the pages that say the same.
 func (p *Plan) Source(f *Record) *Source {
