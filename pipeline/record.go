@@ -30,7 +30,7 @@ type recorder struct {
 	mu    sync.Mutex
 	ids   map[string]uint32
 	froms [][]ix.Agent // by id - 1
-	files []fileRecord           // parallel to the pass's files
+	files []fileRecord // parallel to the pass's files
 }
 
 // fileRecord is what the recorder keeps of one file.
