@@ -303,8 +303,8 @@ the source of the new value: which URLs leave or enter the index and why (noinde
 a canonical link to another URL), which leave the sitemaps, what robots.txt newly keeps
 Googlebot, Bingbot or an AI category from, and every change of directives, canonical, AI
 preferences and X-Robots-Tag. A URL is in the index when Googlebot or Bingbot indexes it as
-itself. A record compared with itself has no change. OLD and NEW are record files; an output
-folder is not read yet.
+itself. A record compared with itself has no change. OLD and NEW are each a record file or a
+site's folder (SITE, as check reads it: its record is made without writing anything).
 
 --fail-on names what makes diff exit 1, rules separated by commas: home (a home page leaves
 the index), noindex:N or noindex:N% (more than N URLs, or N per cent of those in the index,
@@ -313,6 +313,7 @@ a URL they may index), any (any change), or none. Under GitHub Actions (GITHUB_A
 each rule met is an error annotation, and --markdown also appends the report to the job's
 summary ($GITHUB_STEP_SUMMARY).`,
 			example: `robotsmith diff base.jsonl site.jsonl
+robotsmith diff base.jsonl .                    # the site just built, against the last deploy's record
 robotsmith diff --fail-on home,noindex:5,robots base.jsonl site.jsonl
 robotsmith diff --markdown base.jsonl site.jsonl > comment.md   # a pull-request comment`,
 			exit: "0 no change --fail-on names; 1 such a change, or a record that cannot be read; 2 usage error",
