@@ -132,7 +132,7 @@ func (ps *pass) process(ctx context.Context, files []plan.Record) *batch {
 				r, err := ps.step(&w, &files[i], false)
 				b.add(i, err, r.Warnings)
 				if ps.rec != nil {
-					ps.rec.keep(i, ps.out.outName(files[i].Rel()), &r)
+					ps.rec.keep(i, files[i].URL(), ps.out.outName(files[i].Rel()), &r)
 				}
 				if ps.progress != nil {
 					mu.Lock()

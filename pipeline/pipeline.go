@@ -122,7 +122,7 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 	rep.sources(p, pages, files) // the last of the site's map the run holds
 	ps := &pass{p: p, out: out, files: files, links: plan.NewLinks(), workers: opt.Workers, progress: opt.Progress}
 	if opt.Record != nil {
-		ps.rec = newRecorder(p.Options().Root, len(files))
+		ps.rec = newRecorder(p.Options().Root, p.URLs(), len(files))
 	}
 	b := ps.process(ctx, files)
 

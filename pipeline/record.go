@@ -22,55 +22,111 @@ import (
 // the indexability record says: which source won each of its directives, and its canonical link as
 // written. A file's directives and their sources are interned, so that the files decided alike
 // (every page of a section a rule decides, every page whose template writes the same tag at the
-// same line) share one entry: what it keeps for a site of 100,000 pages is a few words a file, the
-// canonical hrefs, and the distinct decisions.
+// same line) share one entry, and a canonical link written as the page's own absolute URL (what
+// a theme writes) is a flag: what it keeps for a site of 100,000 pages is 12 bytes a file, the
+// other canonical links, and the distinct decisions.
 type recorder struct {
 	root string // the site's root, absolute: sources are named relative to it
+	urls plan.URLs
 
 	mu    sync.Mutex
 	ids   map[string]uint32
-	froms [][]ix.Agent // by id - 1
-	files []fileRecord // parallel to the pass's files
+	froms [][]ix.Agent     // by id - 1
+	files []fileRecord     // parallel to the pass's files
+	hrefs map[int32]string // the canonical links of the files whose canonical is canonOther
+	bases map[int32]string // the <base href> of the pages that have one and a canonical link
 }
 
 // fileRecord is what the recorder keeps of one file.
 type fileRecord struct {
-	from uint32 // 1 + the index of its agents in recorder.froms; 0 for none
-	line int32  // its canonical link's line in the page; 0 for none
-	href string // its canonical link as written
-	base string // the page's <base href>, which the link is resolved against; "" for none
+	from  uint32 // 1 + the index of its agents in recorder.froms; 0 for none
+	line  int32  // its canonical link's line in the page; 0 for none
+	canon canonKind
 }
+
+type canonKind uint8
+
+const (
+	canonNone  canonKind = iota // no canonical link
+	canonSelf                   // the page's own absolute URL, as urls.Shown writes it
+	canonOther                  // any other href, in recorder.hrefs
+)
 
 // thisPage stands, in an interned source, for the output file the source is of: a page's own
 // robots tag, which every page of a template carries at the same line.
 const thisPage = "\x00"
 
-func newRecorder(root string, n int) *recorder {
+func newRecorder(root string, urls plan.URLs, n int) *recorder {
 	if root == "" {
 		root = "."
 	}
 	if abs, err := filepath.Abs(root); err == nil {
 		root = abs
 	}
-	return &recorder{root: root, ids: map[string]uint32{}, files: make([]fileRecord, n)}
+	return &recorder{root: root, urls: urls, ids: map[string]uint32{}, files: make([]fileRecord, n),
+		hrefs: map[int32]string{}, bases: map[int32]string{}}
 }
 
-// keep is the step's result r for files[i], whose output file messages name name.
-func (rc *recorder) keep(i int, name string, r *plan.Result) {
+// keep is the step's result r for files[i] (the output file at URL path url, which messages name
+// name).
+func (rc *recorder) keep(i int, url, name string, r *plan.Result) {
 	fr := fileRecord{}
+	var href, base string
 	if r.Page != nil {
 		for _, l := range r.Page.Links {
 			if l.Rel == "canonical" {
-				fr.line, fr.href, fr.base = int32(l.Line), l.Href, r.Page.Base
+				fr.line, fr.canon, href, base = int32(l.Line), canonOther, l.Href, r.Page.Base
+				if base == "" && href == rc.urls.Shown(rc.urls.Page(url)) {
+					fr.canon = canonSelf
+				}
 				break
 			}
 		}
 	}
-	var key strings.Builder
-	agents := make([]ix.Agent, 0, len(r.Decision.Agents))
+	// The key is the decision as it is, every value with its source, the page's own file left
+	// out: most files are decided as many others were, and only the first is converted.
+	var buf [512]byte
+	key := buf[:0]
 	for _, a := range r.Decision.Agents {
+		key = append(append(key, a.Name...), 1)
+		for _, v := range a.Values {
+			src := v.Source
+			if src.File == name && src.Kind == rules.FromPage {
+				src.File = thisPage
+			}
+			key = append(append(key, v.Token...), 2, byte(src.Kind))
+			key = append(append(key, src.File...), 2)
+			key = strconv.AppendInt(append(strconv.AppendInt(key, int64(src.Line), 10), 2), int64(src.Rule), 10)
+			key = append(append(append(key, 2), src.Key...), 1)
+		}
+		key = append(key, 3)
+	}
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	if len(r.Decision.Agents) > 0 {
+		id, ok := rc.ids[string(key)]
+		if !ok {
+			rc.froms = append(rc.froms, rc.convert(r.Decision.Agents, name))
+			id = uint32(len(rc.froms))
+			rc.ids[string(key)] = id
+		}
+		fr.from = id
+	}
+	rc.files[i] = fr
+	if fr.canon == canonOther {
+		rc.hrefs[int32(i)] = href
+		if base != "" {
+			rc.bases[int32(i)] = base
+		}
+	}
+}
+
+// convert is a decision's agents as the record gives them, the output file name the page's own.
+func (rc *recorder) convert(agents []rules.Agent, name string) []ix.Agent {
+	out := make([]ix.Agent, 0, len(agents))
+	for _, a := range agents {
 		ra := ix.Agent{Name: a.Name, From: []ix.From{}}
-		var toks []string
+		toks := make([]string, 0, len(a.Values))
 		for _, v := range a.Values {
 			toks = append(toks, v.Token)
 			src := rc.source(v.Source, name)
@@ -83,26 +139,9 @@ func (rc *recorder) keep(i int, name string, r *plan.Result) {
 			ra.From = append(ra.From, ix.From{Directives: v.Token, Source: src})
 		}
 		ra.Directives = strings.Join(toks, ", ")
-		agents = append(agents, ra)
-		key.WriteString(ra.Name + "\x01" + ra.Directives + "\x01")
-		for _, f := range ra.From {
-			fmt.Fprintf(&key, "%s\x02%s\x02%s\x02%d\x01", f.Directives, f.Source.Text, f.Source.File, f.Source.Line)
-		}
-		key.WriteByte('\x03')
+		out = append(out, ra)
 	}
-	rc.mu.Lock()
-	defer rc.mu.Unlock()
-	if len(agents) > 0 {
-		k := key.String()
-		id, ok := rc.ids[k]
-		if !ok {
-			rc.froms = append(rc.froms, agents)
-			id = uint32(len(rc.froms))
-			rc.ids[k] = id
-		}
-		fr.from = id
-	}
-	rc.files[i] = fr
+	return out
 }
 
 // source is s as the record gives it: its file relative to the site's root, and, for the output
@@ -204,11 +243,7 @@ func newCategory(r *robots, p crawlers.Purpose) category {
 // of their indexes, 4 bytes a file.
 func (ps *pass) writeRecord(w io.Writer, m *model) error {
 	rc := ps.rec
-	order := make([]int32, len(ps.files))
-	for i := range order {
-		order[i] = int32(i)
-	}
-	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(ps.files[a].URL(), ps.files[b].URL()) })
+	order := urlOrder(ps.files)
 
 	robotsName := m.robots.name
 	star := ps.out.robots.file.Crawler()
@@ -285,8 +320,12 @@ func (ps *pass) writeRecord(w io.Writer, m *model) error {
 			}
 		}
 
-		if fr := rc.files[i]; fr.href != "" {
-			r.Canonical = ps.recordCanonical(page, fr)
+		if fr := rc.files[i]; fr.canon != canonNone {
+			href, base := rc.hrefs[i], rc.bases[i]
+			if fr.canon == canonSelf {
+				href = urls.Shown(page)
+			}
+			r.Canonical = ps.recordCanonical(page, href, base)
 			r.Canonical.Source = rc.at(ps.out.outName(f.Rel()), int(fr.line), "")
 		}
 
@@ -318,11 +357,21 @@ func (ps *pass) writeRecord(w io.Writer, m *model) error {
 	return iw.Close()
 }
 
+// urlOrder is the indexes of files (sorted by path) in the order of their URLs: 4 bytes a file.
+func urlOrder(files []plan.Record) []int32 {
+	order := make([]int32, len(files))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	slices.SortFunc(order, func(a, b int32) int { return strings.Compare(files[a].URL(), files[b].URL()) })
+	return order
+}
+
 // recordCanonical resolves a page's canonical link as explain does, and says what it points at.
-func (ps *pass) recordCanonical(page *whatwg.Url, fr fileRecord) ix.Canonical {
-	c := ix.Canonical{Href: fr.href}
+func (ps *pass) recordCanonical(page *whatwg.Url, href, base string) ix.Canonical {
+	c := ix.Canonical{Href: href}
 	urls := ps.p.URLs()
-	abs, p, ours := urls.Resolve(page, fr.base, fr.href)
+	abs, p, ours := urls.Resolve(page, base, href)
 	to := -1
 	if ours {
 		to = ps.fileOf(p)
