@@ -31,17 +31,39 @@ func TestDiffFixtures(t *testing.T) {
 	}
 	old := build(t, nil)
 
+	// A theme's script, fingerprinted as Hugo's asset pipeline does (hextra's docs do the same with
+	// their search and main scripts): its URL is a hash of its content.
+	script := func(body string) func(t *testing.T, dir string) {
+		return func(t *testing.T, dir string) {
+			writeFile(t, dir, "assets/app.js", body)
+			replaceIn(t, filepath.Join(dir, "layouts", "_default", "baseof.html"), "</head>",
+				`{{ with resources.Get "app.js" | fingerprint }}<script src="{{ .RelPermalink }}"></script>{{ end }}`+"\n</head>")
+		}
+	}
 	tests := []struct {
 		desc string
+		old  func(t *testing.T, dir string) // OLD's own change, when it is not the site as it is
 		edit func(t *testing.T, dir string)
 		code int
 		want []string // lines the text report holds
 	}{
-		{"the site compared with itself", nil, 0, []string{"robotsmith diff: no change (11 URLs)"}},
+		{"the site compared with itself", nil, nil, 0, []string{"robotsmith diff: no change (11 URLs)"}},
+		{
+			// Seen on a real site (hextra's docs, two commits apart): every build of a changed
+			// script moves it to a new URL. Nothing search engines are told changes: the default
+			// --fail-on passes.
+			"a fingerprinted script rebuilt",
+			script("console.log(1)\n"), script("console.log(2)\n"),
+			0, []string{
+				"robotsmith diff: 12 URLs -> 12 URLs: 2 URLs changed",
+				"1 URL added, 1 removed",
+				"  removed: file, in the index",
+			},
+		},
 		{
 			// A staging noindex shipped: the home page's template writes a robots tag. Hugo writes
 			// the tag into public/index.html, where robotsmith reads it as the page's own.
-			"a staging noindex in the home page's template",
+			"a staging noindex in the home page's template", nil,
 			func(t *testing.T, dir string) {
 				appendFile(t, filepath.Join(dir, "layouts", "index.html"), `{{ define "robots" }}<meta name="robots" content="noindex">{{ end }}`+"\n")
 			},
@@ -52,7 +74,7 @@ func TestDiffFixtures(t *testing.T) {
 			},
 		},
 		{
-			"a rule widened from /drafts/** to /**",
+			"a rule widened from /drafts/** to /**", nil,
 			func(t *testing.T, dir string) {
 				replaceIn(t, filepath.Join(dir, "robotsmith.yaml"), "path: /drafts/**", "path: /**")
 			},
@@ -65,7 +87,7 @@ func TestDiffFixtures(t *testing.T) {
 		{
 			// robots.txt now has a group of Googlebot's own, which Googlebot obeys instead of the *
 			// group: the docs, indexable for Bingbot still, leave Google's index.
-			"a robots.txt line that blocks Googlebot from /docs/",
+			"a robots.txt line that blocks Googlebot from /docs/", nil,
 			func(t *testing.T, dir string) {
 				appendFile(t, filepath.Join(dir, "static", "robots.txt"), "\nUser-agent: Googlebot\nDisallow: /docs/\n")
 			},
@@ -77,7 +99,7 @@ func TestDiffFixtures(t *testing.T) {
 			},
 		},
 		{
-			"a canonical moved to a noindex URL",
+			"a canonical moved to a noindex URL", nil,
 			func(t *testing.T, dir string) {
 				replaceIn(t, filepath.Join(dir, "content", "blog", "b.md"), "title: B\n", "title: B\ncanonical: /drafts/old-b/\n")
 			},
@@ -90,11 +112,14 @@ func TestDiffFixtures(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			dir := old
+			from, dir := old, old
+			if tc.old != nil {
+				from = build(t, func(d string) { tc.old(t, d) })
+			}
 			if tc.edit != nil {
 				dir = build(t, func(d string) { tc.edit(t, d) })
 			}
-			r := runCmd(t, "diff", old, dir)
+			r := runCmd(t, "diff", from, dir)
 			if r.code != tc.code {
 				t.Errorf("exit: got %d, want %d\nstdout:\n%s\nstderr:\n%s", r.code, tc.code, r.stdout, r.stderr)
 			}
