@@ -113,6 +113,7 @@ func TestRecordBuild(t *testing.T) {
 			index bool // in Googlebot's index
 		}{
 			{"/", indexability.Public, true, true},
+			{"/page/2/", indexability.Public, false, true}, // the home's second page: kind home, no home page
 			{"/blog/hello-world/", indexability.Public, false, true},
 			{"/internal/roadmap/", indexability.Noindex, false, false},
 			{"/404.html", indexability.ErrorPage, false, false},
