@@ -379,32 +379,79 @@ func TestActionRun(t *testing.T) {
 		t.Errorf("base.sh with a missing base-record: exit %d\n%s", code, out)
 	}
 
-	// check.sh: the plain site before build would change; the step passes and says so in status,
-	// and with sarif: true writes check --format sarif's log for the upload step.
-	code, out, o = r.step("check.sh", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": "", "INPUT_STRICT": "true", "INPUT_SARIF": "true"})
-	if code != 0 || o["status"] != "1" || !strings.Contains(out, "would change 1 file") {
-		t.Errorf("check.sh: exit %d, status=%q; want 0 and 1\n%s", code, o["status"], out)
+	// check.sh: with build: false, the plain site before build would change; the step passes and
+	// says so in status, writes the record (check --record) and, with sarif: true, check --format
+	// sarif's log for the upload step. With build: true (the default), build fixes the site as the
+	// deploy would, check finds nothing left, and the record is build's, the same. A missing
+	// configuration fails both, and no record is written.
+	record := filepath.Join(r.temp, "robotsmith-record", "record.jsonl")
+	var records []string
+	for _, tc := range []struct {
+		desc        string
+		env         map[string]string
+		status      string
+		say, record bool
+		sarif       bool
+	}{
+		{"check alone", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": "", "INPUT_BUILD": "false", "INPUT_STRICT": "true", "INPUT_SARIF": "true"},
+			"1", true, true, true},
+		{"build, then check", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": "", "INPUT_BUILD": "true", "INPUT_STRICT": "true", "INPUT_SARIF": "false"},
+			"0", false, true, false},
+		{"a missing config", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": filepath.Join(dir, "none.yaml"), "INPUT_BUILD": "true", "INPUT_STRICT": "false", "INPUT_SARIF": "false"},
+			"1", false, false, false},
+	} {
+		t.Run("check/"+tc.desc, func(t *testing.T) {
+			code, out, o := r.step("check.sh", tc.env)
+			if code != 0 || o["status"] != tc.status {
+				t.Errorf("exit %d, status=%q; want 0 and %s\n%s", code, o["status"], tc.status, out)
+			}
+			if said := strings.Contains(out, "would change 1 file"); said != tc.say {
+				t.Errorf("says it would change 1 file: %v, want %v\n%s", said, tc.say, out)
+			}
+			if strings.Contains(out, "no indexability record") || strings.Contains(out, "SARIF") {
+				t.Errorf("check.sh says this robotsmith cannot write a record or SARIF:\n%s", out)
+			}
+			switch {
+			case !tc.record && o["record"] != "":
+				t.Errorf("record=%q, want none", o["record"])
+			case tc.record && o["record"] != record:
+				t.Errorf("record=%q, want %s", o["record"], record)
+			case tc.record:
+				records = append(records, string(readBytes(t, record)))
+			}
+			want := ""
+			if tc.sarif {
+				want = filepath.Join(r.temp, "robotsmith-record", "check.sarif")
+			}
+			if o["sarif"] != want {
+				t.Errorf("sarif=%q, want %q", o["sarif"], want)
+			} else if want != "" {
+				validateSARIF(t, readBytes(t, want))
+			}
+		})
 	}
-	if want := "::notice title=robotsmith::robotsmith devel writes no indexability record yet (check --record): no diff"; !strings.Contains(out, want) {
-		t.Errorf("check.sh says nothing of %q:\n%s", want, out)
+	if len(records) == 2 && records[0] != records[1] {
+		t.Errorf("check's record and build's differ:\n%s", firstDiff(records[0], records[1]))
 	}
-	if strings.Contains(out, "SARIF") {
-		t.Errorf("check.sh warns of SARIF, which this robotsmith writes:\n%s", out)
+
+	// The whole chain on a real site: the base branch's record kept (base.sh, as the cache
+	// restores it), a change that makes the home page noindex built and recorded (check.sh), and
+	// diff.sh fails on it.
+	writeFile(t, filepath.Dir(record), "record.jsonl", records[0])
+	if _, _, o := r.step("base.sh", map[string]string{"INPUT_BASE_RECORD": ""}); o["record"] == "" {
+		t.Fatal("base.sh: no base record")
 	}
-	if o["record"] != "" {
-		t.Errorf("check.sh: record=%q, want none from this robotsmith", o["record"])
+	staging := plainSite(t)
+	replaceIn(t, filepath.Join(staging, "index.html"), "<title>", `<meta name="robots" content="noindex"><title>`)
+	if code, out, o := r.step("check.sh", map[string]string{"INPUT_SITE": staging, "INPUT_BUILD": "true", "INPUT_SARIF": "false"}); code != 0 || o["record"] != record {
+		t.Fatalf("check.sh on the staging site: exit %d, record=%q\n%s", code, o["record"], out)
 	}
-	if want := filepath.Join(r.temp, "robotsmith-record", "check.sarif"); o["sarif"] != want {
-		t.Errorf("check.sh: sarif=%q, want %s", o["sarif"], want)
-	} else if log, err := os.ReadFile(want); err != nil {
-		t.Error(err)
-	} else {
-		validateSARIF(t, log)
+	kept := filepath.Join(r.temp, "robotsmith-record", "base.jsonl")
+	if code, out, o := r.step("diff.sh", map[string]string{"INPUT_FAIL_ON": "home,noindex:10%", "BASE_RECORD": kept, "NEW_RECORD": record}); code != 0 || o["status"] != "1" ||
+		!strings.Contains(out, "::error::robotsmith diff fails on home: the home page / leaves the index: noindex (tag <meta name=\"robots\"> at index.html:4)") {
+		t.Errorf("diff.sh over the sites' records: exit %d, status=%q; want 0, 1 and the home page annotated\n%s", code, o["status"], out)
 	}
-	code, _, o = r.step("check.sh", map[string]string{"INPUT_SITE": site, "INPUT_CONFIG": filepath.Join(dir, "none.yaml"), "INPUT_STRICT": "false", "INPUT_SARIF": "false"})
-	if code != 0 || o["status"] != "1" {
-		t.Errorf("check.sh with a missing config: exit %d, status=%q; want 0 and 1", code, o["status"])
-	}
+	os.WriteFile(r.summary, nil, 0o644)
 
 	// diff.sh: the home page made noindex fails the default fail-on; the report goes to the job's
 	// summary and to a file, and the rule is annotated.

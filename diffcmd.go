@@ -13,15 +13,11 @@ import (
 )
 
 // runDiff is `robotsmith diff OLD NEW` (SPEC §11): each side a record file that build --record or
-// check --record wrote.
-func runDiff(_ context.Context, c *cli, o *options, args []string) error {
+// check --record wrote, or a site's folder (SITE, as check takes it: the site's root, or a folder of
+// HTML that is itself the output), whose record check's run computes, writing nothing.
+func runDiff(ctx context.Context, c *cli, o *options, args []string) error {
 	if len(args) != 2 {
 		return &usageError{"diff", "two records needed: robotsmith diff OLD NEW"}
-	}
-	for i, side := range []string{"OLD", "NEW"} {
-		if isDir(args[i]) {
-			return &usageError{"diff", fmt.Sprintf("%s %q is a folder: diff compares record files for now (written by --record FILE)", side, args[i])}
-		}
 	}
 	if o.json && o.markdown {
 		return &usageError{"diff", "--json and --markdown: one format at a time"}
@@ -38,7 +34,30 @@ func runDiff(_ context.Context, c *cli, o *options, args []string) error {
 		format = diff.Markdown
 	}
 
-	rep, err := c.diff(args[0], args[1], format, failOn)
+	sides := [2]string{args[0], args[1]}
+	for i := range sides {
+		if !isDir(sides[i]) {
+			continue
+		}
+		rec, err := c.siteRecord(ctx, sides[i])
+		if rec != "" {
+			defer os.Remove(rec)
+		}
+		if err != nil {
+			errs := pipeline.Problems(err)
+			if o.json {
+				if werr := diff.ErrorJSON(c.stdout, versionString(), args[0], args[1], failOn, pipeline.Messages(errs)); werr != nil {
+					return werr
+				}
+			}
+			printErrors(c.stderr, errs)
+			c.annotate(sides[i], errs)
+			fmt.Fprintf(c.stderr, "robotsmith diff: the site %s cannot be read (%s)\n", sides[i], pipeline.Plural(len(errs), "error"))
+			return errFailed
+		}
+		sides[i] = rec
+	}
+	rep, err := c.diff(sides[0], sides[1], args[0], args[1], format, failOn)
 	if err != nil {
 		errs := pipeline.Problems(err)
 		if o.json {
@@ -66,9 +85,25 @@ func runDiff(_ context.Context, c *cli, o *options, args []string) error {
 	return errFailed
 }
 
-// diff compares the record files old and new and writes the report to stdout, and under GitHub
-// Actions, the Markdown report to the job's summary too.
-func (c *cli) diff(old, new string, format diff.Format, failOn diff.FailOn) (*diff.Report, error) {
+// siteRecord runs check over the site in dir (without its configured command; nothing is
+// written) and writes its indexability record to a temporary file (in $RUNNER_TEMP under GitHub
+// Actions), whose name it returns for the caller to remove.
+func (c *cli) siteRecord(ctx context.Context, dir string) (string, error) {
+	f, err := os.CreateTemp(c.getenv("RUNNER_TEMP"), "robotsmith-record-*.jsonl")
+	if err != nil {
+		return "", err
+	}
+	_, err = pipeline.Run(ctx, pipeline.Options{Root: dir, Env: c.getenv, Record: f})
+	if cerr := f.Close(); err == nil && cerr != nil {
+		err = problem.Wrap(problem.IOError, problem.Position{File: f.Name()}, cerr)
+	}
+	return f.Name(), err
+}
+
+// diff compares the record files old and new (named oldName and newName in the report: a site's
+// folder rather than the temporary file its record went to) and writes the report to stdout, and
+// under GitHub Actions, the Markdown report to the job's summary too.
+func (c *cli) diff(old, new, oldName, newName string, format diff.Format, failOn diff.FailOn) (*diff.Report, error) {
 	fo, err := os.Open(old)
 	if err != nil {
 		return nil, err
@@ -93,5 +128,5 @@ func (c *cli) diff(old, new string, format diff.Format, failOn diff.FailOn) (*di
 		}
 	}
 	opt := diff.Options{Format: format, FailOn: failOn, Version: versionString(), TempDir: c.getenv("RUNNER_TEMP")}
-	return diff.Run(out, indexability.NewReader(fo, old), indexability.NewReader(fn, new), opt)
+	return diff.Run(out, indexability.NewReader(fo, oldName), indexability.NewReader(fn, newName), opt)
 }

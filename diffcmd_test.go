@@ -45,8 +45,9 @@ func TestDiffArgs(t *testing.T) {
 		{"no records", []string{"diff"}, 2, "", `robotsmith diff: two records needed: robotsmith diff OLD NEW (see robotsmith help diff)`},
 		{"one record", []string{"diff", old}, 2, "", `robotsmith diff: two records needed: robotsmith diff OLD NEW (see robotsmith help diff)`},
 		{"three records", []string{"diff", old, old, old}, 2, "", `robotsmith diff: two records needed: robotsmith diff OLD NEW (see robotsmith help diff)`},
-		{"a folder", []string{"diff", folder, old}, 2, "", `robotsmith diff: OLD ` + quoted(folder) + ` is a folder: diff compares record files for now (written by --record FILE) (see robotsmith help diff)`},
-		{"a folder as NEW", []string{"diff", old, folder}, 2, "", `robotsmith diff: NEW ` + quoted(folder) + ` is a folder: diff compares record files for now (written by --record FILE) (see robotsmith help diff)`},
+		// A folder is a site, read as check reads it: an empty one is a site of no URL.
+		{"a folder of no page as OLD", []string{"diff", folder, old}, 0, "2 URLs added, 0 removed", ""},
+		{"a folder of no page as NEW", []string{"diff", old, folder}, 1, "the home page / is removed", ""},
 		{"--json and --markdown", []string{"diff", "--json", "--markdown", old, old}, 2, "", `robotsmith diff: --json and --markdown: one format at a time (see robotsmith help diff)`},
 		{"--fail-on misspelt", []string{"diff", "--fail-on", "home,noindx:10%", old, old}, 2, "",
 			`robotsmith diff: --fail-on: unknown rule "noindx"; did you mean "noindex"? (rules: home, noindex:N, noindex:N%, sitemap:N, sitemap:N%, robots, any, or none) (see robotsmith help diff)`},

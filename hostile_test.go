@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/robotsmith/robotsmith/testsupport/testtool"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -20,6 +19,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // The hostile-input corpus: testdata/hostile/*.txtar, one case a file, each

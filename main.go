@@ -162,6 +162,7 @@ type options struct {
 	agents          agentList
 	markdown        bool   // diff --markdown
 	failOn          string // diff --fail-on, parsed by diff.ParseFailOn
+	record          string // build and check --record FILE
 }
 
 // agentList is explain's --agent: repeated (--agent GPTBot --agent CCBot) or comma-separated.
@@ -219,6 +220,7 @@ robotsmith build public/                   # any folder of HTML`,
 			flags: func(fs *flag.FlagSet, o *options) {
 				siteFlags(fs, o)
 				formatFlag(fs, o)
+				recordFlag(fs, o)
 				noCommandFlag(fs, o)
 				quietFlags(fs, o)
 			},
@@ -241,6 +243,7 @@ robotsmith check --format sarif > robotsmith.sarif   # for code scanning`,
 			flags: func(fs *flag.FlagSet, o *options) {
 				siteFlags(fs, o)
 				formatFlag(fs, o)
+				recordFlag(fs, o)
 				quietFlags(fs, o)
 				strictFlag(fs, o)
 				noCommandAccepted(fs, o, "check")
@@ -314,8 +317,8 @@ the source of the new value: which URLs leave or enter the index and why (noinde
 a canonical link to another URL), which leave the sitemaps, what robots.txt newly keeps
 Googlebot, Bingbot or an AI category from, and every change of directives, canonical, AI
 preferences and X-Robots-Tag. A URL is in the index when Googlebot or Bingbot indexes it as
-itself. A record compared with itself has no change. OLD and NEW are record files; an output
-folder is not read yet.
+itself. A record compared with itself has no change. OLD and NEW are each a record file or a
+site's folder (SITE, as check reads it: its record is made without writing anything).
 
 --fail-on names what makes diff exit 1, rules separated by commas: home (a home page leaves
 the index), noindex:N or noindex:N% (more than N URLs, or N per cent of those in the index,
@@ -324,6 +327,7 @@ a URL they may index), any (any change), or none. Under GitHub Actions (GITHUB_A
 each rule met is an error annotation, and --markdown also appends the report to the job's
 summary ($GITHUB_STEP_SUMMARY).`,
 			example: `robotsmith diff base.jsonl site.jsonl
+robotsmith diff base.jsonl .                    # the site just built, against the last deploy's record
 robotsmith diff --fail-on home,noindex:5,robots base.jsonl site.jsonl
 robotsmith diff --markdown base.jsonl site.jsonl > comment.md   # a pull-request comment`,
 			exit: "0 no change --fail-on names; 1 such a change, or a record that cannot be read; 2 usage error",
@@ -791,8 +795,22 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 			prog = newProgress(c.stderr, c.now, after)
 			opt.Progress = prog.update
 		}
+		var record *recordFile
+		if o.record != "" {
+			if record, err = createRecord(o.record); err != nil {
+				fmt.Fprintf(c.stderr, "robotsmith: --record: %v\n", err)
+				return errFailed
+			}
+			defer record.discard() // after commit, there is nothing left to discard
+			opt.Record = record.tmp
+		}
 		rep, err := pipeline.Run(ctx, opt)
 		prog.clear()
+		if record != nil && err == nil && ctx.Err() == nil {
+			if cerr := record.commit(); cerr != nil {
+				err = problem.Wrap(problem.IOError, problem.Position{File: o.record}, cerr)
+			}
+		}
 		if ctx.Err() != nil {
 			// Stopped by a signal: run says so in one line, and the JSON report and the SARIF log
 			// say so too.

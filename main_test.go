@@ -331,8 +331,8 @@ func TestHelp(t *testing.T) {
 // does not take is a usage error.
 func TestFlagsPerCommand(t *testing.T) {
 	takes := map[string][]string{
-		"build":   {"config", "format", "json", "no-command", "output", "q", "v"},
-		"check":   {"config", "format", "json", "no-command", "output", "q", "strict", "v"},
+		"build":   {"config", "format", "json", "no-command", "output", "q", "record", "v"},
+		"check":   {"config", "format", "json", "no-command", "output", "q", "record", "strict", "v"},
 		"diff":    {"fail-on", "json", "markdown"},
 		"explain": {"agent", "config", "json", "no-command", "output", "v"},
 		"help":    nil,

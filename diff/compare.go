@@ -282,7 +282,10 @@ func compare(a, b *indexability.Record, s *Summary) *Change {
 			c.robotsBlocked = true // its class and directives would let the crawler index it
 		}
 	}
-	if a.Canonical.URL != b.Canonical.URL || a.Canonical.Status != b.Canonical.Status {
+	// A self-canonical's status is the page's own: a page made noindex is said once, by its
+	// directives.
+	self := a.Canonical.URL == a.URL && b.Canonical.URL == b.URL
+	if a.Canonical.URL != b.Canonical.URL || a.Canonical.Status != b.Canonical.Status && !self {
 		c.Items = append(c.Items, Item{Aspect: Canonical, Old: canonical(a), New: canonical(b), Source: b.Canonical.Source})
 	}
 	for _, p := range []struct {

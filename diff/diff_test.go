@@ -302,6 +302,13 @@ func TestItems(t *testing.T) {
 		{"the canonical's target made noindex", with(func(r *indexability.Record) { r.Canonical.URL, r.Canonical.Status = "/b/", "indexable" }),
 			with(func(r *indexability.Record) { r.Canonical.URL, r.Canonical.Status = "/b/", "noindex" }),
 			[]item{{"canonical", "", "/b/ (indexable)", "/b/ (noindex)", "public/a/index.html:6"}}, ""},
+		// A page made noindex is its own canonical's target made noindex: the change is its
+		// directives', said once.
+		{"a self-canonical page made noindex", page, with(func(r *indexability.Record) {
+			recordtest.Noindex(r, recordtest.Rule(1, 4))
+			r.Canonical.Status = "noindex"
+		}), []item{{"index", "robots", "index", "noindex", "rule 1 at robotsmith.yaml:4"}, {"sitemap", "", "listed", "not listed", "rule 1 at robotsmith.yaml:4"}},
+			"googlebot bingbot: noindex"},
 		{"an AI preference", page, with(func(r *indexability.Record) {
 			r.AI.Header = indexability.Value{Value: "train-ai=n", Source: indexability.Source{Text: "public/_headers:3"}}
 		}), []item{{"ai", "Content-Usage header", "", "train-ai=n", "public/_headers:3"}}, ""},

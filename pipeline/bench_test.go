@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/rules"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
 )
@@ -96,5 +98,63 @@ func BenchmarkManyAgents(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkCheckRecord measures check --record against check alone on the synthetic 2,000-page
+// site of BenchmarkCheck: what writing the indexability record in the same run costs in time and
+// allocations. Run: go test -run '^$' -bench CheckRecord -benchmem ./pipeline
+func BenchmarkCheckRecord(b *testing.B) {
+	dir := b.TempDir()
+	if err := standin.Synthetic(dir, 2000, 1); err != nil {
+		b.Fatal(err)
+	}
+	if err := standin.Generate(dir); err != nil {
+		b.Fatal(err)
+	}
+	for _, tc := range []struct {
+		desc   string
+		record bool
+	}{{"check", false}, {"check --record", true}} {
+		b.Run(tc.desc, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				opt := Options{Root: dir}
+				var n countWriter
+				if tc.record {
+					opt.Record = &n
+				}
+				if _, err := Run(context.Background(), opt); err != nil {
+					b.Fatal(err)
+				}
+				if tc.record {
+					b.ReportMetric(float64(n), "record-bytes")
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/2000/1e3, "µs/page")
+		})
+	}
+}
+
+type countWriter int64
+
+func (w *countWriter) Write(p []byte) (int, error) { *w += countWriter(len(p)); return len(p), nil }
+
+// BenchmarkRecordOrder measures the one sort writing the record adds to a run: the files' indexes
+// in URL order, for a site of 100,000 output files (a page and a file in each of 50,000 folders,
+// which the walk lists by path: /a/b.pdf before /a/index.html, served at /a/).
+// Run: go test -run '^$' -bench RecordOrder -benchmem ./pipeline
+func BenchmarkRecordOrder(b *testing.B) {
+	files := make([]plan.Record, 0, 100000)
+	for i := range 50000 {
+		dir := fmt.Sprintf("/section-%02d/page-%06d/", i%50, i)
+		files = append(files, plan.NewRecord(dir+"cover.pdf", false), plan.NewRecord(dir+"index.html", false))
+	}
+	slices.SortFunc(files, func(a, b plan.Record) int { return strings.Compare(a.Path(), b.Path()) })
+	b.ReportAllocs()
+	for b.Loop() {
+		if o := urlOrder(files); len(o) != len(files) {
+			b.Fatal(len(o))
+		}
 	}
 }

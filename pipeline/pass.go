@@ -27,6 +27,10 @@ type pass struct {
 	// (Options.Workers, Options.Progress).
 	workers  int
 	progress func(phase Phase, done, total int)
+	// rec, when set, keeps what the indexability record needs of each file as the step decides
+	// it (Options.Record); model is the site-level steps' model, for it.
+	rec   *recorder
+	model *model
 }
 
 // batch is what processing a set of files gathered besides their records, in file order.
@@ -123,12 +127,16 @@ func (ps *pass) process(ctx context.Context, files []plan.Record) *batch {
 		go func() {
 			defer wg.Done()
 			var w worker
+			w.a.Record = ps.rec != nil
 			for i := range next {
 				if ctx.Err() != nil {
 					continue // stopped: the files queued are left as they are
 				}
 				r, err := ps.step(&w, &files[i], false)
 				b.add(i, err, r.Warnings)
+				if ps.rec != nil {
+					ps.rec.keep(i, files[i].URL(), ps.out.outName(files[i].Rel()), &r)
+				}
 				if ps.progress != nil {
 					mu.Lock()
 					done++
@@ -173,6 +181,7 @@ func (ps *pass) siteSteps(rep *Report, ok bool) (read []string, err error) {
 		if err != nil {
 			errs = append(errs, err)
 		} else {
+			ps.model = m
 			read = append(read, m.sitemaps...)
 			read = append(read, m.llms...)
 		}

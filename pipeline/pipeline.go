@@ -69,6 +69,10 @@ type Options struct {
 	Agents []string
 	// Strict makes every warning a finding (check --strict): check then exits 1 on it.
 	Strict bool
+	// Record, when set, receives the site's indexability record (build --record, check
+	// --record: package indexability), written in the same pass once every file is decided, and
+	// only when the run finds no error; a build writes it before putting its files in place.
+	Record io.Writer
 }
 
 // Phase is a step of a run, as a progress line names it (SPEC §1). Run goes through them in
@@ -159,6 +163,9 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 	rep = newReport(p, out)
 	rep.sources(p, pages, files) // the last of the site's map the run holds
 	ps := &pass{p: p, out: out, files: files, links: plan.NewLinks(), workers: opt.Workers, progress: opt.Progress}
+	if opt.Record != nil {
+		ps.rec = newRecorder(p.Options().Root, p.URLs(), len(files))
+	}
 	b := ps.process(ctx, files)
 
 	srcWarnings, errs := p.SourceProblems(files)
@@ -188,6 +195,11 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 			rep.Findings = append(rep.Findings, w.Strict())
 		}
 		rep.Warnings = nil
+	}
+	if len(errs) == 0 && opt.Record != nil {
+		if err := ps.writeRecord(opt.Record, ps.model); err != nil {
+			errs = append(errs, problem.Wrap(problem.IOError, problem.Position{}, err))
+		}
 	}
 	if len(errs) > 0 {
 		rep.listChanged(files)

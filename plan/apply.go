@@ -15,6 +15,10 @@ import (
 // file: a run keeps a fixed number of them, one for each goroutine, so memory does not grow with
 // the site's bytes. The zero value is ready to use.
 type Applier struct {
+	// Record also gives, in every Result, the decision with every value's source and the page's
+	// links as written (Decision, Page): what the indexability record says of the file.
+	Record bool
+
 	proc   rewrite.Processor
 	out    bytes.Buffer // the page rewritten, when it changes
 	inputs []rules.Input
@@ -78,7 +82,7 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 	// What the file is decided as; a page adds the tags it carries.
 	file := rules.Item{Path: f.URL(), Kinds: kinds, Lang: lang, Compiled: cs[:2], Asset: true}
 	if !f.Opened() {
-		r.decide(p, f, file, full)
+		r.decide(p, f, file, full, a.Record)
 		return r
 	}
 	name := p.OutName(f.Rel())
@@ -92,7 +96,7 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 		// Not an HTML document (a `layout: null` fragment): it cannot carry a tag, so it is
 		// decided as a file, and its decision goes to _headers as X-Robots-Tag.
 		f.flags |= isSkipped
-		r.decide(p, f, file, full)
+		r.decide(p, f, file, full, a.Record)
 		return r
 	}
 	a.links = p.pageLinks(a.links[:0], f, files, pg)
@@ -100,12 +104,12 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 	if !p.cfg.ReplaceExisting() {
 		f.tagLine = noindexTagLine(pg.Tags)
 	}
-	if full {
+	if full || a.Record {
 		r.Page = &rewrite.Page{Links: pg.Links, Base: pg.Base, Redirect: pg.Redirect}
 	}
 	it := file
 	it.Compiled, it.Asset, it.Inputs, it.Redirect = cs, false, a.pageInputs(p, name, pg), pg.Redirect
-	if !r.decide(p, f, it, full) {
+	if !r.decide(p, f, it, full, a.Record) {
 		return r
 	}
 	changed, err := a.proc.Splice(&a.out, f.verdict.Directives)
@@ -126,16 +130,19 @@ func (a *Applier) apply(p *Plan, f *Record, src []byte, files []Record, full boo
 	return r
 }
 
-// decide records the verdict of it in f (and, with full, the whole decision in r), and reports
-// whether the file may be rewritten: not when one of its values is malformed.
-func (r *Result) decide(p *Plan, f *Record, it rules.Item, full bool) bool {
+// decide records the verdict of it in f (and, with full, the whole decision and the rules that
+// match in r; with sources, the whole decision), and reports whether the file may be rewritten:
+// not when one of its values is malformed.
+func (r *Result) decide(p *Plan, f *Record, it rules.Item, full, sources bool) bool {
 	v, ws, err := p.memo.Verdict(it)
 	for _, w := range ws {
 		r.Warnings = append(r.Warnings, w.Problem())
 	}
 	f.verdict, r.Err = v, err
-	if full {
+	if full || sources {
 		r.Decision, _, _ = p.res.Decide(it)
+	}
+	if full {
 		r.Matches = p.res.Matching(it)
 	}
 	return err == nil

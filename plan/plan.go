@@ -452,6 +452,18 @@ func (p *Plan) SourceOf(f *Record) string {
 	return ""
 }
 
+// Home reports whether the file f is a home page: the site's or a language's, the HTML page of
+// kind home at "/" or a language's "/fr/". The home's other pages of a list (/page/2/) are of kind
+// home too, but a search engine's way in is the first.
+func (p *Plan) Home(f *Record) bool {
+	pi := p.pageOf(f)
+	if pi == nil || !f.HTML() || !slices.Contains(p.kindLangs[pi.kl].kinds, "home") {
+		return false
+	}
+	u := strings.Trim(f.URL(), "/")
+	return f.URL() == "/" || strings.HasSuffix(f.URL(), "/") && u != "" && !strings.Contains(u, "/")
+}
+
 // Source is the compiled directives the file f takes its decision from, nil for none: those of its
 // page, one each for the pages that say the same.
 func (p *Plan) Source(f *Record) *Source {
