@@ -164,9 +164,12 @@ func (c *cli) watcher(l *pipeline.Live, own *watch.Own, o *options) (*watch.Watc
 		if w.Polling() {
 			how = ", polling"
 		}
+		// What is there, and the output folder the generator is to write: a source not made yet
+		// (a language's folder, config/production) is watched, but naming it would mislead.
+		out, _ := filepath.Abs(l.Output())
 		var names []string
 		for _, r := range roots {
-			if exists(r) || !strings.HasPrefix(filepath.Base(r), "robotsmith.") {
+			if exists(r) || r == out {
 				names = append(names, shortPath(r))
 			}
 		}
