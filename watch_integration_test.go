@@ -86,7 +86,9 @@ type watchRun struct {
 	// watching are the folders and files robotsmith's first line must name (slash paths, relative
 	// to the site), in this order.
 	watching []string
-	steps    []watchStep
+	// notes are what robotsmith must say on stderr as it starts (a moved flag's line).
+	notes []string
+	steps []watchStep
 }
 
 // page is what a page of the fixtures must hold once robotsmith has fixed it: the generator's
@@ -363,6 +365,47 @@ func TestWatchSources(t *testing.T) {
 	}
 }
 
+// TestWatchMovedFlags: a generator flag the installed Hugo no longer has, in the command after --,
+// gets one line naming what replaced it, and the command runs without it (or with its
+// replacement), where Hugo v0.165.0 itself answers "Error: unknown flag: --renderToDisk" with its
+// whole usage and exits 1, and the watch with it.
+func TestWatchMovedFlags(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the generators; not with -short")
+	}
+	hugo := func(t testing.TB) string {
+		p, version := testtool.Hugo(t)
+		if version != testtool.HugoVersion {
+			testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", p, version, testtool.HugoVersion)
+		}
+		return p
+	}
+	edit := []watchStep{{
+		desc:  "front matter edit",
+		edit:  map[string]string{"content/blog/a.md": "---\ntitle: A2\nrobots: noindex\n---\nalpha2\n"},
+		wants: append(page("public/blog/a/index.html", "<h1>A2</h1>", true), want{text: "/blog/a/ public → noindex"}),
+	}}
+	runs := []watchRun{
+		{
+			name: "hugo server --renderToDisk", bin: hugo, fixture: "testdata/watch/hugo", output: "public",
+			args:  []string{"server", "--renderToDisk", "--bind", "127.0.0.1", "--port", "{port}", "--disableFastRender"},
+			ready: "Press Ctrl+C to stop", steps: edit,
+			notes: []string{"robotsmith: hugo server --renderToDisk is gone since Hugo v0.123.0, as hugo server writes to disk by default (--renderToMemory keeps the pages in memory): leave it out\n"},
+		},
+		{
+			name: "hugo --watch --verbose", bin: hugo, fixture: "testdata/watch/hugo", output: "public",
+			args:  []string{"--watch", "--verbose"},
+			ready: "Press Ctrl+C to stop", steps: edit,
+			// --logLevel info, in its place: Hugo's INFO lines.
+			notes: []string{"robotsmith: hugo --verbose is gone since Hugo v0.114.0: use --logLevel info instead\n", "INFO "},
+		},
+	}
+	bin := testtool.Robotsmith(t)
+	for _, run := range runs {
+		t.Run(run.name, func(t *testing.T) { run.exercise(t, bin) })
+	}
+}
+
 // exercise runs robotsmith's binary bin as `robotsmith watch SITE -- GENERATOR ARGS` on a copy of
 // the run's fixture, makes each step's edit in turn and waits for what it wants, then stops it with
 // Ctrl-C and checks that it exits 0, that the generator's process group is gone, and that robotsmith
@@ -382,8 +425,10 @@ func (run watchRun) exercise(t *testing.T, bin string) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// Its status, then closed: once waitFor has taken the status, the deferred stop does not wait
+	// for a second one.
 	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait() }()
+	go func() { exited <- cmd.Wait(); close(exited) }()
 	stopped := false
 	defer func() {
 		if !stopped {
@@ -405,6 +450,11 @@ func (run watchRun) exercise(t *testing.T, bin string) {
 		}
 		if !strings.Contains(stdout.String(), "(first pass)") {
 			missing = append(missing, "robotsmith's first pass")
+		}
+		for _, n := range run.notes {
+			if !strings.Contains(stderr.String(), n) {
+				missing = append(missing, "stderr with "+strconv.Quote(n))
+			}
 		}
 		return missing
 	})

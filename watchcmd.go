@@ -30,10 +30,22 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 	if dashes && len(cmdline) == 0 {
 		return &usageError{"watch", "no command after --: robotsmith watch -- hugo server --disableFastRender"}
 	}
-	notes, err := checkGenerator(cmdline)
+	// A flag the installed generator no longer has would end it at once with its whole usage, and
+	// the watch with it: one line says what replaced it, and the command runs as meant.
+	// Its help not run (the generator not installed?), the command is left as given: starting it
+	// says why.
+	var notes []string
+	if moved, args, err := watch.MovedFlags(cmdline, watch.RunHelp(ctx)); err == nil {
+		for _, m := range moved {
+			notes = append(notes, m.Line)
+		}
+		cmdline = args
+	}
+	more, err := checkGenerator(cmdline)
 	if err != nil {
 		return &usageError{"watch", err.Error()}
 	}
+	notes = append(notes, more...)
 	opt := pipeline.Options{Config: o.config, Output: o.output, Env: c.getenv}
 	if len(pos) == 1 {
 		opt.Root = pos[0]
