@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/config"
+	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/site"
@@ -147,6 +148,10 @@ func (l *Live) Output() string { return l.plan.Site().Output }
 
 // Generator is the site's generator: site.Hugo, site.Jekyll or site.None.
 func (l *Live) Generator() string { return l.plan.Site().Generator }
+
+// Format is the format of the _headers robotsmith writes, the host's (watch --serve serves the
+// output as that host does).
+func (l *Live) Format() headers.Format { return l.plan.Format() }
 
 // Watch says what to watch (watch.Options.Roots and Skip): the output folder, robotsmith's
 // configuration (or the names it would have, so that one created later is seen), and every file
