@@ -158,6 +158,7 @@ type options struct {
 	format          string // build and check --format: text, json or sarif ("" is --json's or text)
 	quiet, verbose  bool
 	poll            bool
+	serve           string // watch --serve ADDR
 	strict          bool
 	agents          agentList
 	markdown        bool   // diff --markdown
@@ -293,8 +294,15 @@ With -- CMD ARGS, runs CMD (the generator in its own watch mode) in SITE as a ch
 Ctrl-C and SIGTERM, and exits when it exits. Hugo: hugo server --disableFastRender (without it,
 pages other than the ones last visited stay stale on disk until a browser asks for them) or
 hugo --watch; not --renderToMemory (-M) or --renderStaticToDisk, which keep the pages in memory.
-Jekyll: jekyll serve or jekyll build --watch (Jekyll does not rebuild when _config.yml changes).`,
+Jekyll: jekyll serve or jekyll build --watch (Jekyll does not rebuild when _config.yml changes).
+A flag the installed generator no longer has (hugo server --renderToDisk) is left out, or
+replaced, with a line that says so.
+
+With --serve ADDR (:1313 is 127.0.0.1:1313; name a host to serve beyond this machine), serves
+the output folder as its host would (the _headers format's), and every open page reloads
+after each of robotsmith's batches: the preview is the page as it will be deployed.`,
 			example: `robotsmith watch -- hugo server --disableFastRender   # in a Hugo site's root
+robotsmith watch --serve :1313 -- hugo --watch        # preview at http://127.0.0.1:1313/
 robotsmith watch my-site -- jekyll serve
 robotsmith watch --poll public/                        # a folder of HTML on a network file system`,
 			exit:    "0 after Ctrl-C or SIGTERM, or when CMD exits 0; CMD's own status when it fails (128+N when a signal ended it); 1 when the watch cannot start; 2 usage error",
@@ -302,6 +310,7 @@ robotsmith watch --poll public/                        # a folder of HTML on a n
 			flags: func(fs *flag.FlagSet, o *options) {
 				pathFlags(fs, o)
 				fs.BoolVar(&o.poll, "poll", false, "look for changes by listing the folders every half second, instead of asking the system (network and virtual machine file systems)")
+				fs.StringVar(&o.serve, "serve", "", "serve the output at `ADDR` (:1313 is 127.0.0.1:1313) with the headers its host sends, each page reloading once robotsmith has fixed it")
 				quietFlags(fs, o)
 				noCommandAccepted(fs, o, "watch")
 			},

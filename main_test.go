@@ -337,7 +337,7 @@ func TestFlagsPerCommand(t *testing.T) {
 		"explain": {"agent", "config", "json", "no-command", "output", "v"},
 		"help":    nil,
 		"version": nil,
-		"watch":   {"config", "no-command", "output", "poll", "q", "v"},
+		"watch":   {"config", "no-command", "output", "poll", "q", "serve", "v"},
 	}
 	for _, cmd := range commands() {
 		t.Run(cmd.name, func(t *testing.T) {

@@ -30,10 +30,22 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 	if dashes && len(cmdline) == 0 {
 		return &usageError{"watch", "no command after --: robotsmith watch -- hugo server --disableFastRender"}
 	}
-	notes, err := checkGenerator(cmdline)
+	// A flag the installed generator no longer has would end it at once with its whole usage, and
+	// the watch with it: one line says what replaced it, and the command runs as meant.
+	// Its help not run (the generator not installed?), the command is left as given: starting it
+	// says why.
+	var notes []string
+	if moved, args, err := watch.MovedFlags(cmdline, watch.RunHelp(ctx)); err == nil {
+		for _, m := range moved {
+			notes = append(notes, m.Line)
+		}
+		cmdline = args
+	}
+	more, err := checkGenerator(cmdline, o.serve != "")
 	if err != nil {
 		return &usageError{"watch", err.Error()}
 	}
+	notes = append(notes, more...)
 	opt := pipeline.Options{Config: o.config, Output: o.output, Env: c.getenv}
 	if len(pos) == 1 {
 		opt.Root = pos[0]
@@ -54,6 +66,28 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 	}
 	defer func() { w.Close() }()
 
+	// The preview listens before the generator starts, so that an address in use ends the watch
+	// before anything runs.
+	var pv *preview
+	if o.serve != "" {
+		if pv, err = startPreview(o.serve, l.Output()); err != nil {
+			fmt.Fprintf(c.stderr, "robotsmith: --serve: %v\n", err)
+			fmt.Fprintln(c.stderr, "robotsmith: the watch could not start")
+			return errFailed
+		}
+		defer pv.close()
+		if !o.quiet {
+			fmt.Fprintf(c.stdout, "robotsmith: serving %s at %s, each page reloading once robotsmith has fixed it\n", filepath.ToSlash(l.Output()), pv.URL())
+		}
+	}
+	// shown shows an update and reloads the preview's pages.
+	shown := func(u *pipeline.Update) {
+		c.show(u, o)
+		if pv != nil {
+			pv.after(l, u)
+		}
+	}
+
 	var child *watch.Child
 	if len(cmdline) > 0 {
 		cmd := exec.Command(cmdline[0], cmdline[1:]...)
@@ -66,7 +100,7 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 	}
 
 	if exists(l.Output()) {
-		c.show(l.Build(ctx), o)
+		shown(l.Build(ctx))
 	} else if !o.quiet {
 		fmt.Fprintf(c.stdout, "robotsmith: waiting for %s to be written\n", filepath.ToSlash(l.Output()))
 	}
@@ -102,7 +136,7 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 			return err
 		}
 		u := l.Apply(ctx, b)
-		c.show(u, o)
+		shown(u)
 		retry = u.Retry
 		if u.Roots {
 			// The configuration moved a folder: watch the new ones, and look at everything, since
@@ -111,7 +145,7 @@ func runWatch(ctx context.Context, c *cli, o *options, args []string) error {
 			if w, err = c.watcher(l, own, o); err != nil {
 				return err
 			}
-			c.show(l.Apply(ctx, watch.Batch{Lost: true}), o)
+			shown(l.Apply(ctx, watch.Batch{Lost: true}))
 		}
 	}
 }
@@ -164,9 +198,12 @@ func (c *cli) watcher(l *pipeline.Live, own *watch.Own, o *options) (*watch.Watc
 		if w.Polling() {
 			how = ", polling"
 		}
+		// What is there, and the output folder the generator is to write: a source not made yet
+		// (a language's folder, config/production) is watched, but naming it would mislead.
+		out, _ := filepath.Abs(l.Output())
 		var names []string
 		for _, r := range roots {
-			if exists(r) || !strings.HasPrefix(filepath.Base(r), "robotsmith.") {
+			if exists(r) || r == out {
 				names = append(names, shortPath(r))
 			}
 		}
@@ -220,8 +257,9 @@ func splitCommand(args []string) (pos, cmdline []string, dashes bool) {
 
 // checkGenerator looks at the generator's command line: an error for a mode whose pages never
 // reach the disk (robotsmith has nothing to fix), notes for one robotsmith can follow only in
-// part. It knows Hugo's and Jekyll's flags (watch/generators.md); anything else passes.
-func checkGenerator(args []string) (notes []string, err error) {
+// part. It knows Hugo's and Jekyll's flags (watch/generators.md); anything else passes. serving
+// is --serve: robotsmith's preview reloads the pages once it has fixed them.
+func checkGenerator(args []string, serving bool) (notes []string, err error) {
 	if len(args) == 0 {
 		return nil, nil
 	}
@@ -235,6 +273,12 @@ func checkGenerator(args []string) (notes []string, err error) {
 				return nil, errors.New("hugo server --renderToMemory keeps the pages in memory, where robotsmith cannot fix them: leave it out (hugo server writes to disk by default)")
 			case boolFlagSet(args, "renderStaticToDisk", 0):
 				return nil, errors.New("hugo server --renderStaticToDisk keeps the pages in memory (only static files go to disk), where robotsmith cannot fix them: leave it out")
+			}
+			// hugo server writes its live-reload script into every page it writes to disk
+			// (livereload.js from its own port): a page robotsmith serves would reload as soon as
+			// Hugo writes it, before robotsmith has fixed it.
+			if serving && !boolFlagSet(args, "disableLiveReload", 0) {
+				notes = append(notes, "hugo server writes its own live-reload script into every page, which reloads the browser as soon as Hugo writes, before robotsmith has fixed the page: with --serve, add --disableLiveReload (or run hugo --watch)")
 			}
 			if !boolFlagSet(args, "disableFastRender", 0) {
 				notes = append(notes, "hugo server renders in fast render mode: after a change it writes only the pages last visited, and the others when a browser asks for them, which may show them before robotsmith has fixed them (reload); hugo server --disableFastRender writes every page at once")

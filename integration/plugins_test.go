@@ -43,7 +43,6 @@ func copyFile(t *testing.T, src, dst string, mode os.FileMode) {
 	}
 }
 
-
 const robotsmithBlock = "<!-- robotsmith -->"
 
 // TestNetlifyPlugin runs TestNetlifyPluginInNetns inside `unshare -n`: netlify-cli must not reach

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/robotsmith/robotsmith/config"
+	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/plan"
 	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/site"
@@ -148,9 +149,14 @@ func (l *Live) Output() string { return l.plan.Site().Output }
 // Generator is the site's generator: site.Hugo, site.Jekyll or site.None.
 func (l *Live) Generator() string { return l.plan.Site().Generator }
 
-// Watch says what to watch (watch.Options.Roots and Skip): the output folder, the content folder,
-// robotsmith's configuration (or the names it would have, so that one created later is seen) and
-// the generator's. Skip leaves out the folders that Jekyll keeps in the site folder for itself.
+// Format is the format of the _headers robotsmith writes, the host's (watch --serve serves the
+// output as that host does).
+func (l *Live) Format() headers.Format { return l.plan.Format() }
+
+// Watch says what to watch (watch.Options.Roots and Skip): the output folder, robotsmith's
+// configuration (or the names it would have, so that one created later is seen), and every file
+// and folder the site's map reads (rootsOf). They change with the configuration (Update.Roots).
+// Skip leaves out the folders that Jekyll keeps in the site folder for itself.
 func (l *Live) Watch() (roots []string, skip func(path string, dir bool) bool) {
 	for _, r := range l.roots {
 		roots = append(roots, r.path)
@@ -171,7 +177,15 @@ func (l *Live) Watch() (roots []string, skip func(path string, dir bool) bool) {
 	}
 }
 
-// rootsOf is what to watch for the plan p, its output folder at pl.
+// rootsOf is what to watch for the plan p, its output folder at pl: the output folder,
+// robotsmith's configuration (or the names it would have, so that one created later is seen), and
+// every file and folder the site's map reads (site.Site.Sources: each language's content folder,
+// the content that modules and themes mount, Jekyll's collections, the generator's configuration
+// files and folders, go.mod), never a list of its own. A content or collection folder is a source
+// (its changes are mapped again); the rest is configuration (a new plan). A configuration file in
+// a configuration folder watched whole is left to the folder. A source not on disk yet whose
+// folder is not either (config/_default without config/) is watched as the first folder missing on
+// its way, since a watcher needs the parent folder of what it watches, and sees what is made in it.
 func rootsOf(p *plan.Plan, pl place) []liveRoot {
 	var rs []liveRoot
 	add := func(path string, k rootKind) {
@@ -180,11 +194,8 @@ func rootsOf(p *plan.Plan, pl place) []liveRoot {
 			rs = append(rs, liveRoot{path, k})
 		}
 	}
-	opt, s, cfg := p.Options(), p.Site(), p.Config()
+	opt, cfg := p.Options(), p.Config()
 	add(pl.dir, outputRoot)
-	if s.Content != "" {
-		add(s.Content, contentRoot)
-	}
 	switch {
 	case cfg.File != "":
 		add(cfg.File, configRoot)
@@ -193,16 +204,36 @@ func rootsOf(p *plan.Plan, pl place) []liveRoot {
 			add(filepath.Join(opt.Root, n), configRoot)
 		}
 	}
-	// Hugo's config folder is watched whole: a file added to it is read too.
-	cfgDir := absPath(filepath.Join(opt.Root, "config"))
-	for _, f := range s.ConfigFiles {
-		if within(cfgDir, absPath(f)) {
-			add(cfgDir, configRoot)
-		} else {
-			add(f, configRoot)
+	srcs := p.Site().Sources()
+	for _, src := range srcs {
+		k := configRoot
+		if src.Kind == site.SourceContent || src.Kind == site.SourceCollection {
+			k = contentRoot
 		}
+		path := absPath(src.Path)
+		if !src.Dir && slices.ContainsFunc(srcs, func(d site.Source) bool {
+			return d.Dir && d.Kind == site.SourceConfigDir && within(absPath(d.Path), path)
+		}) {
+			continue
+		}
+		add(firstMissing(path), k)
 	}
 	return rs
+}
+
+// firstMissing is p, or when p's parent folder is not there, the first folder missing on the way
+// to p.
+func firstMissing(p string) string {
+	for {
+		parent := filepath.Dir(p)
+		if parent == p {
+			return p
+		}
+		if _, err := os.Stat(parent); !errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
+		p = parent
+	}
 }
 
 // Build is the first pass: every file of the output goes through the step, as `robotsmith build`
@@ -235,7 +266,11 @@ func (l *Live) Apply(ctx context.Context, b watch.Batch) *Update {
 	if configs {
 		p, pl, err := l.reopen(ctx, u)
 		if err == nil {
-			walk := !l.ready || absPath(pl.dir) != absPath(l.where.dir) || b.Lost
+			// The output is listed again when files came or went in the same batch: the pass
+			// covers the files it knows, and the generator's new pages (a language added) would
+			// otherwise wait for their next write.
+			walk := !l.ready || absPath(pl.dir) != absPath(l.where.dir) || b.Lost ||
+				slices.ContainsFunc(outs, func(c watch.Change) bool { return c.Op&(watch.Create|watch.Remove) != 0 })
 			l.full(ctx, u, "configuration changed", p, pl, walk)
 			return u
 		}

@@ -102,8 +102,11 @@ func TestLiveBuild(t *testing.T) {
 		t.Errorf("_headers has no rule for the PDF")
 	}
 	roots, skip := l.Watch()
+	// The output, robotsmith's configuration, then what the site's map reads (site.Sources), in
+	// its order: Hugo's config file, its config/_default and config/production (through config/,
+	// which is not there yet), the content folder.
 	want := []string{
-		filepath.Join(dir, "public"), filepath.Join(dir, "content"), filepath.Join(dir, "robotsmith.yaml"), filepath.Join(dir, "hugo.toml"),
+		filepath.Join(dir, "public"), filepath.Join(dir, "robotsmith.yaml"), filepath.Join(dir, "hugo.toml"), filepath.Join(dir, "config"), filepath.Join(dir, "content"),
 	}
 	if !slices.Equal(roots, want) || skip != nil {
 		t.Errorf("Watch: got %q (skip %v), want %q", roots, skip != nil, want)

@@ -1,19 +1,25 @@
 package watch_test
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
+	"github.com/robotsmith/robotsmith/headers"
 	"github.com/robotsmith/robotsmith/pipeline"
 	"github.com/robotsmith/robotsmith/sample-site/standin"
+	"github.com/robotsmith/robotsmith/serve"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
@@ -26,19 +32,26 @@ var (
 const latencySample = 200
 
 // BenchmarkLatency measures `robotsmith watch` on a synthetic Hugo-layout site written by the
-// sample site's stand-in generator: the time from a generator's write of one page to robotsmith's
-// own write of that page, fixed, less the debounce (watch.DefaultQuiet), which SPEC §8's debounce
-// makes on purpose. Each iteration rewrites one output page in place as Hugo does (truncate,
-// write, close; the generator's page, without robotsmith's block), and then, as robotsmith watch
-// does, waits for the batch, gives it to pipeline.Live and stops the clock when Live has written
-// the page. It reports the median and the 95th percentile (ms-median, ms-p95), and the same up to
-// the watcher's delivery of the batch alone (watch-ms-median, watch-ms-p95).
+// sample site's stand-in generator, its content in a folder of its own name (contentDir =
+// "site-content", which the watch follows from the site's map): the time from a write to
+// robotsmith's own write of the page it concerns, fixed, less the debounce (watch.DefaultQuiet),
+// which SPEC §8's debounce makes on purpose. Each iteration makes its write and then, as robotsmith
+// watch does, waits for the batch, gives it to pipeline.Live and stops the clock when Live has
+// written the page. It reports the median and the 95th percentile (ms-median, ms-p95), the same
+// up to the watcher's delivery of the batch alone (watch-ms-median, watch-ms-p95), and up to the
+// reload a preview's page hears (reload-ms-median, reload-ms-p95): as robotsmith watch --serve
+// does, serve.Server.Reload after the batch, the clock stopped when a client of the server's event
+// stream (a page's script) has read the reload.
 //
-//   - page: the generator rewrote the page alone (a template edit, hugo server rendering a page a
-//     browser asked for): the page alone is processed.
-//   - front-matter: a source was edited too, in the same batch (an author's edit, and the page the
-//     generator wrote for it): the site is mapped again before the page is processed (site.Remap:
-//     the edited source read again, the other sources' readings kept).
+//   - page: the generator rewrote one output page in place as Hugo does (truncate, write, close;
+//     the generator's page, without robotsmith's block): a template edit, hugo server rendering a
+//     page a browser asked for. The page alone is processed.
+//   - front-matter: an author added robots: noindex to a page's front matter, in the content
+//     folder: the site is mapped again (plan.Plan.Remap: the edited source read again, the other
+//     sources' readings kept), and the page, now noindex, is written before the generator writes
+//     it again; the clock stops at that write (the batch's flip to noindex).
+//   - source-and-page: a source's body edited and the page the generator wrote for it, in the
+//     same batch: the site is mapped again before the page is processed.
 //
 // The figures of docs/internals/performance.md, "Watch mode" (50 edits on a 10,000-page site; the
 // site is written once, first):
@@ -59,6 +72,7 @@ func BenchmarkLatency(b *testing.B) {
 	if err := standin.Generate(site); err != nil {
 		b.Fatal(err)
 	}
+	contentDir := moveContent(b, site)
 	public := filepath.Join(site, "public")
 	var pages, sources []string
 	filepath.WalkDir(public, func(p string, d fs.DirEntry, err error) error {
@@ -67,7 +81,7 @@ func BenchmarkLatency(b *testing.B) {
 		}
 		return nil
 	})
-	filepath.WalkDir(filepath.Join(site, "content"), func(p string, d fs.DirEntry, err error) error {
+	filepath.WalkDir(contentDir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && !d.IsDir() && filepath.Ext(p) == ".md" {
 			sources = append(sources, p)
 		}
@@ -115,26 +129,40 @@ func BenchmarkLatency(b *testing.B) {
 		b.Fatalf("only %d pages to edit", len(sample))
 	}
 	roots, skip := l.Watch()
+	if !slices.Contains(roots, contentDir) {
+		b.Fatalf("the watch's roots %q lack the content folder %s", roots, contentDir)
+	}
 	w, err := watch.New(watch.Options{Roots: roots, Skip: skip, Own: own})
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer w.Close()
+	pv := newPreviewClient(b, public)
+	flips := flipSources(b, sources)
+	if len(flips) == 0 {
+		b.Fatal("no source to add robots: noindex to")
+	}
 
-	edit := 0
-	for _, frontMatter := range []bool{false, true} {
-		name := "page"
-		if frontMatter {
-			name = "front-matter"
-		}
+	edit, flipped := 0, 0
+	for _, name := range []string{"page", "front-matter", "source-and-page"} {
 		b.Run(name, func(b *testing.B) {
-			var lat, delivery []time.Duration
+			var lat, delivery, reload []time.Duration
 			for b.Loop() {
+				if name == "front-matter" {
+					// Each source once (and put back as it was when the benchmark ends).
+					src := flips[flipped%len(flips)]
+					flipped++
+					d, dl, r, ok := flipOne(b, ctx, w, l, pv, src)
+					if ok {
+						lat, delivery, reload = append(lat, d), append(delivery, dl), append(reload, r)
+					}
+					continue
+				}
 				k := edit % len(sample)
 				edit++
 				p := sample[k]
 				rel, _ := filepath.Rel(public, p)
-				if frontMatter {
+				if name == "source-and-page" {
 					// An edit of a page's body: the site is mapped again, no decision changes.
 					src := sources[(edit*104729)%len(sources)]
 					f, err := os.OpenFile(src, os.O_APPEND|os.O_WRONLY, 0)
@@ -183,11 +211,156 @@ func BenchmarkLatency(b *testing.B) {
 						lat = append(lat, time.Since(wrote)-watch.DefaultQuiet)
 						delivery = append(delivery, got.Sub(wrote)-watch.DefaultQuiet)
 					}
+					if done || !u.Retry {
+						// As robotsmith watch --serve: a batch reloads the preview.
+						pv.reload(b)
+					}
+					if done {
+						reload = append(reload, time.Since(wrote)-watch.DefaultQuiet)
+					}
 				}
 			}
 			report(b, lat, "ms")
 			report(b, delivery, "watch-ms")
+			report(b, reload, "reload-ms")
 		})
+	}
+}
+
+// flipOne adds robots: noindex to the front matter of the source src (YAML, public) and waits, as
+// robotsmith watch does, until a batch has written its page, now noindex (a flip): the times from
+// the edit to that write, to the watcher's delivery of its batch and to the reload the preview's
+// client hears, each less the debounce. ok is false when no batch flipped a page within a few
+// seconds of quiet (the source's page was noindex already, by a rule).
+func flipOne(b *testing.B, ctx context.Context, w *watch.Watcher, l *pipeline.Live, pv *previewClient, src string) (lat, delivery, reload time.Duration, ok bool) {
+	data, err := os.ReadFile(src)
+	if err != nil {
+		b.Fatal(err)
+	}
+	edited := append([]byte("---\nrobots: noindex\n"), data[len("---\n"):]...)
+	if err := os.WriteFile(src, edited, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	wrote := time.Now()
+	for {
+		next, cancel := context.WithTimeout(ctx, 5*time.Second)
+		batch, err := w.Next(next)
+		cancel()
+		if errors.Is(err, context.DeadlineExceeded) {
+			b.Logf("%s: no page became noindex", src)
+			return 0, 0, 0, false
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		got := time.Now()
+		u := l.Apply(ctx, batch)
+		if len(u.Errs) > 0 {
+			b.Fatal(u.Errs)
+		}
+		applied := time.Now()
+		done := len(u.Wrote) > 0 && slices.ContainsFunc(u.Flips, func(f pipeline.Flip) bool { return f.To == "noindex" })
+		if done || !u.Retry {
+			pv.reload(b)
+		}
+		if done {
+			return applied.Sub(wrote) - watch.DefaultQuiet, got.Sub(wrote) - watch.DefaultQuiet, time.Since(wrote) - watch.DefaultQuiet, true
+		}
+	}
+}
+
+// moveContent moves the site's content folder to site-content, where hugo.toml's contentDir
+// names it, and puts both back when the benchmark ends. It returns the folder's path.
+func moveContent(b *testing.B, site string) string {
+	config := filepath.Join(site, "hugo.toml")
+	orig, err := os.ReadFile(config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	from, to := filepath.Join(site, "content"), filepath.Join(site, "site-content")
+	if err := os.Rename(from, to); err != nil {
+		b.Fatal(err)
+	}
+	// At the top: below a [table] it would be that table's key.
+	if err := os.WriteFile(config, append([]byte("contentDir = \"site-content\"\n"), orig...), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		os.Rename(to, from)
+		os.WriteFile(config, orig, 0o644)
+	})
+	return to
+}
+
+// flipSources are sources whose page is public and that robots: noindex in their front matter
+// makes noindex: YAML front matter with no robots key of any kind, no draft, no expiry, outside
+// the noindex sections. Each is put back as it was when the benchmark ends.
+func flipSources(b *testing.B, sources []string) []string {
+	var out []string
+	for _, src := range sources {
+		data, err := os.ReadFile(src)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := string(data)
+		if !strings.HasPrefix(s, "---\n") || filepath.Base(src) == "_index.md" ||
+			strings.Contains(filepath.ToSlash(src), "/private/") || strings.Contains(filepath.ToSlash(src), "/archive/") {
+			continue
+		}
+		fm, _, _ := strings.Cut(s[4:], "\n---\n")
+		if strings.Contains(fm, "robots") || strings.Contains(fm, "noindex") || strings.Contains(fm, "draft") ||
+			strings.Contains(fm, "expiryDate") || strings.Contains(fm, "unavailable_after") {
+			continue
+		}
+		out = append(out, src)
+		b.Cleanup(func() { os.WriteFile(src, data, 0o644) })
+		if len(out) == latencySample {
+			break
+		}
+	}
+	return out
+}
+
+// previewClient is a page's script of robotsmith watch --serve: a serve.Server on the output
+// folder, and a client of its event stream.
+type previewClient struct {
+	srv    *serve.Server
+	events chan string // the stream's data lines
+}
+
+func newPreviewClient(b *testing.B, public string) *previewClient {
+	srv, err := serve.New(public, headers.Netlify)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ts := httptest.NewServer(srv)
+	b.Cleanup(ts.Close)
+	b.Cleanup(func() { srv.Close() }) // first: ends the stream, which ts.Close waits for
+	resp, err := http.Get(ts.URL + serve.EventsPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pc := &previewClient{srv: srv, events: make(chan string, 64)}
+	go func() {
+		defer resp.Body.Close()
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
+				pc.events <- d
+			}
+		}
+	}()
+	<-pc.events // the count on connecting
+	return pc
+}
+
+// reload calls Reload and waits until the client has read it.
+func (pc *previewClient) reload(b *testing.B) {
+	pc.srv.Reload()
+	select {
+	case <-pc.events:
+	case <-time.After(10 * time.Second):
+		b.Fatal("the preview's client heard no reload")
 	}
 }
 
