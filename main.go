@@ -860,7 +860,12 @@ func runSite(write bool) func(context.Context, *cli, *options, []string) error {
 		c.annotate(opt.Root, errs, findings, warnings)
 		if err != nil {
 			what := "check failed"
-			if write {
+			switch {
+			case errors.Is(err, pipeline.ErrOutputWritten):
+				// The site's host files are committed after the output's: their failure leaves
+				// the output's files in place.
+				what = "build failed, the output's files were written, the site's host files were not"
+			case write:
 				what = "build failed, no file was written"
 			}
 			fmt.Fprintf(c.stderr, "robotsmith: %s (%s)\n", what, pipeline.Plural(len(errs), "error"))

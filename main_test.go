@@ -1204,3 +1204,68 @@ func TestStamp(t *testing.T) {
 		})
 	}
 }
+
+// TestBuildFailedLine: the last line of a failed build says what was written. The site's own host
+// files (vercel.json) are committed after the output's files; when that second commit fails (here
+// vercel.json changes the moment the progress line says "committing", on a clock past the first
+// second), the output's files are in place and the line must not say that no file was written.
+func TestBuildFailedLine(t *testing.T) {
+	tests := []struct {
+		desc          string
+		vercel        string // vercel.json as given
+		touch         bool   // change vercel.json once the run commits
+		wantLast      string
+		outputWritten bool
+	}{
+		{"vercel.json unreadable, before anything is written", "{\n  \"headers\": [\n", false,
+			"robotsmith: build failed, no file was written (1 error)\n", false},
+		{"vercel.json changed while the site's files were committed", "{}\n", true,
+			"robotsmith: build failed, the output's files were written, the site's host files were not (1 error)\n", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFile(t, dir, "robotsmith.yaml", "output: public\nheaders: {format: [netlify, vercel]}\nrules:\n  - path: /**/*.pdf\n    robots: noindex\n")
+			writeFile(t, dir, "vercel.json", tc.vercel)
+			writeFile(t, dir, "public/index.html", "<!DOCTYPE html>\n<html><head>\n<title>A</title>\n</head><body>a</body></html>\n")
+			writeFile(t, dir, "public/files/x.pdf", "%PDF-1.4\n")
+			vercel := filepath.Join(dir, "vercel.json")
+			touched := false
+			stderr := &writeHook{fn: func(s string) {
+				if tc.touch && !touched && strings.Contains(s, "committing") {
+					touched = true
+					later := time.Now().Add(time.Hour)
+					if err := os.Chtimes(vercel, later, later); err != nil {
+						t.Error(err)
+					}
+				}
+			}}
+			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+			looks := 0
+			var stdout bytes.Buffer
+			c := &cli{stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" },
+				terminal: func(io.Writer) bool { return true },
+				now: func() time.Time {
+					looks++
+					return start.Add(time.Duration(looks) * time.Second)
+				}}
+			if err := c.run(context.Background(), []string{"build", dir}); err == nil {
+				t.Fatalf("build passed: stderr %q", stderr.String())
+			}
+			if tc.touch && !touched {
+				t.Fatalf("no progress line said \"committing\": %q", stderr.String())
+			}
+			lines := strings.SplitAfter(stderr.String(), "\n")
+			if got := lines[len(lines)-2]; got != tc.wantLast {
+				t.Errorf("last line: got %q, want %q (stderr %q)", got, tc.wantLast, stderr.String())
+			}
+			_, err := os.Stat(filepath.Join(dir, "public", "_headers"))
+			if got := err == nil; got != tc.outputWritten {
+				t.Errorf("public/_headers written: got %v, want %v", got, tc.outputWritten)
+			}
+			if b, err := os.ReadFile(vercel); err != nil || string(b) != tc.vercel {
+				t.Errorf("vercel.json: got %q (%v), want it as given, %q", b, err, tc.vercel)
+			}
+		})
+	}
+}

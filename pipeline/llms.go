@@ -242,12 +242,15 @@ const maxHeadText = 300
 // llmsPages are the site and the pages llms_txt: generate lists: every HTML page that is
 // indexable (not noindex for every crawler, not an error page or a redirect) and that no reason of
 // why keeps from AI readers, in the order of the output's files, each grouped under its first path
-// segment, with its Markdown twin where the output has one. The site's title and description are
-// the home page's. Only each page's head is read, and only its title and description kept.
+// segment (llmsSections), with its Markdown twin where the output has one. The site's title and
+// description are the home page's; where the home page is not listed or has no title, the title is
+// the generator's (site.Site.Title), else the host name of the base URL: llmstxt.org requires the
+// H1. Only each page's head is read, and only its title and description kept.
 func (ps *pass) llmsPages(why func(string) string) (llmstxt.Info, []llmstxt.Page, error) {
 	var (
 		info  llmstxt.Info
 		pages []llmstxt.Page
+		lists = map[string]string{} // a section's list page's title, by folder
 	)
 	urls := ps.p.URLs()
 	for i := range ps.files {
@@ -267,20 +270,61 @@ func (ps *pass) llmsPages(why func(string) string) (llmstxt.Info, []llmstxt.Page
 		pg := llmstxt.Page{URL: url, Title: title, Description: desc, Markdown: ps.markdownTwin(f)}
 		// A page below a folder is listed under the folder's name; one at the top, under
 		// llmstxt.RootSection.
-		if seg, _, below := strings.Cut(strings.TrimPrefix(f.URL(), urls.Path()), "/"); below {
+		if seg, rest, below := strings.Cut(strings.TrimPrefix(f.URL(), urls.Path()), "/"); below {
 			pg.Section = seg
+			if rest == "" && title != "" {
+				lists[seg] = title
+			}
 		}
 		if f.URL() == urls.Path() {
 			info = llmstxt.Info{Title: title, Description: desc}
 		}
 		pages = append(pages, pg)
 	}
+	if info.Title == "" {
+		info.Title = ps.p.Site().Title
+	}
+	if info.Title == "" && urls.Own() {
+		info.Title = urls.Base().Hostname()
+	}
+	llmsSections(pages, lists)
 	// The pages at the top (the home page first) come before the sections, as a site's own
 	// llms.txt begins.
 	slices.SortStableFunc(pages, func(a, b llmstxt.Page) int {
 		return cmp.Compare(min(len(a.Section), 1), min(len(b.Section), 1))
 	})
 	return info, pages, nil
+}
+
+// llmsSections heads each section of pages (a folder's name, Page.Section) with the title of its
+// list page (lists, by folder: the page at the folder's URL, listed, with a title), as the site
+// names the section; a section without one keeps its folder's name. A title that two sections
+// would share, or that another section's heading already is, would merge them under one heading:
+// those keep their folders' names.
+func llmsSections(pages []llmstxt.Page, lists map[string]string) {
+	if len(lists) == 0 {
+		return
+	}
+	heading := map[string]string{} // by folder
+	uses := map[string]int{llmstxt.RootSection: 1}
+	for _, pg := range pages {
+		if _, ok := heading[pg.Section]; ok || pg.Section == "" {
+			continue
+		}
+		h := cmp.Or(lists[pg.Section], pg.Section)
+		heading[pg.Section] = h
+		uses[h]++
+	}
+	for seg, h := range heading {
+		if h != seg && (uses[h] > 1 || heading[h] != "") {
+			heading[seg] = seg
+		}
+	}
+	for i := range pages {
+		if pages[i].Section != "" {
+			pages[i].Section = heading[pages[i].Section]
+		}
+	}
 }
 
 // markdownTwin is the URL of a page's Markdown twin, where the output has one: index.md beside an

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/llmstxt"
 	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/testsupport/testtool"
 	"github.com/robotsmith/robotsmith/watch"
@@ -85,6 +86,7 @@ func TestLLMsTxt(t *testing.T) {
 		llms, full       string // goldens; "" for the theme's file unchanged
 		findings         []string
 		remove           string // a file of the fixture to remove first
+		given            map[string]string
 		changed          bool
 		secondBuildWrite bool
 	}{
@@ -99,12 +101,27 @@ func TestLLMsTxt(t *testing.T) {
 		}},
 		{desc: "generate", cfg: "llms_txt: generate\n", llms: "generate.llms.txt", full: "prune.llms-full.txt", changed: true},
 		{desc: "generate without a theme's file", cfg: "llms_txt: generate\n", remove: "public/llms.txt", llms: "generate-new.llms.txt", full: "prune.llms-full.txt", changed: true},
+		// llmstxt.org requires the H1: without the home page's title, the site's own (hugo.toml's
+		// title), else the host name of its base URL.
+		{desc: "generate, the home page noindex", cfg: "llms_txt: generate\nrules:\n  - path: /\n    robots: noindex\n", remove: "public/llms.txt",
+			llms: "generate-home-noindex.llms.txt", full: "prune.llms-full.txt", changed: true},
+		{desc: "generate, the home page noindex and no site title", cfg: "llms_txt: generate\nrules:\n  - path: /\n    robots: noindex\n", remove: "public/llms.txt",
+			given: map[string]string{"hugo.toml": "baseURL = \"https://example.org/\"\n"},
+			llms:  "generate-host.llms.txt", full: "prune.llms-full.txt", changed: true},
+		// A section is headed by its list page's title where that page is listed, else by its folder.
+		{desc: "generate, the sections' list pages", cfg: "llms_txt: generate\nrules:\n  - path: /docs/\n    robots: noindex\n", remove: "public/llms.txt",
+			given: map[string]string{
+				"public/blog/index.html": "<!DOCTYPE html>\n<html><head><title>The blog | Fixture site</title></head><body></body></html>\n",
+				"public/docs/index.html": "<!DOCTYPE html>\n<html><head><title>Docs | Fixture site</title></head><body></body></html>\n",
+			},
+			llms: "generate-sections.llms.txt", full: "prune.llms-full.txt", changed: true},
 		{desc: "off", cfg: "llms_txt: off\n"},
 		{desc: "input no", cfg: "ai:\n  input: no\n", llms: "input-no.llms.txt", full: "input-no.llms-full.txt", changed: true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			dir := llmsSite(t, tc.cfg)
+			writeTree(t, dir, tc.given)
 			if tc.remove != "" {
 				if err := os.Remove(filepath.Join(dir, tc.remove)); err != nil {
 					t.Fatal(err)
@@ -269,7 +286,8 @@ func TestExplainLLMsAndBlock(t *testing.T) {
 // robots: noindex (Hugo does not read robotsmith's key): built with the hextra theme itself
 // (v0.12, its layouts/llms.txt), a page of `robots: noindex` was listed the same way, as
 // "- [Secret](https://example.org/docs/secret/): Not for anyone.". robotsmith prunes those links
-// (prune), or writes its own list with each page's Markdown twin (generate).
+// (prune), or writes its own list with each page's Markdown twin (generate), each section headed
+// by the <title> Hugo wrote in its list page ("Blog | Theme fixture").
 func TestHugoThemeLLMsTxt(t *testing.T) {
 	hugo := hugoBinary(t)
 	for _, tc := range []struct{ mode, golden string }{
@@ -321,4 +339,37 @@ func TestJekyllPluginLLMsTxt(t *testing.T) {
 	site = readTree(t, dir)
 	llmsGolden(t, "jekyll-plugin.llms.txt", site["_site/llms.txt"])
 	llmsGolden(t, "jekyll-plugin.llms-full.txt", site["_site/llms-full.txt"])
+}
+
+// TestLLMsSections: a section is headed by its list page's title, unless that would merge it with
+// another section (a title two share, another folder's name, the top pages' heading).
+func TestLLMsSections(t *testing.T) {
+	tests := []struct {
+		desc     string
+		sections []string // each page's folder
+		lists    map[string]string
+		want     []string
+	}{
+		{"no list page", []string{"", "blog", "docs"}, nil, []string{"", "blog", "docs"}},
+		{"a list page's title", []string{"", "blog", "blog", "docs"}, map[string]string{"blog": "Blog"}, []string{"", "Blog", "Blog", "docs"}},
+		{"a title two share", []string{"blog", "news"}, map[string]string{"blog": "Posts", "news": "Posts"}, []string{"blog", "news"}},
+		{"another folder's name", []string{"blog", "docs"}, map[string]string{"blog": "docs"}, []string{"blog", "docs"}},
+		{"the top pages' heading", []string{"", "blog"}, map[string]string{"blog": llmstxt.RootSection}, []string{"", "blog"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			pages := make([]llmstxt.Page, len(tc.sections))
+			for i, s := range tc.sections {
+				pages[i].Section = s
+			}
+			llmsSections(pages, tc.lists)
+			var got []string
+			for _, pg := range pages {
+				got = append(got, pg.Section)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("sections: got %q, want %q", got, tc.want)
+			}
+		})
+	}
 }

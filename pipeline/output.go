@@ -372,8 +372,12 @@ func (out *output) commit(ctx context.Context) (wrote bool, warnings []problem.P
 	// output's files in place, and the site's as they were, for the next build to write.
 	siteWrote, siteWarnings, err := out.site.commit(ctx)
 	if err != nil {
-		return n > 0, warnings, problem.Wrap(0, problem.Position{File: out.site.dir},
-			fmt.Errorf("the output's files were written, and the site's host files (vercel.json, firebase.json) were not; the next build writes them: %w", err))
+		if n == 0 {
+			return false, warnings, problem.Wrap(0, problem.Position{File: out.site.dir},
+				fmt.Errorf("the site's host files (vercel.json, firebase.json) were not written; the next build writes them: %w", err))
+		}
+		return true, warnings, problem.Wrap(0, problem.Position{File: out.site.dir},
+			fmt.Errorf("%w, and the site's host files (vercel.json, firebase.json) were not; the next build writes them: %w", ErrOutputWritten, err))
 	}
 	return n > 0 || siteWrote, append(warnings, siteWarnings...), nil
 }

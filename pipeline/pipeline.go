@@ -120,8 +120,13 @@ var ErrCommand error = problem.New(problem.CommandFailed, problem.Position{}, "c
 // problem.OutputNotFound.
 var ErrNoOutput error = problem.New(problem.OutputNotFound, problem.Position{}, "output folder not found")
 
+// ErrOutputWritten is wrapped in the error of a build that put the output's files in place and
+// then could not put the site's own host files (vercel.json, firebase.json, committed after the
+// output's) in place: the one failed build that wrote files, which its last line must say.
+var ErrOutputWritten = errors.New("the output's files were written")
+
 // Run does `build` (opt.Write) or `check`. A build that returns an error has changed no output
-// file; one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors. Every error it
+// file, unless the error wraps ErrOutputWritten (then Report.Wrote says so); one stopped by ctx (SIGINT, SIGTERM) returns ctx's error among its errors. Every error it
 // joins is (or wraps) a problem.Problem with its code (Problems takes them apart).
 func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 	defer func() { err = coded(err) }()
@@ -212,6 +217,7 @@ func Run(ctx context.Context, opt Options) (rep *Report, err error) {
 	wrote, warnings, err := out.commit(ctx)
 	rep.listChanged(files)
 	if err != nil {
+		rep.Wrote = wrote
 		return rep, err
 	}
 	rep.Wrote = wrote

@@ -398,6 +398,7 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 	h.buildExpired = toBool(cfg["buildexpired"]) || toBool(s.opt.Env("HUGO_BUILDEXPIRED"))
 	h.decodeLanguages(s, cfg)
 	h.decodeRoots(s, cfg)
+	s.Title = hugoTitle(cfg, h.defaultLang, s.opt.Env("HUGO_TITLE"))
 
 	switch v := cfg["uglyurls"].(type) {
 	case map[string]any:
@@ -431,6 +432,24 @@ func (h *hugoConfig) decode(s *Site, cfg map[string]any) error {
 
 // decodeLanguages reads the configured, enabled languages in Hugo's order: by weight (0 last),
 // then by code.
+// hugoTitle is the site's title as Hugo gives it to the default language's pages (.Site.Title):
+// HUGO_TITLE (env), else the default language's own title, else the configuration's.
+func hugoTitle(cfg map[string]any, defaultLang, env string) string {
+	if env != "" {
+		return env
+	}
+	if langs, ok := cfg["languages"].(map[string]any); ok {
+		for code, v := range langs {
+			if lm, ok := v.(map[string]any); ok && strings.EqualFold(code, defaultLang) {
+				if t := strOr(lm["title"], ""); t != "" {
+					return t
+				}
+			}
+		}
+	}
+	return strOr(cfg["title"], "")
+}
+
 func (h *hugoConfig) decodeLanguages(s *Site, cfg map[string]any) {
 	disabled := map[string]bool{}
 	for _, l := range toStrings(cfg["disablelanguages"]) {

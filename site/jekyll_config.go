@@ -45,6 +45,7 @@ type jekyllConfig struct {
 	defaults       []jekyllDefault
 	baseurl        string
 	url            string // the site's scheme and host (`url`), "" when not set
+	title          string // the site's title (`title`), "" when not set
 	loc            *time.Location
 	future         bool
 	unpublished    bool
@@ -116,6 +117,7 @@ func (s *Site) openJekyll() error {
 	}
 	s.jek = c
 	s.gen = jekyllGen{s}
+	s.Title = c.title
 	if c.url != "" || c.baseurl != "" {
 		// site.url + site.baseurl, as Jekyll's absolute_url filter joins them.
 		s.BaseURL = strings.TrimSuffix(c.url, "/") + "/" + strings.Trim(c.baseurl, "/")
@@ -176,6 +178,11 @@ func (r *jekyllConfigReader) key(k frontmatter.Key) {
 		// robotsmith (a value that is not a string is no base URL).
 		if s, ok := v.Scalar(); ok {
 			r.c.url = s
+		}
+	case "title":
+		// Read for llms.txt's H1 only, and likewise never refused.
+		if s, ok := v.Scalar(); ok {
+			r.c.title = s
 		}
 	case "source", "destination", "collections_dir", "baseurl", "permalink", "paginate_path", "markdown_ext", "timezone":
 		s, ok := v.Scalar()

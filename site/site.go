@@ -85,6 +85,10 @@ type Site struct {
 	// baseURL (HUGO_BASEURL overrides it), Jekyll's url followed by its baseurl. Pages' links and
 	// sitemaps' <loc> are absolute URLs under it. "" when the configuration sets none.
 	BaseURL string
+	// Title is the site's title, as its generator's configuration says: Hugo's title (the default
+	// language's own title over it; HUGO_TITLE overrides both), Jekyll's title. "" when it sets
+	// none.
+	Title string
 
 	opt  Options
 	gen  generator
