@@ -16,11 +16,11 @@ func TestLimit(t *testing.T) {
 		{0, Budget},
 		{20 << 20, Budget},              // twice it fits the budget
 		{30 << 20, Budget},              // it does not, but 26 MiB is left: the budget binds
-		{Budget - room, Budget},         // 36 MiB: the least room the budget leaves
+		{Budget - room, Budget},         // 33 MiB: the least room the budget leaves
 		{Budget - room + 1, Budget + 2}, // a byte more: two bytes more, no jump
-		{37 << 20, 58 << 20},            // 21 MiB of room
-		{40 << 20, 64 << 20},            // 24 MiB of room
-		{1 << 40, 2<<40 - 16<<20},       // a site far larger than the budget
+		{37 << 20, 61 << 20},            // 24 MiB of room
+		{40 << 20, 67 << 20},            // 27 MiB of room
+		{1 << 40, 2<<40 - 13<<20},       // a site far larger than the budget
 		{math.MaxUint64, math.MaxInt64}, // no overflow
 		{(math.MaxInt64-Budget)/2 + Budget - room + 1, math.MaxInt64}, // nor at the edge
 		{(math.MaxInt64-Budget)/2 + Budget - room, math.MaxInt64 - 1}, // the largest that is worked out
