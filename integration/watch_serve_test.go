@@ -28,10 +28,7 @@ func TestWatchServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Hugo and Chromium; not with -short")
 	}
-	hugo, version := testtool.Hugo(t)
-	if version != testtool.HugoVersion {
-		testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", hugo, version, testtool.HugoVersion)
-	}
+	hugo := watchHugo(t)
 	tests := []struct {
 		desc   string
 		config string // robotsmith.yaml's text; "" keeps the fixture's
