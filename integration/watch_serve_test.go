@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -53,15 +52,7 @@ func TestWatchServe(t *testing.T) {
 			}
 			addr := "127.0.0.1:" + strconv.Itoa(testtool.FreePort(t))
 			base := "http://" + addr
-			cmd := exec.Command(bin, "watch", "--serve", addr, site, "--", hugo, "--watch")
-			stdout, stderr := &testtool.Output{}, &testtool.Output{}
-			cmd.Stdout, cmd.Stderr = stdout, stderr
-			cmd.WaitDelay = 10 * time.Second
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait(); close(exited) }()
+			cmd, stdout, stderr, exited := startWatch(t, bin, "watch", "--serve", addr, site, "--", hugo, "--watch")
 			defer func() {
 				cmd.Process.Signal(os.Interrupt)
 				if err := <-exited; err != nil {

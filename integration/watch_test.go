@@ -394,6 +394,23 @@ func exerciseAll(t *testing.T, runs []watchRun) {
 	}
 }
 
+// startWatch starts robotsmith's binary bin with args, its output kept, and returns the command,
+// its stdout and stderr, and its exit status, sent once and then closed: once waitFor has taken
+// the status, a deferred stop does not wait for a second one.
+func startWatch(t *testing.T, bin string, args ...string) (*exec.Cmd, *testtool.Output, *testtool.Output, <-chan error) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stdout, stderr := &testtool.Output{}, &testtool.Output{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); close(exited) }()
+	return cmd, stdout, stderr, exited
+}
+
 // exercise runs robotsmith's binary bin as `robotsmith watch SITE -- GENERATOR ARGS` on a copy of
 // the run's fixture, makes each step's edit in turn and waits for what it wants, then stops it with
 // Ctrl-C and checks that it exits 0, that the generator's process group is gone, and that robotsmith
@@ -406,17 +423,7 @@ func (run watchRun) exercise(t *testing.T, bin string) {
 	for _, a := range run.args {
 		args = append(args, strings.ReplaceAll(a, "{port}", strconv.Itoa(testtool.FreePort(t))))
 	}
-	cmd := exec.Command(bin, args...)
-	stdout, stderr := &testtool.Output{}, &testtool.Output{}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = 10 * time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Its status, then closed: once waitFor has taken the status, the deferred stop does not wait
-	// for a second one.
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); close(exited) }()
+	cmd, stdout, stderr, exited := startWatch(t, bin, args...)
 	stopped := false
 	defer func() {
 		if !stopped {
