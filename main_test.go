@@ -243,33 +243,40 @@ func TestRunArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := runCmd(t, tc.args...)
-			if r.code != tc.code {
-				t.Errorf("exit: got %d, want %d (stderr %q)", r.code, tc.code, r.stderr)
-			}
-			if !strings.Contains(r.stdout, tc.stdout) {
-				t.Errorf("stdout: got %q, want it to contain %q", r.stdout, tc.stdout)
-			}
-			if tc.stdout == "" && r.stdout != "" {
-				t.Errorf("stdout: got %q, want nothing", r.stdout)
-			}
-			if tc.code == 2 {
-				// A usage error is one line, not the usage.
-				if r.stdout != "" {
-					t.Errorf("stdout: got %q, want nothing", r.stdout)
-				}
-				if got, want := r.stderr, tc.stderr+"\n"; got != want {
-					t.Errorf("stderr: got %q, want the one line %q", got, want)
-				}
-				return
-			}
-			if !strings.Contains(r.stderr, tc.stderr) {
-				t.Errorf("stderr: got %q, want it to contain %q", r.stderr, tc.stderr)
-			}
-			if tc.stderr == "" && r.stderr != "" {
-				t.Errorf("stderr: got %q, want nothing", r.stderr)
-			}
+			checkRun(t, runCmd(t, tc.args...), tc.code, tc.stdout, tc.stderr)
 		})
+	}
+}
+
+// checkRun compares a run of robotsmith with a row of a table of command lines: its exit status
+// is code; stdout holds stdout, and is empty when stdout is ""; stderr holds stderr, and is empty
+// when stderr is "". A usage error (exit 2) prints nothing on stdout and stderr is then the one
+// line, not the usage.
+func checkRun(t *testing.T, r runResult, code int, stdout, stderr string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit: got %d, want %d (stderr %q)", r.code, code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, stdout) {
+		t.Errorf("stdout: got %q, want it to contain %q", r.stdout, stdout)
+	}
+	if stdout == "" && r.stdout != "" {
+		t.Errorf("stdout: got %q, want nothing", r.stdout)
+	}
+	if code == 2 {
+		if r.stdout != "" {
+			t.Errorf("stdout: got %q, want nothing", r.stdout)
+		}
+		if got, want := r.stderr, stderr+"\n"; got != want {
+			t.Errorf("stderr: got %q, want the one line %q", got, want)
+		}
+		return
+	}
+	if !strings.Contains(r.stderr, stderr) {
+		t.Errorf("stderr: got %q, want it to contain %q", r.stderr, stderr)
+	}
+	if stderr == "" && r.stderr != "" {
+		t.Errorf("stderr: got %q, want nothing", r.stderr)
 	}
 }
 
