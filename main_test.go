@@ -628,6 +628,20 @@ func (w *writeHook) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
+// drawingCLI is a cli on a terminal whose clock moves a second at each look, so that every
+// progress line is drawn the moment it changes: a test's writeHook on stderr sees each phase as it
+// begins.
+func drawingCLI(stdout, stderr io.Writer) *cli {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	looks := 0
+	return &cli{stdout: stdout, stderr: stderr, getenv: func(string) string { return "" },
+		terminal: func(io.Writer) bool { return true },
+		now: func() time.Time {
+			looks++
+			return start.Add(time.Duration(looks) * time.Second)
+		}}
+}
+
 // TestProgressFirstLine: the progress line names the phase as soon as the run begins reading the
 // sources, not once they are read. The test's terminal makes a source page noindex the moment the
 // line says "reading sources" (a clock past the first second draws it at once): the run reads the
@@ -650,15 +664,8 @@ func TestProgressFirstLine(t *testing.T) {
 			writeFile(t, dir, "content/about.md", strings.Replace(string(b), "+++\n", "+++\nrobots = \"noindex\"\n", 1))
 		}
 	}}
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	looks := 0
 	var stdout bytes.Buffer
-	c := &cli{stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" },
-		terminal: func(io.Writer) bool { return true },
-		now: func() time.Time {
-			looks++
-			return start.Add(time.Duration(looks) * time.Second)
-		}}
+	c := drawingCLI(&stdout, stderr)
 	c.run(context.Background(), []string{"check", dir})
 	if !edited {
 		t.Fatalf("no progress line said \"reading sources\": %q", stderr.String())
@@ -1247,15 +1254,7 @@ func TestBuildFailedLine(t *testing.T) {
 					}
 				}
 			}}
-			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			looks := 0
-			var stdout bytes.Buffer
-			c := &cli{stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" },
-				terminal: func(io.Writer) bool { return true },
-				now: func() time.Time {
-					looks++
-					return start.Add(time.Duration(looks) * time.Second)
-				}}
+			c := drawingCLI(&bytes.Buffer{}, stderr)
 			if err := c.run(context.Background(), []string{"build", dir}); err == nil {
 				t.Fatalf("build passed: stderr %q", stderr.String())
 			}
