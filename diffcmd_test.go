@@ -77,28 +77,7 @@ func TestDiffArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := runCmd(t, tc.args...)
-			if r.code != tc.code {
-				t.Errorf("exit: got %d, want %d (stderr %q)", r.code, tc.code, r.stderr)
-			}
-			if !strings.Contains(r.stdout, tc.stdout) {
-				t.Errorf("stdout: got %q, want it to contain %q", r.stdout, tc.stdout)
-			}
-			if tc.code == 2 {
-				if r.stdout != "" {
-					t.Errorf("stdout: got %q, want nothing", r.stdout)
-				}
-				if got, want := r.stderr, tc.stderr+"\n"; got != want {
-					t.Errorf("stderr: got %q, want the one line %q", got, want)
-				}
-				return
-			}
-			if !strings.Contains(r.stderr, tc.stderr) {
-				t.Errorf("stderr: got %q, want it to contain %q", r.stderr, tc.stderr)
-			}
-			if tc.stderr == "" && r.stderr != "" {
-				t.Errorf("stderr: got %q, want nothing", r.stderr)
-			}
+			checkRun(t, runCmd(t, tc.args...), tc.code, tc.stdout, tc.stderr)
 		})
 	}
 }

@@ -243,33 +243,40 @@ func TestRunArgs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := runCmd(t, tc.args...)
-			if r.code != tc.code {
-				t.Errorf("exit: got %d, want %d (stderr %q)", r.code, tc.code, r.stderr)
-			}
-			if !strings.Contains(r.stdout, tc.stdout) {
-				t.Errorf("stdout: got %q, want it to contain %q", r.stdout, tc.stdout)
-			}
-			if tc.stdout == "" && r.stdout != "" {
-				t.Errorf("stdout: got %q, want nothing", r.stdout)
-			}
-			if tc.code == 2 {
-				// A usage error is one line, not the usage.
-				if r.stdout != "" {
-					t.Errorf("stdout: got %q, want nothing", r.stdout)
-				}
-				if got, want := r.stderr, tc.stderr+"\n"; got != want {
-					t.Errorf("stderr: got %q, want the one line %q", got, want)
-				}
-				return
-			}
-			if !strings.Contains(r.stderr, tc.stderr) {
-				t.Errorf("stderr: got %q, want it to contain %q", r.stderr, tc.stderr)
-			}
-			if tc.stderr == "" && r.stderr != "" {
-				t.Errorf("stderr: got %q, want nothing", r.stderr)
-			}
+			checkRun(t, runCmd(t, tc.args...), tc.code, tc.stdout, tc.stderr)
 		})
+	}
+}
+
+// checkRun compares a run of robotsmith with a row of a table of command lines: its exit status
+// is code; stdout holds stdout, and is empty when stdout is ""; stderr holds stderr, and is empty
+// when stderr is "". A usage error (exit 2) prints nothing on stdout and stderr is then the one
+// line, not the usage.
+func checkRun(t *testing.T, r runResult, code int, stdout, stderr string) {
+	t.Helper()
+	if r.code != code {
+		t.Errorf("exit: got %d, want %d (stderr %q)", r.code, code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, stdout) {
+		t.Errorf("stdout: got %q, want it to contain %q", r.stdout, stdout)
+	}
+	if stdout == "" && r.stdout != "" {
+		t.Errorf("stdout: got %q, want nothing", r.stdout)
+	}
+	if code == 2 {
+		if r.stdout != "" {
+			t.Errorf("stdout: got %q, want nothing", r.stdout)
+		}
+		if got, want := r.stderr, stderr+"\n"; got != want {
+			t.Errorf("stderr: got %q, want the one line %q", got, want)
+		}
+		return
+	}
+	if !strings.Contains(r.stderr, stderr) {
+		t.Errorf("stderr: got %q, want it to contain %q", r.stderr, stderr)
+	}
+	if stderr == "" && r.stderr != "" {
+		t.Errorf("stderr: got %q, want nothing", r.stderr)
 	}
 }
 
@@ -621,6 +628,20 @@ func (w *writeHook) Write(p []byte) (int, error) {
 	return w.Buffer.Write(p)
 }
 
+// drawingCLI is a cli on a terminal whose clock moves a second at each look, so that every
+// progress line is drawn the moment it changes: a test's writeHook on stderr sees each phase as it
+// begins.
+func drawingCLI(stdout, stderr io.Writer) *cli {
+	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	looks := 0
+	return &cli{stdout: stdout, stderr: stderr, getenv: func(string) string { return "" },
+		terminal: func(io.Writer) bool { return true },
+		now: func() time.Time {
+			looks++
+			return start.Add(time.Duration(looks) * time.Second)
+		}}
+}
+
 // TestProgressFirstLine: the progress line names the phase as soon as the run begins reading the
 // sources, not once they are read. The test's terminal makes a source page noindex the moment the
 // line says "reading sources" (a clock past the first second draws it at once): the run reads the
@@ -643,15 +664,8 @@ func TestProgressFirstLine(t *testing.T) {
 			writeFile(t, dir, "content/about.md", strings.Replace(string(b), "+++\n", "+++\nrobots = \"noindex\"\n", 1))
 		}
 	}}
-	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	looks := 0
 	var stdout bytes.Buffer
-	c := &cli{stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" },
-		terminal: func(io.Writer) bool { return true },
-		now: func() time.Time {
-			looks++
-			return start.Add(time.Duration(looks) * time.Second)
-		}}
+	c := drawingCLI(&stdout, stderr)
 	c.run(context.Background(), []string{"check", dir})
 	if !edited {
 		t.Fatalf("no progress line said \"reading sources\": %q", stderr.String())
@@ -1240,15 +1254,7 @@ func TestBuildFailedLine(t *testing.T) {
 					}
 				}
 			}}
-			start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-			looks := 0
-			var stdout bytes.Buffer
-			c := &cli{stdout: &stdout, stderr: stderr, getenv: func(string) string { return "" },
-				terminal: func(io.Writer) bool { return true },
-				now: func() time.Time {
-					looks++
-					return start.Add(time.Duration(looks) * time.Second)
-				}}
+			c := drawingCLI(&bytes.Buffer{}, stderr)
 			if err := c.run(context.Background(), []string{"build", dir}); err == nil {
 				t.Fatalf("build passed: stderr %q", stderr.String())
 			}

@@ -1,24 +1,18 @@
 package headers
 
 // Integration tests: serve a site with the real nginx, Apache httpd and Caddy (Debian's packages),
-// each started by the test on 127.0.0.1 with a configuration written into a temporary folder, with
-// robotsmith's file included, and read back every file's X-Robots-Tag and Content-Usage.
+// each started by hosttest.ServeServer on 127.0.0.1 with a configuration written into a temporary
+// folder, with robotsmith's file included after the site's own lines, and read back every file's
+// X-Robots-Tag and Content-Usage.
 
 import (
-	"context"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/robotsmith/robotsmith/testsupport/hosttest"
-	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // serverSite is the files the servers serve: names with a space, '%', '+', brackets, quotes,
@@ -103,88 +97,21 @@ func toLowerHex(c byte) byte {
 	return c
 }
 
-// liveServer is a server a test started.
-type liveServer struct {
-	name string
-	base string
-	log  *testtool.Output
-}
-
-// startServer runs args in its own process group, waits until base answers, and kills the
-// group when t ends.
-func startServer(t *testing.T, name string, args, env []string, base string) *liveServer {
-	t.Helper()
-	s := &liveServer{name: name, base: base, log: &testtool.Output{}}
-	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Env = append(os.Environ(), env...)
-	cmd.Stdout, cmd.Stderr = s.log, s.log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
-		t.Fatalf("start %s: %v", name, err)
-	}
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGTERM)
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-			<-done
-		}
-		if t.Failed() {
-			t.Logf("%s output:\n%s", name, s.log.String())
-		}
-	})
-	client := &http.Client{Timeout: time.Second}
-	// A bound on failure, not a measure: each server answers within a second on an idle machine.
-	for start := time.Now(); time.Since(start) < time.Minute; time.Sleep(100 * time.Millisecond) {
-		select {
-		case <-done:
-			t.Fatalf("%s exited before it answered:\n%s", name, s.log.String())
-		default:
-		}
-		if resp, err := client.Get(base + "/"); err == nil {
-			resp.Body.Close()
-			return s
-		}
-	}
-	t.Fatalf("%s did not answer within a minute:\n%s", name, s.log.String())
-	return nil
-}
-
-// get requests the raw (already encoded) path.
-func (s *liveServer) get(t *testing.T, raw string) (*http.Response, error) {
-	req, err := http.NewRequestWithContext(context.Background(), "GET", s.base+raw, nil)
-	if err != nil {
-		return nil, err
-	}
-	req.URL.Opaque = raw // sent exactly as written
-	client := &http.Client{Timeout: 10 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	resp, err := client.Do(req)
-	if err != nil {
-		return nil, err
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp, nil
-}
-
 // checkServed requests every file of site in every form and compares what the server sends with
 // what the files' lines mean: X-Robots-Tag (one header field per line, read as a crawler joins
 // them), Content-Usage on every answer, and the site's own header, kept. robotsDefault is the
 // X-Robots-Tag of the site's own configuration for the files robotsmith does not cover.
-func checkServed(t *testing.T, s *liveServer, site []siteFile, own, robotsDefault string) {
+func checkServed(t *testing.T, s *hosttest.Server, site []siteFile, own, robotsDefault string) {
 	t.Helper()
 	for _, f := range site {
 		for _, raw := range requestForms(f.url) {
-			resp, err := s.get(t, raw)
+			resp, err := s.GetRaw(raw, "")
 			if err != nil {
-				t.Errorf("%s: GET %s: %v", s.name, raw, err)
+				t.Errorf("%s: GET %s: %v", s.Host, raw, err)
 				continue
 			}
-			if resp.StatusCode != 200 {
-				t.Errorf("%s: GET %s: status %d, want 200", s.name, raw, resp.StatusCode)
+			if resp.Status != 200 {
+				t.Errorf("%s: GET %s: status %d, want 200", s.Host, raw, resp.Status)
 				continue
 			}
 			got := strings.Join(resp.Header.Values("X-Robots-Tag"), ", ")
@@ -193,48 +120,32 @@ func checkServed(t *testing.T, s *liveServer, site []siteFile, own, robotsDefaul
 				want = robotsDefault
 			}
 			if (got == "") != (want == "") || !Interpret(got).Equal(Interpret(want)) {
-				t.Errorf("%s: GET %s: X-Robots-Tag %q, want the meaning of %q", s.name, raw, got, want)
+				t.Errorf("%s: GET %s: X-Robots-Tag %q, want the meaning of %q", s.Host, raw, got, want)
 			}
 			if n := len(resp.Header.Values("X-Robots-Tag")); f.lines != nil && n != len(f.lines) {
-				t.Errorf("%s: GET %s: %d X-Robots-Tag fields, want one per line (%d)", s.name, raw, n, len(f.lines))
+				t.Errorf("%s: GET %s: %d X-Robots-Tag fields, want one per line (%d)", s.Host, raw, n, len(f.lines))
 			}
 			if got := resp.Header.Values("Content-Usage"); len(got) != 1 || got[0] != serverUsage {
-				t.Errorf("%s: GET %s: Content-Usage %q, want [%q]", s.name, raw, got, serverUsage)
+				t.Errorf("%s: GET %s: Content-Usage %q, want [%q]", s.Host, raw, got, serverUsage)
 			}
 			if got := resp.Header.Get("X-Site"); got != own {
-				t.Errorf("%s: GET %s: the site's own header X-Site is %q, want %q", s.name, raw, got, own)
+				t.Errorf("%s: GET %s: the site's own header X-Site is %q, want %q", s.Host, raw, got, own)
 			}
 		}
 	}
 }
 
 // checkHidden requests robotsmith's own file where it lies in the site, which must not be served.
-func checkHidden(t *testing.T, s *liveServer, raw string, want int) {
+func checkHidden(t *testing.T, s *hosttest.Server, raw string, want int) {
 	t.Helper()
-	resp, err := s.get(t, raw)
+	resp, err := s.GetRaw(raw, "")
 	if err != nil {
-		t.Fatalf("%s: GET %s: %v", s.name, raw, err)
+		t.Fatalf("%s: GET %s: %v", s.Host, raw, err)
 	}
-	if resp.StatusCode != want {
-		t.Errorf("%s: GET %s: status %d, want %d: robotsmith's file must not be served", s.name, raw, resp.StatusCode, want)
+	if resp.Status != want {
+		t.Errorf("%s: GET %s: status %d, want %d: robotsmith's file must not be served", s.Host, raw, resp.Status, want)
 	}
 }
-
-// lookTool finds a server's binary on PATH or in /usr/sbin (where Debian puts nginx and apache2,
-// which a user's PATH may not hold), or calls testtool.Missing.
-func lookTool(t *testing.T, name, pkg string) string {
-	t.Helper()
-	if p, err := exec.LookPath(name); err == nil {
-		return p
-	}
-	if p := "/usr/sbin/" + name; fileExists(p) {
-		return p
-	}
-	testtool.Missing(t, "%s not found: apt-get install %s (as .ci/run does)", name, pkg)
-	return ""
-}
-
-func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // writeResult writes a writer's file into place and checks that writing it again from itself
 // changes nothing.
@@ -293,14 +204,14 @@ type server struct {
 	// start returns the running server, the site's own X-Site header, the X-Robots-Tag the
 	// site's own configuration sends for the files robotsmith does not cover, and where
 	// robotsmith's file would be served with the status that must answer it.
-	start func(t *testing.T, work, root string, files []File) (s *liveServer, own, robotsDefault, hidden string, status int)
+	start func(t *testing.T, work, root string, files []File) (s *hosttest.Server, own, robotsDefault, hidden string, status int)
 }
 
 var servers = []server{
-	{"nginx", func(t *testing.T, work, root string, files []File) (*liveServer, string, string, string, int) {
-		nginx := lookTool(t, "nginx", "nginx")
+	{"nginx", func(t *testing.T, work, root string, files []File) (*hosttest.Server, string, string, string, int) {
 		// The site's own header, which nginx would not send in robotsmith's locations: kept by
-		// the file of add_header lines that each location includes.
+		// the file of add_header lines that each location includes, and that the server block
+		// includes too, before robotsmith's file.
 		own := filepath.Join(work, "site-headers.conf")
 		if err := os.WriteFile(own, []byte("add_header X-Site \"kept\" always;\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -311,37 +222,10 @@ var servers = []server{
 		if err != nil {
 			t.Fatal(err)
 		}
-		port := testtool.FreePort(t)
-		cfg := fmt.Sprintf(`daemon off;
-master_process off;
-pid %[1]s/nginx.pid;
-error_log stderr;
-events {}
-http {
-    access_log off;
-    client_body_temp_path %[1]s/tmp; proxy_temp_path %[1]s/tmp; fastcgi_temp_path %[1]s/tmp;
-    uwsgi_temp_path %[1]s/tmp; scgi_temp_path %[1]s/tmp;
-    server {
-        listen 127.0.0.1:%[2]d;
-        root %[3]s;
-        include %[4]s;
-        %[5]s
-    }
-}
-`, work, port, nginxQuote(root), nginxQuote(own), include)
-		if err := os.WriteFile(filepath.Join(work, "nginx.conf"), []byte(cfg), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s := startServer(t, "nginx", []string{nginx, "-p", work, "-c", filepath.Join(work, "nginx.conf"), "-e", "stderr"}, nil,
-			fmt.Sprintf("http://127.0.0.1:%d", port))
+		s := hosttest.ServeServer(t, hosttest.Nginx, root, "include "+nginxQuote(own)+";\n        "+include)
 		return s, "kept", "", "/" + NginxFile, 404
 	}},
-	{"apache", func(t *testing.T, work, root string, files []File) (*liveServer, string, string, string, int) {
-		apache := lookTool(t, "apache2", "apache2")
-		const modules = "/usr/lib/apache2/modules"
-		if !fileExists(filepath.Join(modules, "mod_headers.so")) {
-			testtool.Missing(t, "Apache's modules are not in %s: apt-get install apache2", modules)
-		}
+	{"apache", func(t *testing.T, work, root string, files []File) (*hosttest.Server, string, string, string, int) {
 		// The site's own .htaccess: a header of its own, and X-Robots-Tag in both of
 		// mod_headers' tables, which robotsmith's block must replace for the files it covers.
 		user := "Header set X-Site \"kept\"\nHeader set X-Robots-Tag \"noarchive\"\nHeader always set X-Robots-Tag \"noarchive\"\n"
@@ -349,76 +233,18 @@ http {
 		if len(r.Findings) != 2 {
 			t.Errorf("findings %v, want the two lines of the site's own that set X-Robots-Tag", r.Findings)
 		}
-		port := testtool.FreePort(t)
-		if err := os.MkdirAll(filepath.Join(work, "run"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		var mods strings.Builder
-		for _, m := range []string{"mpm_event", "authz_core", "mime", "dir", "headers"} {
-			fmt.Fprintf(&mods, "LoadModule %s_module %s/mod_%s.so\n", m, modules, m)
-		}
-		cfg := fmt.Sprintf(`ServerRoot "%[1]s"
-DefaultRuntimeDir "%[1]s/run"
-%[4]sListen 127.0.0.1:%[2]d
-PidFile "%[1]s/httpd.pid"
-ErrorLog "%[1]s/error.log"
-ServerName localhost
-TypesConfig /dev/null
-DocumentRoot "%[3]s"
-DirectoryIndex index.html
-<Directory />
-    AllowOverride None
-    Require all denied
-</Directory>
-<Directory "%[3]s">
-    AllowOverride FileInfo
-    Require all granted
-</Directory>
-# As Debian's apache2.conf: .htaccess is never served.
-<FilesMatch "^\.ht">
-    Require all denied
-</FilesMatch>
-`, work, port, root, mods.String())
-		if err := os.WriteFile(filepath.Join(work, "httpd.conf"), []byte(cfg), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		s := startServer(t, "apache2", []string{apache, "-f", filepath.Join(work, "httpd.conf"), "-X"}, nil,
-			fmt.Sprintf("http://127.0.0.1:%d", port))
-		t.Cleanup(func() {
-			if t.Failed() {
-				log, _ := os.ReadFile(filepath.Join(work, "error.log"))
-				t.Logf("error.log:\n%s", log)
-			}
-		})
+		s := hosttest.ServeServer(t, hosttest.Apache, root, "")
 		return s, "kept", "noarchive, noarchive", "/" + ApacheFile, 403
 	}},
-	{"caddy", func(t *testing.T, work, root string, files []File) (*liveServer, string, string, string, int) {
-		caddy := lookTool(t, "caddy", "caddy")
+	{"caddy", func(t *testing.T, work, root string, files []File) (*hosttest.Server, string, string, string, int) {
 		file := filepath.Join(root, CaddyFile)
 		writeResult(t, Caddy, files, Options{ContentUsage: serverUsage, Self: "/" + CaddyFile}, file)
 		imp, err := CaddyImport(file)
 		if err != nil {
 			t.Fatal(err)
 		}
-		port := testtool.FreePort(t)
-		cfg := fmt.Sprintf(`{
-	admin off
-	auto_https off
-	storage file_system %[1]s/data
-}
-http://127.0.0.1:%[2]d {
-	root * %[3]s
-	header X-Site "kept"
-	%[4]s
-	file_server
-}
-`, work, port, root, imp)
-		if err := os.WriteFile(filepath.Join(work, "Caddyfile"), []byte(cfg), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		env := []string{"HOME=" + work, "XDG_CONFIG_HOME=" + work, "XDG_DATA_HOME=" + work}
-		s := startServer(t, "caddy", []string{caddy, "run", "--config", filepath.Join(work, "Caddyfile"), "--adapter", "caddyfile"}, env,
-			fmt.Sprintf("http://127.0.0.1:%d", port))
+		// The site's own header, set in the site block before robotsmith's import.
+		s := hosttest.ServeServer(t, hosttest.Caddy, root, "header X-Site \"kept\"\n\t"+imp)
 		return s, "kept", "", "/" + CaddyFile, 404
 	}},
 }

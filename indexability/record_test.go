@@ -71,6 +71,22 @@ func TestGolden(t *testing.T) {
 	}
 }
 
+// readAll is every record r reads, up to io.EOF; any other error fails t.
+func readAll(t *testing.T, r *indexability.Reader) []*indexability.Record {
+	t.Helper()
+	var recs []*indexability.Record
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return recs
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs = append(recs, rec)
+	}
+}
+
 // TestRoundTrip reads back what Writer wrote: the same records, in order, then io.EOF, and io.EOF
 // again.
 func TestRoundTrip(t *testing.T) {
@@ -78,14 +94,7 @@ func TestRoundTrip(t *testing.T) {
 	data := recordtest.Write(t, recs...)
 	r := indexability.NewReader(bytes.NewReader(data), "site.jsonl")
 	var urls []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, rec := range readAll(t, r) {
 		urls = append(urls, rec.URL)
 		if rec.Agents == nil || rec.Sitemaps == nil || rec.XRobotsTag == nil {
 			t.Errorf("%s: a list read as null", rec.URL)
@@ -221,16 +230,8 @@ func TestReaderTolerates(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
-			r := indexability.NewReader(strings.NewReader(tc.data), "x")
 			var urls []string
-			for {
-				rec, err := r.Next()
-				if err == io.EOF {
-					break
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
+			for _, rec := range readAll(t, indexability.NewReader(strings.NewReader(tc.data), "x")) {
 				urls = append(urls, rec.URL)
 			}
 			if got := strings.Join(urls, " "); got != "/a/ /b/" {

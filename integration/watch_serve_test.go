@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,10 +27,7 @@ func TestWatchServe(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs Hugo and Chromium; not with -short")
 	}
-	hugo, version := testtool.Hugo(t)
-	if version != testtool.HugoVersion {
-		testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", hugo, version, testtool.HugoVersion)
-	}
+	hugo := watchHugo(t)
 	tests := []struct {
 		desc   string
 		config string // robotsmith.yaml's text; "" keeps the fixture's
@@ -56,15 +52,7 @@ func TestWatchServe(t *testing.T) {
 			}
 			addr := "127.0.0.1:" + strconv.Itoa(testtool.FreePort(t))
 			base := "http://" + addr
-			cmd := exec.Command(bin, "watch", "--serve", addr, site, "--", hugo, "--watch")
-			stdout, stderr := &testtool.Output{}, &testtool.Output{}
-			cmd.Stdout, cmd.Stderr = stdout, stderr
-			cmd.WaitDelay = 10 * time.Second
-			if err := cmd.Start(); err != nil {
-				t.Fatal(err)
-			}
-			exited := make(chan error, 1)
-			go func() { exited <- cmd.Wait(); close(exited) }()
+			cmd, stdout, stderr, exited := startWatch(t, bin, "watch", "--serve", addr, site, "--", hugo, "--watch")
 			defer func() {
 				cmd.Process.Signal(os.Interrupt)
 				if err := <-exited; err != nil {

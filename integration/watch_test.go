@@ -105,13 +105,6 @@ func TestWatchGenerators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generators; not with -short")
 	}
-	hugo := func(t testing.TB) string {
-		p, version := testtool.Hugo(t)
-		if version != testtool.HugoVersion {
-			testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", p, version, testtool.HugoVersion)
-		}
-		return p
-	}
 	hugoSteps := []watchStep{
 		{
 			desc: "front matter edit",
@@ -223,12 +216,12 @@ func TestWatchGenerators(t *testing.T) {
 	}
 	runs := []watchRun{
 		{
-			name: "hugo server", bin: hugo, fixture: "testdata/watch/hugo", output: "public",
+			name: "hugo server", bin: watchHugo, fixture: "testdata/watch/hugo", output: "public",
 			args:  []string{"server", "--bind", "127.0.0.1", "--port", "{port}", "--disableFastRender"},
 			ready: "Press Ctrl+C to stop", steps: hugoSteps,
 		},
 		{
-			name: "hugo --watch", bin: hugo, fixture: "testdata/watch/hugo", output: "public",
+			name: "hugo --watch", bin: watchHugo, fixture: "testdata/watch/hugo", output: "public",
 			args:  []string{"--watch"},
 			ready: "Press Ctrl+C to stop", steps: hugoSteps,
 		},
@@ -243,10 +236,7 @@ func TestWatchGenerators(t *testing.T) {
 			ready: "Server running", steps: jekyllSteps, warm: [2]string{"index.md", "_site/index.html"},
 		},
 	}
-	bin := testtool.Robotsmith(t)
-	for _, run := range runs {
-		t.Run(run.name, func(t *testing.T) { run.exercise(t, bin) })
-	}
+	exerciseAll(t, runs)
 }
 
 // TestWatchSources: robotsmith watch watches every folder the site's map reads, with the real
@@ -260,13 +250,6 @@ func TestWatchSources(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generators; not with -short")
 	}
-	hugo := func(t testing.TB) string {
-		p, version := testtool.Hugo(t)
-		if version != testtool.HugoVersion {
-			testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", p, version, testtool.HugoVersion)
-		}
-		return p
-	}
 	noindex := func(file, text string) []want {
 		return []want{{file: file, text: text}, {file: file, text: blockStart}, {file: file, text: noindexMeta}}
 	}
@@ -275,7 +258,7 @@ func TestWatchSources(t *testing.T) {
 	}
 	runs := []watchRun{
 		{
-			name: "hugo-book's layout", bin: hugo, fixture: "site/testdata/hugo/book", output: "public",
+			name: "hugo-book's layout", bin: watchHugo, fixture: "site/testdata/hugo/book", output: "public",
 			args: []string{"--watch"}, ready: "Press Ctrl+C to stop",
 			watching: []string{"public", "config/_default", "config/production", "content.en", "content.zh", "content.he"},
 			steps: []watchStep{
@@ -320,7 +303,7 @@ func TestWatchSources(t *testing.T) {
 			},
 		},
 		{
-			name: "hugo's module and theme mounts", bin: hugo, fixture: "site/testdata/hugo/bookmount", output: "public",
+			name: "hugo's module and theme mounts", bin: watchHugo, fixture: "site/testdata/hugo/bookmount", output: "public",
 			args: []string{"--watch"}, ready: "Press Ctrl+C to stop",
 			watching: []string{"public", "hugo.yaml", "themes/book/hugo.toml", "content.en", "content.zh", "shared/guides", "themes/book/content"},
 			steps: []watchStep{
@@ -359,10 +342,7 @@ func TestWatchSources(t *testing.T) {
 			},
 		},
 	}
-	bin := testtool.Robotsmith(t)
-	for _, run := range runs {
-		t.Run(run.name, func(t *testing.T) { run.exercise(t, bin) })
-	}
+	exerciseAll(t, runs)
 }
 
 // TestWatchMovedFlags: a generator flag the installed Hugo no longer has, in the command after --,
@@ -373,13 +353,6 @@ func TestWatchMovedFlags(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the generators; not with -short")
 	}
-	hugo := func(t testing.TB) string {
-		p, version := testtool.Hugo(t)
-		if version != testtool.HugoVersion {
-			testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", p, version, testtool.HugoVersion)
-		}
-		return p
-	}
 	edit := []watchStep{{
 		desc:  "front matter edit",
 		edit:  map[string]string{"content/blog/a.md": "---\ntitle: A2\nrobots: noindex\n---\nalpha2\n"},
@@ -387,23 +360,55 @@ func TestWatchMovedFlags(t *testing.T) {
 	}}
 	runs := []watchRun{
 		{
-			name: "hugo server --renderToDisk", bin: hugo, fixture: "testdata/watch/hugo", output: "public",
+			name: "hugo server --renderToDisk", bin: watchHugo, fixture: "testdata/watch/hugo", output: "public",
 			args:  []string{"server", "--renderToDisk", "--bind", "127.0.0.1", "--port", "{port}", "--disableFastRender"},
 			ready: "Press Ctrl+C to stop", steps: edit,
 			notes: []string{"robotsmith: hugo server --renderToDisk is gone since Hugo v0.123.0, as hugo server writes to disk by default (--renderToMemory keeps the pages in memory): leave it out\n"},
 		},
 		{
-			name: "hugo --watch --verbose", bin: hugo, fixture: "testdata/watch/hugo", output: "public",
+			name: "hugo --watch --verbose", bin: watchHugo, fixture: "testdata/watch/hugo", output: "public",
 			args:  []string{"--watch", "--verbose"},
 			ready: "Press Ctrl+C to stop", steps: edit,
 			// --logLevel info, in its place: Hugo's INFO lines.
 			notes: []string{"robotsmith: hugo --verbose is gone since Hugo v0.114.0: use --logLevel info instead\n", "INFO "},
 		},
 	}
+	exerciseAll(t, runs)
+}
+
+// watchHugo is the Hugo the watch tests run: the version they were written against, whose watch
+// mode their comments describe, or testtool.Missing.
+func watchHugo(t testing.TB) string {
+	p, version := testtool.Hugo(t)
+	if version != testtool.HugoVersion {
+		testtool.Missing(t, "hugo at %s is %s; the watch tests are for %s", p, version, testtool.HugoVersion)
+	}
+	return p
+}
+
+// exerciseAll builds robotsmith's binary and exercises each run in a subtest of its own.
+func exerciseAll(t *testing.T, runs []watchRun) {
 	bin := testtool.Robotsmith(t)
 	for _, run := range runs {
 		t.Run(run.name, func(t *testing.T) { run.exercise(t, bin) })
 	}
+}
+
+// startWatch starts robotsmith's binary bin with args, its output kept, and returns the command,
+// its stdout and stderr, and its exit status, sent once and then closed: once waitFor has taken
+// the status, a deferred stop does not wait for a second one.
+func startWatch(t *testing.T, bin string, args ...string) (*exec.Cmd, *testtool.Output, *testtool.Output, <-chan error) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	stdout, stderr := &testtool.Output{}, &testtool.Output{}
+	cmd.Stdout, cmd.Stderr = stdout, stderr
+	cmd.WaitDelay = 10 * time.Second
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait(); close(exited) }()
+	return cmd, stdout, stderr, exited
 }
 
 // exercise runs robotsmith's binary bin as `robotsmith watch SITE -- GENERATOR ARGS` on a copy of
@@ -418,17 +423,7 @@ func (run watchRun) exercise(t *testing.T, bin string) {
 	for _, a := range run.args {
 		args = append(args, strings.ReplaceAll(a, "{port}", strconv.Itoa(testtool.FreePort(t))))
 	}
-	cmd := exec.Command(bin, args...)
-	stdout, stderr := &testtool.Output{}, &testtool.Output{}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
-	cmd.WaitDelay = 10 * time.Second
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Its status, then closed: once waitFor has taken the status, the deferred stop does not wait
-	// for a second one.
-	exited := make(chan error, 1)
-	go func() { exited <- cmd.Wait(); close(exited) }()
+	cmd, stdout, stderr, exited := startWatch(t, bin, args...)
 	stopped := false
 	defer func() {
 		if !stopped {

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // TestHugoModules: a theme's or module's outputFormats and mediaTypes join the site's from every
@@ -249,15 +251,7 @@ func TestUnknownOutputFormat(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			root := t.TempDir()
-			for name, body := range tc.files {
-				p := filepath.Join(root, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			testtool.WriteFiles(t, root, tc.files)
 			s, err := Open(root, Options{})
 			if err == nil {
 				_, err = s.Map()
@@ -308,15 +302,7 @@ func TestMissingModuleWarning(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.desc, func(t *testing.T) {
 			root := t.TempDir()
-			for name, body := range tc.files {
-				p := filepath.Join(root, filepath.FromSlash(name))
-				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
+			testtool.WriteFiles(t, root, tc.files)
 			s, err := Open(root, Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -71,20 +71,6 @@ func (p probe) inputs(t *testing.T, page string) []rules.Input {
 	return in
 }
 
-// writeSite writes files (slash paths relative to dir) into dir.
-func writeSite(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
-
 // agentTokens is each agent's directives, joined: "robots: noindex, follow".
 func agentTokens(names []string, tokens [][]string) []string {
 	var out []string
@@ -191,7 +177,7 @@ func TestInheritHugo(t *testing.T) {
 	dir := t.TempDir()
 	layout := `<html><head><title>{{ .Title }}</title></head><body>` +
 		`<pre id="probe">{{ dict "robots" .Params.robots "noindex" .Params.noindex "nofollow" .Params.nofollow | jsonify | safeHTML }}</pre></body></html>`
-	writeSite(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"hugo.toml": `baseURL = "https://example.org/"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 [[cascade]]
@@ -308,7 +294,7 @@ func checkReplaced(t *testing.T, e pipeline.Explanation, want []string) {
 func TestInheritJekyll(t *testing.T) {
 	bin := testtool.Jekyll(t)
 	dir := t.TempDir()
-	writeSite(t, dir, map[string]string{
+	testtool.WriteFiles(t, dir, map[string]string{
 		"_config.yml": `defaults:
   - scope: {path: ""}
     values:
@@ -430,8 +416,8 @@ func TestHugoCascadeTargets(t *testing.T) {
 	} {
 		t.Run(tc.desc, func(t *testing.T) {
 			dir := t.TempDir()
-			writeSite(t, dir, site)
-			writeSite(t, dir, map[string]string{"hugo.toml": `baseURL = "https://example.org/"
+			testtool.WriteFiles(t, dir, site)
+			testtool.WriteFiles(t, dir, map[string]string{"hugo.toml": `baseURL = "https://example.org/"
 disableKinds = ["taxonomy", "term", "rss", "sitemap"]
 defaultContentLanguage = "en"
 [languages.en]

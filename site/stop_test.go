@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 // TestMapStops: once the mapping's context ends (SIGINT, SIGTERM), no further source is opened, and
@@ -24,14 +24,14 @@ func TestMapStops(t *testing.T) {
 			for i := range pages {
 				files[fmt.Sprintf("content/s%d/p%d.md", i%20, i)] = fmt.Sprintf("---\ntitle: P%d\nrobots: noindex\n---\nbody\n", i)
 			}
-			writeMany(t, dir, files)
+			testtool.WriteFiles(t, dir, files)
 		}},
 		{"jekyll", func(t *testing.T, dir string) {
 			files := map[string]string{"_config.yml": "title: t\n"}
 			for i := range pages {
 				files[fmt.Sprintf("_posts/2024-01-%02d-p%d.md", i%28+1, i)] = fmt.Sprintf("---\ntitle: P%d\nrobots: noindex\n---\nbody\n", i)
 			}
-			writeMany(t, dir, files)
+			testtool.WriteFiles(t, dir, files)
 		}},
 	} {
 		t.Run(tc.gen, func(t *testing.T) {
@@ -67,18 +67,5 @@ func TestMapStops(t *testing.T) {
 				t.Errorf("MapContext with the context ended: %v, want context.Canceled", err)
 			}
 		})
-	}
-}
-
-func writeMany(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
 	}
 }

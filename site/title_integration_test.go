@@ -51,7 +51,7 @@ func TestTitle(t *testing.T) {
 				cmd.Env = append(cmd.Env, "JEKYLL_NO_BUNDLER_REQUIRE=true")
 				home = "_site/index.html"
 			}
-			writeSite(t, dir, files)
+			testtool.WriteFiles(t, dir, files)
 			cmd.Dir, cmd.Env = dir, append(append(os.Environ(), cmd.Env...), tc.env...)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%s: %v\n%s", tc.gen, err, out)

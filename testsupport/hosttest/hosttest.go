@@ -354,6 +354,25 @@ func (s *Server) Get(p, host string) (Response, error) {
 	if err != nil {
 		return Response{}, err
 	}
+	return s.do(req, host)
+}
+
+// GetRaw requests raw, a URL path already percent-encoded, sent to the server exactly as written
+// ("/files/a%20b.pdf", "/files/r%c3%a9sum%c3%a9.pdf"), with Host set to host when it is not "".
+// It is for a test that checks that every way a client may encode one path (lower-case hex
+// digits, every byte encoded) gets the same answer: forms that Get, which sends what a browser
+// sends, never makes. Redirects are not followed.
+func (s *Server) GetRaw(raw, host string) (Response, error) {
+	req, err := http.NewRequest("GET", s.Base+raw, nil)
+	if err != nil {
+		return Response{}, err
+	}
+	req.URL.Opaque = raw
+	return s.do(req, host)
+}
+
+// do sends req, with Host set to host when it is not "", and reads the whole answer.
+func (s *Server) do(req *http.Request, host string) (Response, error) {
 	if host != "" {
 		req.Host = host
 	}

@@ -2,6 +2,8 @@ package hosttest
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -137,4 +139,41 @@ func ExampleEncodePath() {
 	// Output:
 	// /files/my%20report%20(v2).pdf
 	// /caf%C3%A9/%3F%23
+}
+
+// TestGetRaw checks that GetRaw sends each form of a path exactly as written, where Get sends
+// what a browser sends: a server test compares the answers to every form, so a form rewritten on
+// the way would compare one request with itself.
+func TestGetRaw(t *testing.T) {
+	var got string
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.RequestURI
+		w.Header().Set("X-Robots-Tag", "noindex")
+	}))
+	defer ts.Close()
+	s := &Server{Host: Nginx, Base: ts.URL}
+	tests := []struct {
+		desc, raw string
+	}{
+		{"as a browser sends it", "/files/r%C3%A9sum%C3%A9%20a.pdf"},
+		{"lower-case hex digits", "/files/r%c3%a9sum%c3%a9%20a.pdf"},
+		{"every byte outside the unreserved ones", "/files/a%2Bb%21%24.pdf"},
+		{"a literal percent sign", "/files/100%2525.pdf"},
+		{"an encoded question mark", "/files/q%3fx.pdf"},
+		{"bytes a client may send bare, which the url package would encode", "/files/a|b^c.pdf"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.desc, func(t *testing.T) {
+			resp, err := s.GetRaw(tc.raw, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got != tc.raw {
+				t.Errorf("GetRaw(%q) sent %q, want it as written", tc.raw, got)
+			}
+			if resp.Status != 200 || resp.XRobotsTag() != "noindex" {
+				t.Errorf("GetRaw(%q): status %d, X-Robots-Tag %q; want 200, %q", tc.raw, resp.Status, resp.XRobotsTag(), "noindex")
+			}
+		})
+	}
 }

@@ -16,13 +16,21 @@ import (
 // written into a temporary folder: no system configuration is read or touched, and each runs in
 // the foreground in its own process group, killed when the test ends.
 
-// ServeServer serves the folder root with h (Nginx, Apache or Caddy). include is the line that
-// brings robotsmith's file into the server's configuration (headers.NginxInclude,
-// headers.CaddyImport), inside the server or site block; Apache reads root's .htaccess, and
-// include is "". A server that is not installed goes through testtool.Missing.
+// ServeServer serves the folder root with h (Nginx, Apache or Caddy). include is what goes inside
+// the server (nginx) or site (Caddy) block: the line that brings robotsmith's file into the
+// server's configuration (headers.NginxInclude, headers.CaddyImport), after any lines of the
+// site's own configuration that a test needs served beside it (a header of its own). Apache reads
+// root's .htaccess, and include must be "". A server that is not installed goes through
+// testtool.Missing.
 func ServeServer(t testing.TB, h Host, root, include string) *Server {
 	t.Helper()
 	work := t.TempDir()
+	// The folders are written into the configurations as they are, root in double quotes and work
+	// bare: a quote, backslash, '$' or brace would be read as the servers' syntax (a variable, a
+	// placeholder), and the server would serve another folder or none.
+	if strings.ContainsAny(root, "\"\\${}\n") || strings.ContainsAny(work, "\"\\${}\n ") {
+		t.Fatalf("hosttest: ServeServer cannot write %q or %q into a server's configuration as it is", root, work)
+	}
 	port := testtool.FreePort(t)
 	var args, env []string
 	switch h {
@@ -47,6 +55,9 @@ http {
 		writeConf(t, filepath.Join(work, "nginx.conf"), conf)
 		args = []string{nginx, "-p", work, "-c", filepath.Join(work, "nginx.conf"), "-e", "stderr"}
 	case Apache:
+		if include != "" {
+			t.Fatalf("hosttest: Apache reads robotsmith's file from the site's .htaccess; include must be \"\", not %q", include)
+		}
 		apache := lookServer(t, "apache2", "apache2")
 		const modules = "/usr/lib/apache2/modules"
 		if _, err := os.Stat(filepath.Join(modules, "mod_headers.so")); err != nil {

@@ -105,6 +105,15 @@ func WriteFile(t testing.TB, dir, rel, content string) {
 	}
 }
 
+// WriteFiles writes each of files (slash paths relative to dir, and their content) into dir,
+// making their folders.
+func WriteFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		WriteFile(t, dir, rel, content)
+	}
+}
+
 // ReadFile is the content of the file at p.
 func ReadFile(t testing.TB, p string) string {
 	t.Helper()
