@@ -87,6 +87,7 @@ type Live struct {
 	wait      backlog         // what is still to do: files and site steps to retry, or pending
 	siteFiles map[string]bool // output files (slash paths) the site steps read or wrote
 	warned    map[string]bool // warnings and findings already reported: each once a session
+	sitemaps  *sitemapMemo    // the sitemaps as last read, to prune them again
 
 	// afterStep, when set, is called once the step has run, before its writes are checked and put
 	// in place (tests: the generator writing meanwhile).
@@ -137,6 +138,7 @@ func NewLive(ctx context.Context, opt Options, own *watch.Own) (*Live, error) {
 		wait:      newBacklog(),
 		siteFiles: map[string]bool{},
 		warned:    map[string]bool{},
+		sitemaps:  newSitemapMemo(),
 	}
 	l.cwd, _ = os.Getwd()
 	l.roots = rootsOf(p, l.where)
@@ -363,7 +365,8 @@ func (l *Live) sortChanges(u *Update, b watch.Batch) (configs bool, sources []st
 // pass is a pass of the current plan over the output's files, in the folder out holds for the
 // batch.
 func (l *Live) pass(out *output) *pass {
-	return &pass{p: l.plan, out: out, files: l.files, links: l.links.table, workers: l.opt.Workers, progress: l.opt.Progress}
+	clear(l.sitemaps.pending) // a batch that was not put in place wrote nothing
+	return &pass{p: l.plan, out: out, files: l.files, links: l.links.table, workers: l.opt.Workers, progress: l.opt.Progress, memo: l.sitemaps}
 }
 
 // open opens the output folder at *pl for one batch with the plan p (openOutput: the folder, the
@@ -732,6 +735,7 @@ func (l *Live) commit(ctx context.Context, u *Update, out *output, idx []int, fa
 	}
 	l.warn(u, warnings...)
 	l.wait.committed()
+	l.sitemaps.committed()
 	for rel, s := range stamps {
 		if l.own != nil {
 			l.own.Record(out.outFile(rel), s)
