@@ -88,6 +88,7 @@ type Live struct {
 	siteFiles map[string]bool // output files (slash paths) the site steps read or wrote
 	warned    map[string]bool // warnings and findings already reported: each once a session
 	sitemaps  *sitemapMemo    // the sitemaps as last read, to prune them again
+	crawl     crawlPaths      // the crawl paths of the files' URLs
 
 	// afterStep, when set, is called once the step has run, before its writes are checked and put
 	// in place (tests: the generator writing meanwhile).
@@ -366,7 +367,37 @@ func (l *Live) sortChanges(u *Update, b watch.Batch) (configs bool, sources []st
 // batch.
 func (l *Live) pass(out *output) *pass {
 	clear(l.sitemaps.pending) // a batch that was not put in place wrote nothing
-	return &pass{p: l.plan, out: out, files: l.files, links: l.links.table, workers: l.opt.Workers, progress: l.opt.Progress, memo: l.sitemaps}
+	l.crawl.reset(l.plan.URLs(), len(l.files))
+	return &pass{p: l.plan, out: out, files: l.files, links: l.links.table, workers: l.opt.Workers, progress: l.opt.Progress,
+		memo: l.sitemaps, crawlPaths: &l.crawl}
+}
+
+// crawlPaths keeps the path a crawler asks robots.txt about for each URL of the output's files
+// that the site steps looked up (pass.fileCrawlPath: SPEC §7's first finding, §9's refusal), from
+// one batch to the next: it depends on the URL and the site's base URL alone, and parsing the URLs
+// again is most of the time those steps take on a large site.
+type crawlPaths struct {
+	base  string            // the base URL the paths are of
+	paths map[string]string // by URL path (plan.Record.URL)
+}
+
+// reset forgets the paths when the base URL is not the one they were found with (a new
+// configuration), and those of files gone when there are many more than n, the output's files.
+func (c *crawlPaths) reset(urls plan.URLs, n int) {
+	base := urls.Base().Href(false)
+	if c.paths == nil || base != c.base || len(c.paths) > 2*n+1024 {
+		c.base, c.paths = base, map[string]string{}
+	}
+}
+
+// path is the crawl path of the URL path u, under the base URL urls (the one of the last reset).
+func (c *crawlPaths) path(urls plan.URLs, u string) string {
+	p, ok := c.paths[u]
+	if !ok {
+		p = crawlPathOf(urls, u)
+		c.paths[u] = p
+	}
+	return p
 }
 
 // open opens the output folder at *pl for one batch with the plan p (openOutput: the folder, the

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/robotsmith/robotsmith/problem"
 	"github.com/robotsmith/robotsmith/watch"
 )
 
@@ -154,6 +155,52 @@ func TestLiveSitemapAgain(t *testing.T) {
 			}
 			if got := slices.Contains(u.Wrote, "sitemap.xml"); got != tc.wrote {
 				t.Errorf("the batch wrote the sitemap: %v, want %v (wrote %q)", got, tc.wrote, u.Wrote)
+			}
+		})
+	}
+}
+
+// TestLiveCrawlPaths: watch mode keeps the crawl path of each URL from one batch to the next
+// (crawlPaths), which depends on the site's base URL: a new base URL must not leave finding 1
+// (a noindex page that robots.txt keeps crawlers from) on the paths of the old one.
+func TestLiveCrawlPaths(t *testing.T) {
+	dir := liveSite(t)
+	writeTree(t, dir, map[string]string{
+		"content/blog/b.md":  "---\ntitle: B\nrobots: noindex\n---\nbeta\n",
+		"public/robots.txt":  "User-agent: *\nDisallow: /docs/blog/\n",
+		"public/sitemap.xml": liveSitemap(""),
+	})
+	l, _ := startLive(t, dir)
+	ctx := context.Background()
+	config := func(base string) watch.Change {
+		writeTree(t, dir, map[string]string{"hugo.toml": "baseURL = \"" + base + "\"\ntitle = \"t\"\ndisableKinds = [\"taxonomy\", \"term\"]\n"})
+		return change(t, l, configRoot, "hugo.toml", watch.Write)
+	}
+	for _, tc := range []struct {
+		desc    string
+		base    string
+		blocked bool // finding 1 for /blog/b/
+	}{
+		{"the base URL at the root: /docs/blog/ is not the blog", "https://example.org/", false},
+		{"the base URL in /docs/: robots.txt keeps crawlers from the blog", "https://example.org/docs/", true},
+		{"back at the root", "https://example.org/", false},
+	} {
+		t.Run(tc.desc, func(t *testing.T) {
+			u := l.Apply(ctx, watch.Batch{Changes: []watch.Change{config(tc.base)}})
+			if len(u.Errs) > 0 {
+				t.Fatalf("errors: %v", u.Errs)
+			}
+			if u.Report == nil {
+				t.Fatalf("no full pass: %s", u.Line())
+			}
+			got := false
+			for _, f := range u.Report.Findings {
+				if f.Code == problem.NoindexBlockedByRobotsTxt && strings.Contains(f.Msg, "/blog/b/") {
+					got = true
+				}
+			}
+			if got != tc.blocked {
+				t.Errorf("finding 1 for /blog/b/: %v, want %v (findings %v)", got, tc.blocked, u.Report.Findings)
 			}
 		})
 	}
