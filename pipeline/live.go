@@ -37,7 +37,9 @@ import (
 // The site-level steps (siteSteps: _headers, robots.txt, the sitemaps pruned and SPEC §7's
 // findings, as build runs them) run again whenever a file comes or goes, a decision they read
 // changes, or a file they read or wrote changes or is removed (the generator writes its sitemap
-// again on every change; Jekyll's cleaner removes every file it did not write).
+// again on every change; Jekyll's cleaner removes every file it did not write). A sitemap is
+// pruned again from what the session kept of it (sitemapMemo) while its file holds what was last
+// read or written there, and each URL's crawl path is kept (crawlPaths).
 //
 // Usage:
 //
