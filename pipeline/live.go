@@ -37,7 +37,9 @@ import (
 // The site-level steps (siteSteps: _headers, robots.txt, the sitemaps pruned and SPEC §7's
 // findings, as build runs them) run again whenever a file comes or goes, a decision they read
 // changes, or a file they read or wrote changes or is removed (the generator writes its sitemap
-// again on every change; Jekyll's cleaner removes every file it did not write).
+// again on every change; Jekyll's cleaner removes every file it did not write). A sitemap is
+// pruned again from what the session kept of it (sitemapMemo) while its file holds what was last
+// read or written there, and each URL's crawl path is kept (crawlPaths).
 //
 // Usage:
 //
@@ -87,6 +89,8 @@ type Live struct {
 	wait      backlog         // what is still to do: files and site steps to retry, or pending
 	siteFiles map[string]bool // output files (slash paths) the site steps read or wrote
 	warned    map[string]bool // warnings and findings already reported: each once a session
+	sitemaps  *sitemapMemo    // the sitemaps as last read, to prune them again
+	crawl     crawlPaths      // the crawl paths of the files' URLs
 
 	// afterStep, when set, is called once the step has run, before its writes are checked and put
 	// in place (tests: the generator writing meanwhile).
@@ -137,6 +141,7 @@ func NewLive(ctx context.Context, opt Options, own *watch.Own) (*Live, error) {
 		wait:      newBacklog(),
 		siteFiles: map[string]bool{},
 		warned:    map[string]bool{},
+		sitemaps:  newSitemapMemo(),
 	}
 	l.cwd, _ = os.Getwd()
 	l.roots = rootsOf(p, l.where)
@@ -363,7 +368,38 @@ func (l *Live) sortChanges(u *Update, b watch.Batch) (configs bool, sources []st
 // pass is a pass of the current plan over the output's files, in the folder out holds for the
 // batch.
 func (l *Live) pass(out *output) *pass {
-	return &pass{p: l.plan, out: out, files: l.files, links: l.links.table, workers: l.opt.Workers, progress: l.opt.Progress}
+	clear(l.sitemaps.pending) // a batch that was not put in place wrote nothing
+	l.crawl.reset(l.plan.URLs(), len(l.files))
+	return &pass{p: l.plan, out: out, files: l.files, links: l.links.table, workers: l.opt.Workers, progress: l.opt.Progress,
+		memo: l.sitemaps, crawlPaths: &l.crawl}
+}
+
+// crawlPaths keeps the path a crawler asks robots.txt about for each URL of the output's files
+// that the site steps looked up (pass.fileCrawlPath: SPEC §7's first finding, §9's refusal), from
+// one batch to the next: it depends on the URL and the site's base URL alone, and parsing the URLs
+// again is most of the time those steps take on a large site.
+type crawlPaths struct {
+	base  string            // the base URL the paths are of
+	paths map[string]string // by URL path (plan.Record.URL)
+}
+
+// reset forgets the paths when the base URL is not the one they were found with (a new
+// configuration), and those of files gone when there are many more than n, the output's files.
+func (c *crawlPaths) reset(urls plan.URLs, n int) {
+	base := urls.Base().Href(false)
+	if c.paths == nil || base != c.base || len(c.paths) > 2*n+1024 {
+		c.base, c.paths = base, map[string]string{}
+	}
+}
+
+// path is the crawl path of the URL path u, under the base URL urls (the one of the last reset).
+func (c *crawlPaths) path(urls plan.URLs, u string) string {
+	p, ok := c.paths[u]
+	if !ok {
+		p = crawlPathOf(urls, u)
+		c.paths[u] = p
+	}
+	return p
 }
 
 // open opens the output folder at *pl for one batch with the plan p (openOutput: the folder, the
@@ -732,6 +768,7 @@ func (l *Live) commit(ctx context.Context, u *Update, out *output, idx []int, fa
 	}
 	l.warn(u, warnings...)
 	l.wait.committed()
+	l.sitemaps.committed()
 	for rel, s := range stamps {
 		if l.own != nil {
 			l.own.Record(out.outFile(rel), s)

@@ -31,6 +31,11 @@ type pass struct {
 	// it (Options.Record); model is the site-level steps' model, for it.
 	rec   *recorder
 	model *model
+	// memo, in watch mode, is what the session keeps of the sitemaps between batches
+	// (sitemapMemo).
+	memo *sitemapMemo
+	// crawlPaths, in watch mode, are the crawl paths of the files' URLs (crawlPaths).
+	crawlPaths *crawlPaths
 }
 
 // batch is what processing a set of files gathered besides their records, in file order.

@@ -282,7 +282,14 @@ func (ps *pass) robotsTxtStep(rep *Report, ok bool) error {
 
 // fileCrawlPath is the path a crawler asks robots.txt about for the output file served at the URL
 // path u (plan.Record.URL: as served, not encoded), under the site's base URL.
-func (ps *pass) fileCrawlPath(u string) string { return plan.CrawlPath(ps.p.URLs().Page(u).Pathname()) }
+func (ps *pass) fileCrawlPath(u string) string {
+	if ps.crawlPaths != nil {
+		return ps.crawlPaths.path(ps.p.URLs(), u)
+	}
+	return crawlPathOf(ps.p.URLs(), u)
+}
+
+func crawlPathOf(urls plan.URLs, u string) string { return plan.CrawlPath(urls.Page(u).Pathname()) }
 
 // hiddenNoindex is SPEC §9's refusal: a Disallow that robotsmith's block writes from
 // robots_txt.groups over a page or file that is noindex for a crawler the rule keeps out would hide

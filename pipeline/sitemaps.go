@@ -1,9 +1,11 @@
 package pipeline
 
 import (
+	"bytes"
 	"cmp"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"slices"
@@ -161,7 +163,16 @@ func (ps *pass) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i
 		}
 		return true
 	}
-	p, err := sitemap.Prune(po, fh, keep)
+	var (
+		p    sitemap.Pruned
+		data []byte // watch mode: the new sitemap whole
+		same bool   // watch mode: data is what the file holds (robotsmith's last write)
+	)
+	if ps.memo != nil && fi.Size() <= maxMemoSitemap {
+		p, data, same, err = ps.memo.prune(rel, name, fh, keep)
+	} else {
+		p, err = sitemap.Prune(po, fh, keep)
+	}
 	if se := (*sitemap.Error)(nil); errors.As(err, &se) {
 		se.File = name
 	}
@@ -171,9 +182,19 @@ func (ps *pass) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i
 	if !p.Changed() || mode != pruneSitemaps {
 		return nil
 	}
+	if same {
+		return nil // the file holds it already: robotsmith's last write of it
+	}
 	rep.Changed++
 	rep.ChangedFiles = append(rep.ChangedFiles, rel)
 	if !po.keep {
+		return nil
+	}
+	if data != nil {
+		if err := out.writeFile(rel, fi, data); err != nil {
+			return err
+		}
+		ps.memo.wrote(rel, data)
 		return nil
 	}
 	// The new sitemap is the old one's first po.n bytes, read again now (the bytes, not the XML),
@@ -184,6 +205,91 @@ func (ps *pass) sitemap(m *model, fs *findings, rep *Report, mode sitemapMode, i
 		}
 		return po.rest.writeTo(w)
 	})
+}
+
+// maxMemoSitemap is the largest sitemap watch mode keeps in memory between batches (sitemapMemo),
+// with its layout about twice that: Hugo's sitemap of 50,000 URLs without alternates is about 6 MB,
+// the 10,000-page synthetic site's 0.8 MB. A larger one is read again in every batch, as build
+// reads it, streamed.
+const maxMemoSitemap = 16 << 20
+
+// sitemapMemo is what watch mode keeps of each sitemap from one batch to the next (pass.memo; nil in
+// build, check and explain, which read each sitemap once): its bytes as last read and their
+// sitemap.Layout, so that a batch in which only the decisions changed (a page flipped to noindex or
+// back) prunes it again from those without reading its XML, which is nearly all a flip's time on a
+// large site. What is in the file now decides, by a stamp of its whole content (its length and a
+// 64-bit hash with a seed of the session's own, so that no content can be made to match): the same
+// bytes as those kept, or the bytes of robotsmith's last write of it (then the bytes kept are the
+// generator's, which that write pruned). Any other content (the generator wrote it again, an author
+// edited it, a write was not put in place) is read whole again, as build reads it, and kept in
+// place of the last. So the result is always the sitemap as the generator last wrote it, pruned
+// with this batch's decisions: what build gives. A page flipped back to index comes back into the
+// sitemap, which a prune of robotsmith's own write could not do, since its entry is no longer
+// there.
+type sitemapMemo struct {
+	seed    maphash.Seed
+	files   map[string]*memoSitemap // by the sitemap's slash path in the output
+	pending map[string]memoStamp    // this batch's writes, until they are put in place
+}
+
+type memoSitemap struct {
+	src    []byte // the sitemap as the generator (or whoever) wrote it, as last read
+	layout *sitemap.Layout
+	read   memoStamp // src's stamp
+	ours   memoStamp // robotsmith's last write of it in place (a pruning of src); zero if none
+}
+
+type memoStamp struct {
+	size int
+	sum  uint64
+}
+
+func newSitemapMemo() *sitemapMemo {
+	return &sitemapMemo{seed: maphash.MakeSeed(), files: map[string]*memoSitemap{}, pending: map[string]memoStamp{}}
+}
+
+func (m *sitemapMemo) stamp(b []byte) memoStamp {
+	return memoStamp{len(b), maphash.Bytes(m.seed, b)}
+}
+
+// prune prunes the sitemap rel (name, to the user), open in r, with keep, as sitemap.Prune would what the generator
+// last wrote, and returns the new sitemap whole, and whether the file holds it already (the
+// file is robotsmith's last write, and the decisions that made it have not changed).
+func (m *sitemapMemo) prune(rel, name string, r io.Reader, keep func(sitemap.Ref) bool) (p sitemap.Pruned, data []byte, same bool, err error) {
+	now, err := io.ReadAll(io.LimitReader(r, maxSitemap+1))
+	if err != nil {
+		return p, nil, false, err
+	}
+	if len(now) > maxSitemap {
+		return p, nil, false, &safefs.SizeError{Name: name, Size: int64(len(now)), Limit: maxSitemap}
+	}
+	var out bytes.Buffer
+	out.Grow(len(now))
+	s := m.stamp(now)
+	if f := m.files[rel]; f != nil && (s == f.read || s == f.ours) {
+		p, err = f.layout.Prune(&out, f.src, keep)
+		return p, out.Bytes(), err == nil && s == f.ours && m.stamp(out.Bytes()) == s, err
+	}
+	delete(m.files, rel)
+	p, layout, err := sitemap.PruneLayout(&out, bytes.NewReader(now), keep)
+	if err != nil {
+		return p, nil, false, err
+	}
+	m.files[rel] = &memoSitemap{src: now, layout: layout, read: s}
+	return p, out.Bytes(), false, nil
+}
+
+// wrote notes that this batch writes data to the sitemap rel; committed keeps it once in place.
+func (m *sitemapMemo) wrote(rel string, data []byte) { m.pending[rel] = m.stamp(data) }
+
+// committed notes that the batch's writes are in place.
+func (m *sitemapMemo) committed() {
+	for rel, s := range m.pending {
+		if f := m.files[rel]; f != nil {
+			f.ours = s
+		}
+	}
+	clear(m.pending)
 }
 
 // pruneOut is where Prune writes a sitemap. Until the first entry is left out the output is the

@@ -27,6 +27,28 @@ func BenchmarkPrune(b *testing.B) {
 	}
 }
 
+// BenchmarkLayoutPrune prunes the same sitemaps again from their Layout (watch mode's next batch),
+// dropping one URL in ten: no XML is read.
+func BenchmarkLayoutPrune(b *testing.B) {
+	for _, n := range []int{5000, 50000} {
+		src := genSitemap(n, 3)
+		keep := func(r Ref) bool { return !strings.HasSuffix(r.URL, "7/") }
+		_, l, err := PruneLayout(io.Discard, bytes.NewReader(src), keep)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strconv.Itoa(n)+"urls", func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := l.Prune(io.Discard, src, keep); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
 // BenchmarkRead reads the same 50,000-URL sitemap with Reader.
 func BenchmarkRead(b *testing.B) {
 	src := genSitemap(50000, 3)

@@ -20,7 +20,8 @@ func fuzzKeep(r Ref) bool {
 
 // FuzzPrune checks, on any input, that keep-all gives the input back; that Reader and Prune
 // agree on errors, which are *Error inside the file; and that a pruned file reads
-// back as exactly the entries and alternates kept, and prunes again to itself.
+// back as exactly the entries and alternates kept, and prunes again to itself; and that pruning
+// again from the input's Layout gives what Prune gives.
 func FuzzPrune(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.input.xml")
 	for _, file := range files {
@@ -54,6 +55,15 @@ func FuzzPrune(f *testing.F) {
 		p, err := Prune(&once, bytes.NewReader(src), fuzzKeep)
 		if err != nil {
 			t.Fatalf("prune: %v", err)
+		}
+		// Pruned again from the Layout read with keep-all: Prune's output and counts.
+		_, l, err := PruneLayout(io.Discard, bytes.NewReader(src), func(Ref) bool { return true })
+		if err != nil {
+			t.Fatalf("PruneLayout: %v", err)
+		}
+		var again bytes.Buffer
+		if pa, err := l.Prune(&again, src, fuzzKeep); err != nil || pa != p || !bytes.Equal(again.Bytes(), once.Bytes()) {
+			t.Fatalf("pruned again from the layout (%+v, %v):\n%q\nwant (%+v):\n%q", pa, err, again.Bytes(), p, once.Bytes())
 		}
 		if p.Kind != URLSet {
 			if !bytes.Equal(once.Bytes(), src) {

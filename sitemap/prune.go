@@ -3,7 +3,9 @@ package sitemap
 import (
 	"bufio"
 	"encoding/xml"
+	"fmt"
 	"io"
+	"slices"
 )
 
 // Ref is what Prune asks about: the <loc> of a <url>, or the href of one of its alternates.
@@ -43,87 +45,214 @@ func (p Pruned) Changed() bool { return p.Removed+p.AlternatesRemoved > 0 }
 // Errors are those of Reader.Next, and w's. On an error, w holds part of the output: write to a
 // temporary file and keep it only when Prune returns nil.
 func Prune(w io.Writer, r io.Reader, keep func(Ref) bool) (Pruned, error) {
+	return prune(w, r, keep, nil)
+}
+
+// PruneLayout is Prune that also returns the sitemap's Layout, to prune the same bytes again with
+// Layout.Prune. The Layout holds every entry's URLs and place, about as much memory as the file
+// itself: it is for a caller that prunes one sitemap many times (watch mode), not for a build.
+func PruneLayout(w io.Writer, r io.Reader, keep func(Ref) bool) (Pruned, *Layout, error) {
+	l := &Layout{}
+	p, err := prune(w, r, keep, l)
+	if err != nil {
+		return p, nil, err
+	}
+	l.kind = p.Kind
+	return p, l, nil
+}
+
+// Layout is what reading a sitemap learned of its bytes: where each token is, and of each entry
+// what keep is asked about. Pruning the same bytes again from it gives what Prune gives, byte for
+// byte and with the same questions to keep in the same order, without the XML decoder, which is
+// nearly all of Prune's time.
+type Layout struct {
+	kind   Kind
+	size   int64
+	pieces []piece
+}
+
+// piece is one token outside the entries, or one entry, of a Layout.
+type piece struct {
+	what       pieceKind
+	start, end int64
+	loc        string // an entry's <loc>
+	line       int    // its line
+	links      []link // a <url>'s alternates
+}
+
+type pieceKind uint8
+
+const (
+	otherPiece pieceKind = iota // any token outside the entries but text
+	textPiece                   // character data: the white space after an entry left out can go with it
+	urlPiece                    // a <url>
+	indexPiece                  // a <sitemap> of an index
+)
+
+// Prune prunes src, the bytes the Layout was read from, again: what Prune(w,
+// bytes.NewReader(src), keep) does, asking keep the same questions. src of another length is an
+// error; the caller makes sure that src is those bytes (a hash of them, say).
+func (l *Layout) Prune(w io.Writer, src []byte, keep func(Ref) bool) (Pruned, error) {
+	if int64(len(src)) != l.size {
+		return Pruned{}, fmt.Errorf("sitemap: %d bytes to prune again, and the layout is of %d", len(src), l.size)
+	}
+	pr := newPruner(w, keep)
+	for i := range l.pieces {
+		pc := &l.pieces[i]
+		raw := src[pc.start:pc.end]
+		switch pc.what {
+		case otherPiece, textPiece:
+			pr.token(raw, pc.what == textPiece)
+		case indexPiece:
+			pr.index(raw, pc.loc, pc.line)
+		case urlPiece:
+			pr.url(raw, pc.start, pc.loc, pc.line, pc.links)
+		}
+		if pr.ed.err != nil {
+			return pr.p, pr.ed.err
+		}
+	}
+	return pr.finish(l.kind)
+}
+
+// prune is Prune, recording the sitemap's layout in l when l is not nil.
+func prune(w io.Writer, r io.Reader, keep func(Ref) bool, l *Layout) (Pruned, error) {
 	s := newScanner(r)
-	bw := bufio.NewWriterSize(w, 64<<10)
-	ed := &editor{w: bw}
-	var p Pruned
+	pr := newPruner(w, keep)
 	var links []link
-	dropped := false // the entry before this token was left out; the white space after it is open
 	for {
 		t, err := s.next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return p, err
+			return pr.p, err
 		}
-		raw := s.rec.bytes(t.start, t.end)
-		if dropped {
-			var after []byte
-			if _, ok := t.Token.(xml.CharData); ok {
-				after = raw
+		if !s.isEntry(t) {
+			_, text := t.Token.(xml.CharData)
+			pr.token(s.rec.bytes(t.start, t.end), text)
+			if l != nil {
+				what := otherPiece
+				if text {
+					what = textPiece
+				}
+				l.pieces = append(l.pieces, piece{what: what, start: t.start, end: t.end})
 			}
-			raw = raw[ed.drop(after):]
-			dropped = false
-		}
-		if ed.err != nil {
-			return p, ed.err
-		}
-		if s.kind == Index && s.isEntry(t) {
-			var e Entry
-			links = links[:0]
-			end, err := s.entry(t, &e, &links)
-			if err != nil {
-				return p, err
-			}
-			if e.Loc != "" {
-				keep(Ref{URL: e.Loc, Line: e.Line, Index: true})
-			}
-			ed.write(s.rec.bytes(t.start, end))
-			s.rec.discard(end)
-			continue
-		}
-		if s.kind != URLSet || !s.isEntry(t) {
-			ed.write(raw)
 			s.rec.discard(t.end)
+			if pr.ed.err != nil {
+				return pr.p, pr.ed.err
+			}
 			continue
 		}
 		var e Entry
 		links = links[:0]
 		end, err := s.entry(t, &e, &links)
 		if err != nil {
-			return p, err
+			return pr.p, err
 		}
-		p.URLs++
-		if e.Loc != "" && !keep(Ref{URL: e.Loc, Line: e.Line}) {
-			p.Removed++
-			dropped = true
-			s.rec.discard(end)
+		raw := s.rec.bytes(t.start, end)
+		if s.kind == Index {
+			pr.index(raw, e.Loc, e.Line)
+		} else {
+			pr.url(raw, t.start, e.Loc, e.Line, links)
+		}
+		if l != nil {
+			pc := piece{what: urlPiece, start: t.start, end: end, loc: e.Loc, line: e.Line}
+			if s.kind == Index {
+				pc.what = indexPiece
+			} else if len(links) > 0 {
+				pc.links = slices.Clone(links)
+			}
+			l.pieces = append(l.pieces, pc)
+		}
+		s.rec.discard(end)
+		if pr.ed.err != nil {
+			return pr.p, pr.ed.err
+		}
+	}
+	if l != nil {
+		l.size = s.dec.InputOffset()
+	}
+	return pr.finish(s.kind)
+}
+
+// pruner is Prune's editing of a sitemap, token by token and entry by entry, whoever reads them
+// (the XML decoder, or a Layout).
+type pruner struct {
+	bw      *bufio.Writer
+	ed      *editor
+	keep    func(Ref) bool
+	p       Pruned
+	dropped bool // the entry before this token was left out; the white space after it is open
+}
+
+func newPruner(w io.Writer, keep func(Ref) bool) *pruner {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	return &pruner{bw: bw, ed: &editor{w: bw}, keep: keep}
+}
+
+// open closes the white space after an entry left out, before the token raw (text when it is
+// character data), and returns what of raw is left to write.
+func (pr *pruner) open(raw []byte, text bool) []byte {
+	if !pr.dropped {
+		return raw
+	}
+	pr.dropped = false
+	var after []byte
+	if text {
+		after = raw
+	}
+	return raw[pr.ed.drop(after):]
+}
+
+// token copies a token outside the entries.
+func (pr *pruner) token(raw []byte, text bool) {
+	pr.ed.write(pr.open(raw, text))
+}
+
+// index copies an index's <sitemap> entry, telling keep its <loc>.
+func (pr *pruner) index(raw []byte, loc string, line int) {
+	pr.open(raw, false)
+	if loc != "" {
+		pr.keep(Ref{URL: loc, Line: line, Index: true})
+	}
+	pr.ed.write(raw)
+}
+
+// url copies or leaves out a <url> entry, raw, which starts at offset start of the file, and of
+// one kept its alternates keep rejects.
+func (pr *pruner) url(raw []byte, start int64, loc string, line int, links []link) {
+	pr.open(raw, false)
+	pr.p.URLs++
+	if loc != "" && !pr.keep(Ref{URL: loc, Line: line}) {
+		pr.p.Removed++
+		pr.dropped = true
+		return
+	}
+	from := 0
+	for _, l := range links {
+		pr.p.Alternates++
+		if pr.keep(Ref{URL: l.Href, Line: l.Line, Alternate: true, Hreflang: l.Hreflang, Entry: loc}) {
 			continue
 		}
-		// A kept entry: copy it, leaving out the alternates keep rejects.
-		buf, from := s.rec.bytes(t.start, end), 0
-		for _, l := range links {
-			p.Alternates++
-			if keep(Ref{URL: l.Href, Line: l.Line, Alternate: true, Hreflang: l.Hreflang, Entry: e.Loc}) {
-				continue
-			}
-			p.AlternatesRemoved++
-			ed.write(buf[from : l.start-t.start])
-			from = int(l.end-t.start) + ed.drop(buf[l.end-t.start:])
-		}
-		ed.write(buf[from:])
-		s.rec.discard(end)
+		pr.p.AlternatesRemoved++
+		pr.ed.write(raw[from : l.start-start])
+		from = int(l.end-start) + pr.ed.drop(raw[l.end-start:])
 	}
-	if dropped {
-		ed.drop(nil)
+	pr.ed.write(raw[from:])
+}
+
+// finish ends the output of a sitemap of kind k.
+func (pr *pruner) finish(k Kind) (Pruned, error) {
+	if pr.dropped {
+		pr.ed.drop(nil)
 	}
-	ed.flush()
-	if ed.err == nil {
-		ed.err = bw.Flush()
+	pr.ed.flush()
+	if pr.ed.err == nil {
+		pr.ed.err = pr.bw.Flush()
 	}
-	p.Kind = s.kind
-	return p, ed.err
+	pr.p.Kind = k
+	return pr.p, pr.ed.err
 }
 
 // editor writes the output, holding back the spaces and tabs at its end (the indentation of
