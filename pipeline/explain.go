@@ -425,18 +425,24 @@ func (ps *pass) explainLink(w *worker, page *whatwg.Url, base string, l rewrite.
 			return el
 		}
 	}
+	el.Status = targetStatus(t)
+	return el
+}
+
+// targetStatus is what a link's target t, decided, is to a search engine: noindex, a file that is
+// no page, indexable, or the class of its page; explain and the indexability record say it alike.
+func targetStatus(t *plan.Record) string {
 	v := t.Verdict()
 	switch {
 	case v.Noindex("robots"):
-		el.Status = "noindex"
+		return "noindex"
 	case !t.HTML() || t.Skipped():
-		el.Status = "file"
+		return "file"
 	case v.Class == rules.Public:
-		el.Status = "indexable"
+		return "indexable"
 	default:
-		el.Status = v.Class.String()
+		return v.Class.String()
 	}
-	return el
 }
 
 // Text is the human form of an explanation. The crawlers a category of ai.block disallows are

@@ -386,18 +386,10 @@ func (ps *pass) recordCanonical(page *whatwg.Url, href, base string) ix.Canonica
 	default:
 		t := &ps.files[to]
 		c.URL = t.URL()
-		v := t.Verdict()
-		switch {
-		case v == nil:
+		if t.Verdict() == nil {
 			c.Status = "unreadable"
-		case v.Noindex("robots"):
-			c.Status = "noindex"
-		case !t.HTML() || t.Skipped():
-			c.Status = "file"
-		case v.Class == rules.Public:
-			c.Status = "indexable"
-		default:
-			c.Status = v.Class.String()
+		} else {
+			c.Status = targetStatus(t)
 		}
 	}
 	return c
