@@ -67,6 +67,7 @@ type URLs struct {
 // URL ("/blog", a Jekyll baseurl without url) keeps its path on the placeholder host.
 func newURLs(baseURL string) URLs {
 	ph, _ := whatwg.Parse(placeholderBase)
+	shared(ph)
 	u := URLs{base: ph, path: "/"}
 	if baseURL == "" {
 		return u
@@ -78,12 +79,18 @@ func newURLs(baseURL string) URLs {
 	if err != nil || (b.Scheme() != "http" && b.Scheme() != "https") {
 		return u
 	}
+	shared(b)
 	u.base, u.path, u.own = b, b.Pathname(), b.Host() != ph.Host()
 	if h := b.Href(false); b.Search() == "" && b.Hash() == "" && strings.HasSuffix(h, u.path) {
 		u.prefix = h // not for a base URL with a query or a fragment, which no link continues
 	}
 	return u
 }
+
+// shared readies u to be parsed against by every worker at once: whatwg-url's Parse clones the
+// URL it resolves against, and the clone makes that URL's search parameters on first use, a write
+// into the shared base that two workers raced on. Made once here, every clone after only reads.
+func shared(u *whatwg.Url) { u.SearchParams() }
 
 // Base is the site's base URL, ending in "/"; a placeholder host when the site has none of its own
 // (Own).

@@ -1,7 +1,9 @@
 package plan
 
 import (
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -198,5 +200,23 @@ func TestAbsoluteURL(t *testing.T) {
 		if got := AbsoluteURL(tc.s); got != tc.want {
 			t.Errorf("AbsoluteURL(%q) = %v, want %v", tc.s, got, tc.want)
 		}
+	}
+}
+
+// TestURLsShared: the workers resolve every page against the one base URL at once; under the race
+// detector (as .ci/run runs the tests) this failed, the base's search parameters made by the first
+// parses at the same time.
+func TestURLsShared(t *testing.T) {
+	for _, baseURL := range []string{"", "https://example.org/docs/", "https://example.org/?q=1"} {
+		u := newURLs(baseURL)
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Go(func() {
+				if p := u.Page(fmt.Sprintf("/p%d/", i)); !strings.HasSuffix(p.Pathname(), fmt.Sprintf("/p%d/", i)) {
+					t.Errorf("Page(/p%d/) = %s", i, p.Href(false))
+				}
+			})
+		}
+		wg.Wait()
 	}
 }
