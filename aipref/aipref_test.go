@@ -3,8 +3,6 @@ package aipref
 import (
 	"flag"
 	"fmt"
-	"github.com/robotsmith/robotsmith/problem"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -12,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/robotsmith/robotsmith/crawlers"
+	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -81,19 +81,7 @@ func TestEveryPolicy(t *testing.T) {
 
 func golden(t *testing.T, name, got string) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("%s differs from the output:\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	testtool.Golden(t, filepath.Join("testdata", name), []byte(got), *update)
 }
 
 func TestParsePref(t *testing.T) {

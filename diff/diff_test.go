@@ -19,6 +19,7 @@ import (
 	"github.com/robotsmith/robotsmith/diff"
 	"github.com/robotsmith/robotsmith/indexability"
 	"github.com/robotsmith/robotsmith/testsupport/recordtest"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -223,18 +224,7 @@ func TestFixtures(t *testing.T) {
 
 func golden(t *testing.T, path, got string) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got != string(want) {
-		t.Errorf("the report differs from %s (go test -update rewrites it):\n%s", path, got)
-	}
+	testtool.Golden(t, path, []byte(got), *update)
 }
 
 // TestItems is the table of single changes: what each becomes as items, with the source of the new

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -195,19 +197,7 @@ func TestPruneRounds(t *testing.T) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the output:\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	testtool.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // subsequence reports whether a is b with some bytes deleted.

@@ -16,6 +16,7 @@ import (
 	"github.com/robotsmith/robotsmith/crawlers"
 	"github.com/robotsmith/robotsmith/internal/markers"
 	"github.com/robotsmith/robotsmith/problem"
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -108,19 +109,7 @@ func TestGolden(t *testing.T) {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\n got:\n%s\nwant:\n%s", path, got, want)
-	}
+	testtool.Golden(t, filepath.Join("testdata", name), got, *update)
 }
 
 // checkGroupsEnd checks that every run of User-agent lines in text is

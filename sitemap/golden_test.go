@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/robotsmith/robotsmith/testsupport/testtool"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata (and the generators' inputs)")
@@ -99,18 +101,7 @@ func readAccount(t *testing.T, src []byte) string {
 
 func checkGolden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
+	testtool.Golden(t, path, got, *update)
 }
 
 // TestKeepAll checks that pruning with a keep that accepts everything gives every input back

@@ -148,3 +148,21 @@ func SampleSite(t testing.TB, gen string) string {
 	}
 	return dst
 }
+
+// Golden compares got with the golden file at path, and with update (each package's -update
+// flag) writes got there first: the one way every package's golden files are checked and rewritten.
+func Golden(t testing.TB, path string, got []byte, update bool) {
+	t.Helper()
+	if update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (go test -update writes it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (go test -update rewrites it):\n got:\n%s\nwant:\n%s", path, got, want)
+	}
+}
