@@ -153,6 +153,16 @@ func (p Policy) InRobotsTxt() bool { return p.States() && p.Placement != Headers
 // (ContentUsage is not empty) and the placement is not RobotsTxt.
 func (p Policy) InHeaders() bool { return p.ContentUsage() != "" && p.Placement != RobotsTxt }
 
+// HeaderUsage is the Content-Usage header every host sends for every path: ContentUsage where the
+// placement lets headers carry it (InHeaders), "" where it does not. Each host's file, explain and
+// the indexability record take it from here, so that they say the same.
+func (p Policy) HeaderUsage() string {
+	if !p.InHeaders() {
+		return ""
+	}
+	return p.ContentUsage()
+}
+
 // Pref returns the preference the policy states for an AI purpose
 // (Train for crawlers.Training, Search for AISearch, Input for AIInput),
 // and Unset for any other purpose.

@@ -307,6 +307,13 @@ func TestPlacement(t *testing.T) {
 			if got := tc.p.InHeaders(); got != tc.heads {
 				t.Errorf("InHeaders() = %v, want %v", got, tc.heads)
 			}
+			want := ""
+			if tc.heads {
+				want = tc.p.ContentUsage()
+			}
+			if got := tc.p.HeaderUsage(); got != want {
+				t.Errorf("HeaderUsage() = %q, want %q", got, want)
+			}
 		})
 	}
 }

@@ -300,9 +300,7 @@ func (ps *pass) explain(w *worker, m *model, agents []string, q string, f plan.R
 	for _, l := range ps.p.HeaderLines(&f) {
 		e.Header = append(e.Header, l.String())
 	}
-	if ai := ps.p.Config().AI; ai.InHeaders() {
-		e.ContentUsage = ai.ContentUsage()
-	}
+	e.ContentUsage = ps.p.Config().AI.HeaderUsage()
 	hosts := ps.hostsOf()
 	e.HeadersNone, e.Hosts = hosts.None, []HostFields{}
 	for _, h := range hosts.List {

@@ -126,10 +126,7 @@ func (ps *pass) headersFile(rep *Report, hf *headerFiles) error {
 	existing := sf.data
 	name := ps.out.outName(sf.rel)
 	rep.Warnings = append(rep.Warnings, ps.headerFindings(name, existing)...)
-	var usage string // sent for every path (SPEC §9), unless ai.placement keeps it to robots.txt
-	if ai := ps.p.Config().AI; ai.InHeaders() {
-		usage = ai.ContentUsage()
-	}
+	usage := ps.p.Config().AI.HeaderUsage() // sent for every path (SPEC §9)
 	if rep.HeaderRules == 0 && usage == "" && !bytes.Contains(existing, []byte(headers.BeginMarker)) {
 		return nil
 	}

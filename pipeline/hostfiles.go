@@ -69,10 +69,7 @@ func (ps *pass) hostFile(rep *Report, h headers.Host) error {
 		mode = withExtensionless
 	}
 	hf := newHeaderFiles(ps.p, ps.files, mode)
-	var usage string // as _headers: unless ai.placement keeps the preferences to robots.txt
-	if ai := ps.p.Config().AI; ai.InHeaders() {
-		usage = ai.ContentUsage()
-	}
+	usage := ps.p.Config().AI.HeaderUsage()
 	cfg := ps.p.Config().Headers
 	opt := headers.Options{ContentUsage: usage}
 	switch h {

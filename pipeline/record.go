@@ -250,7 +250,7 @@ func (ps *pass) writeRecord(w io.Writer, m *model) error {
 	search := [...]robotstxt.Crawler{m.robots.crawler(ix.Googlebot), m.robots.crawler(ix.Bingbot)}
 	cats := [...]category{newCategory(m.robots, crawlers.Training), newCategory(m.robots, crawlers.AISearch), newCategory(m.robots, crawlers.AIInput)}
 	headersName := rc.rel(ps.out.outName("_headers"))
-	usage := ps.p.Config().AI.ContentUsage()
+	usage := ps.p.Config().AI.HeaderUsage()
 	prune := !ps.p.Config().KeepSitemaps()
 	urls := ps.p.URLs()
 

@@ -406,12 +406,17 @@ func TestAIPlacement(t *testing.T) {
 		t.Run(tc.desc, func(t *testing.T) {
 			// nginx beside _headers: every host's file follows the placement alike.
 			dir := robotsSite(t, aiPolicy+"  placement: "+tc.placement+"\n  reserve: true\nheaders:\n  format: [netlify, nginx]\n", "")
-			rep, err := Run(context.Background(), Options{Root: dir, Write: true})
+			var record strings.Builder
+			rep, err := Run(context.Background(), Options{Root: dir, Write: true, Record: &record})
 			if err != nil {
 				t.Fatal(err)
 			}
 			tree := readTree(t, dir)
 			robots, hdrs := tree["public/robots.txt"], tree["public/_headers"]
+			// The indexability record says of each URL what a host sends, as _headers does.
+			if got := strings.Contains(record.String(), `"header":{"value":"train-ai=n, search=y"`); got != tc.header {
+				t.Errorf("the record has the Content-Usage header: got %v, want %v:\n%s", got, tc.header, record.String())
+			}
 			for _, line := range []string{"\nContent-Signal: search=yes, ai-input=yes, ai-train=no\n", "\nContent-Usage: train-ai=n, search=y\n"} {
 				if got := strings.Contains(robots, line); got != tc.robots {
 					t.Errorf("robots.txt has %q: got %v, want %v:\n%s", strings.TrimSpace(line), got, tc.robots, robots)
