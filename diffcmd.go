@@ -34,6 +34,19 @@ func runDiff(ctx context.Context, c *cli, o *options, args []string) error {
 		format = diff.Markdown
 	}
 
+	// fail reports a run's errors, where they are about the side on (annotations name it), as
+	// diff's errors are reported in every form: how many there were.
+	fail := func(on string, err error) (int, error) {
+		errs := pipeline.Problems(err)
+		if o.json {
+			if werr := diff.ErrorJSON(c.stdout, versionString(), args[0], args[1], failOn, pipeline.Messages(errs)); werr != nil {
+				return 0, werr
+			}
+		}
+		printErrors(c.stderr, errs)
+		c.annotate(on, errs)
+		return len(errs), nil
+	}
 	sides := [2]string{args[0], args[1]}
 	for i := range sides {
 		if !isDir(sides[i]) {
@@ -44,29 +57,20 @@ func runDiff(ctx context.Context, c *cli, o *options, args []string) error {
 			defer os.Remove(rec)
 		}
 		if err != nil {
-			errs := pipeline.Problems(err)
-			if o.json {
-				if werr := diff.ErrorJSON(c.stdout, versionString(), args[0], args[1], failOn, pipeline.Messages(errs)); werr != nil {
-					return werr
-				}
+			n, werr := fail(sides[i], err)
+			if werr != nil {
+				return werr
 			}
-			printErrors(c.stderr, errs)
-			c.annotate(sides[i], errs)
-			fmt.Fprintf(c.stderr, "robotsmith diff: the site %s cannot be read (%s)\n", sides[i], pipeline.Plural(len(errs), "error"))
+			fmt.Fprintf(c.stderr, "robotsmith diff: the site %s cannot be read (%s)\n", sides[i], pipeline.Plural(n, "error"))
 			return errFailed
 		}
 		sides[i] = rec
 	}
 	rep, err := c.diff(sides[0], sides[1], args[0], args[1], format, failOn)
 	if err != nil {
-		errs := pipeline.Problems(err)
-		if o.json {
-			if werr := diff.ErrorJSON(c.stdout, versionString(), args[0], args[1], failOn, pipeline.Messages(errs)); werr != nil {
-				return werr
-			}
+		if _, werr := fail("", err); werr != nil {
+			return werr
 		}
-		printErrors(c.stderr, errs)
-		c.annotate("", errs)
 		return errFailed
 	}
 	if len(rep.Failures) == 0 {
